@@ -1,0 +1,1 @@
+"""One module per CLI area; each exposes register(app). Shared helpers live in common.py."""

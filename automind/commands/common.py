@@ -1,0 +1,33 @@
+"""Helpers shared by the command modules: config loading, console, error exits."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print a specific error (what, where, what to do) and exit non-zero."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def settings(overrides: dict[str, Any] | None = None):
+    """Load the layered config, turning a bad config into a clear CLI error."""
+    from automind.config import ConfigError, load_config
+
+    try:
+        return load_config(overrides).settings
+    except ConfigError as e:
+        fail(str(e))
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")

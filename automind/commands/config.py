@@ -1,0 +1,33 @@
+"""`automind config show`: the effective configuration and where each value came from."""
+
+from __future__ import annotations
+
+import typer
+
+from automind.commands.common import console, fail, print_json
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(help="Inspect the effective configuration.", no_args_is_help=True)
+
+    @group.command("show")
+    def show(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
+        """Print every setting with its source (default, a YAML file, env or cli). Secrets are masked."""
+        from rich.table import Table
+
+        from automind.config import ConfigError, load_config
+
+        try:
+            loaded = load_config()
+        except ConfigError as e:
+            fail(str(e))
+        rows = loaded.rows()
+        if as_json:
+            print_json([{"key": k, "value": v, "source": s} for k, v, s in rows])
+            return
+        table = Table("key", "value", "source")
+        for k, v, s in rows:
+            table.add_row(k, str(v), s)
+        console.print(table)
+
+    app.add_typer(group, name="config")

@@ -1,0 +1,120 @@
+"""The agent's roles as one small protocol, so an LLM and the offline recipe policy are interchangeable.
+
+The tree search (automind.search) decides *what* to do next (draft / improve / debug on which
+parent, with which trick); a `Roles` implementation decides *how*: it writes the plan, rates its
+complexity, writes the code (whole or step by step), repairs failures and verifies the outcome.
+Two implementations exist: `automind.llm.roles.LLMRoles` (prompts + an OpenAI-compatible model)
+and `automind.recipes.RecipeRoles` (deterministic, built from the knowledge base's recipe cards).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from automind.sandbox import ExecResult
+    from automind.task import Task
+
+Action = Literal["draft", "improve", "debug"]
+
+
+@dataclass
+class Trick:
+    """One piece of actionable knowledge with its provenance (card id, post URL, paper title)."""
+
+    id: str
+    title: str
+    text: str
+    labels: list[str] = field(default_factory=list)  # "Top/Sub" or "Top"
+    stage: str | None = None
+    source: str = ""  # card id, URL or paper title: where the trick came from
+    kind: str = "card"  # card | post | paper | competition | experience
+    score: float = 0.0
+    recipe: dict[str, Any] | None = None  # executable recipe (see docs/recipes.md), cards only
+
+
+@dataclass
+class Context:
+    """Everything a role may look at for one search step. Plain values, no live objects but the task."""
+
+    task: Task
+    action: Action
+    analysis: str  # data analysis rendered as text (computed once per run)
+    facts: dict[str, Any] = field(default_factory=dict)  # structured analysis: problem type, columns, ...
+    labels: list[str] = field(default_factory=list)  # task labels from the retriever, best first
+    knowledge: list[Trick] = field(default_factory=list)  # retrieved tips/papers for drafts
+    trick: Trick | None = None  # improve: the one trick to apply (None: plain improve)
+    memory: list[str] = field(default_factory=list)  # "tried X -> validation Y" from this run
+    experience: list[str] = field(default_factory=list)  # hints from the experience store
+    parent_plan: str | None = None
+    parent_code: str | None = None
+    parent_output: str | None = None  # truncated execution output (errors for debug)
+    parent_metric: float | None = None
+    parent_tricks: list[str] = field(default_factory=list)  # trick ids applied on the lineage
+    siblings: list[dict[str, Any]] = field(default_factory=list)  # earlier valid nodes (for blending)
+    seed: int = 0
+
+
+@dataclass
+class Plan:
+    text: str  # the natural-language plan shown in the journal and report
+    summary: str = ""  # one line, used in "tried X -> validation Y" memory
+    meta: dict[str, Any] = field(default_factory=dict)  # implementation-private (e.g. the recipe chosen)
+
+
+@dataclass
+class Step:
+    title: str
+    details: str
+
+
+@dataclass
+class Verdict:
+    """The verifier's opinion; the search overrides it with facts (exception, missing file, ...)."""
+
+    is_bug: bool
+    summary: str
+    metric: float | None = None
+    lower_is_better: bool | None = None
+    is_overfitting: bool = False
+    has_csv_submission: bool = True
+
+
+class RoleError(RuntimeError):
+    """A role could not produce an answer (LLM error, budget spent, unparsable output).
+
+    The search marks the node buggy with this message and goes on.
+    """
+
+
+class Roles(Protocol):
+    """What the search needs from a planner/coder/verifier."""
+
+    name: str  # "llm" or "recipes": shown in the journal and report
+
+    def plan(self, ctx: Context) -> Plan: ...
+
+    def complexity(self, ctx: Context, plan: Plan) -> float:
+        """1-5; the coder goes stepwise above the configured threshold."""
+        ...
+
+    def code(self, ctx: Context, plan: Plan) -> str:
+        """A whole script: fresh for drafts, the parent's code edited for improve/debug."""
+        ...
+
+    def decompose(self, ctx: Context, plan: Plan) -> list[Step]: ...
+
+    def step_code(self, ctx: Context, plan: Plan, steps: list[Step], index: int, program: str) -> str:
+        """Only the new code for steps[index], given the program so far."""
+        ...
+
+    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None) -> str:
+        """The corrected code (whole script, or the failed step's code when `step` is given)."""
+        ...
+
+    def integrate(self, ctx: Context, plan: Plan, program: str) -> str:
+        """Turn stepwise cells into one standalone script following the script contract."""
+        ...
+
+    def verify(self, ctx: Context, code: str, result: ExecResult) -> Verdict: ...
