@@ -24,7 +24,9 @@ class TaskError(ValueError):
     def __init__(self, root: Path, problems: list[str]):
         self.root = root
         self.problems = problems
-        super().__init__(f"task {root} has {len(problems)} problem(s):\n" + "\n".join(f"  - {p}" for p in problems))
+        super().__init__(
+            f"task {root} has {len(problems)} problem(s):\n" + "\n".join(f"  - {p}" for p in problems)
+        )
 
 
 class MetricSpec(BaseModel):
@@ -32,6 +34,7 @@ class MetricSpec(BaseModel):
     name: str
     params: dict[str, Any] = Field(default_factory=dict)
     lower_is_better: bool | None = None  # None: taken from the metric registry
+    kind: str | None = None  # custom metrics only: label | proba | value | ranking (default value)
 
 
 class TaskSpec(BaseModel):
@@ -114,7 +117,9 @@ def _pick(public: Path, listed: list[str], word: str) -> list[Path]:
         return [public / n for n in listed]
     if not public.is_dir():
         return []
-    found = sorted(p for p in public.iterdir() if word in p.name.lower() and p.name != "sample_submission.csv")
+    found = sorted(
+        p for p in public.iterdir() if word in p.name.lower() and p.name != "sample_submission.csv"
+    )
     return found
 
 
@@ -127,7 +132,11 @@ def _mlebench_spec(root: Path) -> dict[str, Any] | None:
     grader = (cfg.get("grader") or {}).get("name")
     if not grader:
         return None
-    return {"name": cfg.get("name") or root.name, "slug": cfg.get("id") or root.name, "metric": {"name": grader}}
+    return {
+        "name": cfg.get("name") or root.name,
+        "slug": cfg.get("id") or root.name,
+        "metric": {"name": grader},
+    }
 
 
 def _infer_columns(spec: dict[str, Any], sample: Path) -> None:
@@ -149,7 +158,9 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
     problems: list[str] = []
     warnings: list[str] = []
     if not root.is_dir():
-        return None, [f"{root}: not a directory. Pass a task folder (see docs/task-format.md) or a bundled example name."]
+        return None, [
+            f"{root}: not a directory. Pass a task folder (see docs/task-format.md) or a bundled example name."
+        ]
     desc_path = root / "description.md"
     description = ""
     if desc_path.is_file():
@@ -178,9 +189,13 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
         except yaml.YAMLError as e:
             problems.append(f"{root / 'config.yaml'}: not valid YAML ({e}).")
         if raw is None and not problems:
-            problems.append(f"{spec_path}: missing. Add task.yaml with at least `name` and `metric: {{name: ...}}`.")
+            problems.append(
+                f"{spec_path}: missing. Add task.yaml with at least `name` and `metric: {{name: ...}}`."
+            )
         elif raw is not None:
-            warnings.append("no task.yaml: read the metric from an MLE-bench config.yaml and columns from the sample submission")
+            warnings.append(
+                "no task.yaml: read the metric from an MLE-bench config.yaml and columns from the sample submission"
+            )
     if raw is not None and isinstance(raw.get("metric"), str):
         raw["metric"] = {"name": raw["metric"]}
 
@@ -204,7 +219,7 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
         from automind.metrics import UnknownMetricError, get_metric
 
         try:
-            get_metric(spec.metric.name)
+            get_metric(spec.metric.name, spec.metric.lower_is_better, spec.metric.kind)
         except UnknownMetricError as e:
             problems.append(f"{spec_path}: {e}")
         if public.is_dir():
@@ -213,12 +228,16 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
                 problems.append(f"{sample}: missing. Add a sample submission with the id and target columns.")
             task = Task(root, spec, description, warnings)
             if not task.train_paths:
-                problems.append(f"{public}: no training data (no file name contains 'train'; or list train_files in task.yaml).")
+                problems.append(
+                    f"{public}: no training data (no file name contains 'train'; or list train_files in task.yaml)."
+                )
             for p in task.train_paths + task.test_paths:
                 if not p.exists():
                     problems.append(f"{p}: listed in task.yaml but missing.")
             if not task.test_paths:
-                problems.append(f"{public}: no test data (no file name contains 'test'; or list test_files in task.yaml).")
+                problems.append(
+                    f"{public}: no test data (no file name contains 'test'; or list test_files in task.yaml)."
+                )
         if spec.answers and not (root / "private" / spec.answers).is_file():
             problems.append(f"{root / 'private' / spec.answers}: named in task.yaml but missing.")
     if problems or spec is None:

@@ -1,0 +1,218 @@
+"""Turn one labelled table into a gradable task folder (MLE-bench style split).
+
+Layout written: public/train.csv (with target), public/test.csv (without), public/sample_submission.csv,
+private/answers.csv, task.yaml, description.md. The split is seeded and stratified for classification,
+so the same inputs always give the same task.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from automind.metrics import Metric, get_metric, positive_label, sorted_labels
+
+OWNED = (
+    "public",
+    "private",
+    "task.yaml",
+    "description.md",
+)  # what --force may replace; nothing else is touched
+MAX_CLASSES = 50  # an integer target with more distinct values than this is treated as regression
+
+
+class PrepareError(ValueError):
+    """Bad arguments to prepare_task; the message names the column/file and what to do."""
+
+
+def infer_problem_type(y: pd.Series | pd.DataFrame, metric: Metric) -> str:
+    """Classification vs regression from the metric kind first, then from the target values."""
+    if isinstance(y, pd.DataFrame):
+        return "multilabel" if metric.kind in ("proba", "label") else "regression"
+    n = y.nunique(dropna=True)
+    if metric.kind == "value" and metric.name not in ("quadratic_weighted_kappa",):
+        return "regression"
+    if metric.kind in ("label", "proba", "ranking"):
+        return "binary" if n <= 2 else "multiclass"
+    numeric_float = pd.api.types.is_float_dtype(y) and not (y.dropna() % 1 == 0).all()
+    if numeric_float or (pd.api.types.is_numeric_dtype(y) and n > MAX_CLASSES):
+        return "regression"
+    return "binary" if n <= 2 else "multiclass"
+
+
+def _free_name(columns: list[str], base: str = "id") -> str:
+    name, i = base, 0
+    while name in columns:
+        i += 1
+        name = f"{base}_{i}" if i > 1 else f"row_{base}"
+    return name
+
+
+def _check_out_dir(out: Path, force: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise PrepareError(f"{out}: exists and is not a directory. Choose another OUT_DIR.")
+    if out.is_dir() and any(out.iterdir()):
+        if not force:
+            raise PrepareError(
+                f"{out}: not empty. Choose an empty or new OUT_DIR, or pass --force to replace "
+                f"{', '.join(OWNED)} there (other files are left alone)."
+            )
+        for name in OWNED:
+            p = out / name
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p)
+            elif p.exists() or p.is_symlink():
+                p.unlink()
+
+
+def _sample_submission(ids: pd.Series, y_train: pd.Series | pd.DataFrame, metric: Metric, problem: str,
+                       id_col: str, targets: list[str]) -> tuple[pd.DataFrame, dict[str, Any]]:  # fmt: skip
+    """Constant predictions that validate and score: prior/majority/mean, per the metric's kind."""
+    sub = pd.DataFrame({id_col: ids.to_numpy()})
+    params: dict[str, Any] = {}
+    if isinstance(y_train, pd.DataFrame):
+        for c in targets:
+            sub[c] = (
+                float(y_train[c].mean())
+                if pd.api.types.is_numeric_dtype(y_train[c])
+                else y_train[c].mode()[0]
+            )
+        return sub, params
+    target = targets[0]
+    counts = y_train.value_counts()
+    if metric.kind == "value" and problem == "regression":
+        sub[target] = float(y_train.mean())
+    elif metric.kind == "proba" and problem == "binary":
+        pos = positive_label(y_train)
+        if pos != 1:
+            params["pos_label"] = pos
+        sub[target] = round(float((y_train == pos).mean()), 6)
+    elif metric.kind == "proba":
+        prior = (counts / counts.sum()).round(6)
+        for c in sorted_labels(y_train):
+            sub[str(c)] = float(prior[c])
+    elif metric.kind == "ranking":
+        k = int(metric.params.get("k", 5))
+        sub[target] = " ".join(str(c) for c in counts.index[:k])
+    else:
+        sub[target] = counts.index[0]
+    return sub, params
+
+
+def _describe(name: str, metric: Metric, problem: str, id_col: str, targets: list[str], sub_cols: list[str],
+              n_train: int, n_test: int) -> str:  # fmt: skip
+    direction = "lower is better" if metric.lower_is_better else "higher is better"
+    tgt = ", ".join(f"`{t}`" for t in targets)
+    pred = ", ".join(f"`{c}`" for c in sub_cols if c != id_col)
+    kind_text = {
+        "label": "the predicted label",
+        "proba": "predicted probabilities",
+        "value": "the predicted value",
+        "ranking": f"up to {metric.params.get('k', 5)} space-separated predictions, best first",
+    }[metric.kind]
+    return (
+        f"# {name}\n\n"
+        f"Predict {tgt} ({problem}) for every row of the test set.\n\n"
+        f"## Evaluation\n\nSubmissions are scored with **{metric.name}** ({direction}).\n\n"
+        f"## Files\n\n"
+        f"- `train.csv`: {n_train} rows with the features and the target {tgt}.\n"
+        f"- `test.csv`: {n_test} rows with the same features but no target.\n"
+        f"- `sample_submission.csv`: a valid submission in the expected format.\n\n"
+        f"## Submission format\n\n"
+        f"A CSV with one row per test row and the columns `{id_col}`, {pred}: {kind_text}. "
+        f"Rows are matched by `{id_col}`; their order does not matter.\n"
+    )
+
+
+def prepare_task(
+    df: pd.DataFrame,
+    out_dir: str | Path,
+    target: str | list[str],
+    metric: str,
+    id_col: str | None = None,
+    test_size: float = 0.2,
+    seed: int = 0,
+    description: str | None = None,
+    name: str | None = None,
+    problem_type: str | None = None,
+    force: bool = False,
+    lower_is_better: bool | None = None,
+) -> Path:
+    """Split df into a task folder at out_dir and return its path. Nothing is written on bad input."""
+    from sklearn.model_selection import train_test_split
+
+    out = Path(out_dir).expanduser().resolve()
+    targets = [target] if isinstance(target, str) else list(target)
+    cols = [str(c) for c in df.columns]
+    missing = [t for t in targets if t not in df.columns]
+    if missing:
+        raise PrepareError(
+            f"target column(s) {missing} not in the data. Available columns: {', '.join(cols)}."
+        )
+    if id_col is not None and id_col not in df.columns:
+        raise PrepareError(f"id column '{id_col}' not in the data. Available columns: {', '.join(cols)}.")
+    if id_col in targets:
+        raise PrepareError(f"id column '{id_col}' is also the target; pick a different --id.")
+    if not 0 < test_size < 1:
+        raise PrepareError(f"test_size must be between 0 and 1 (exclusive), got {test_size}.")
+    m = get_metric(metric, lower_is_better=lower_is_better)
+    df = df.dropna(subset=targets).reset_index(drop=True)
+    if len(df) < 4:
+        raise PrepareError(f"only {len(df)} row(s) with a target value; need at least 4 to split.")
+    if id_col is None:
+        id_col = _free_name(cols)
+        df.insert(0, id_col, range(len(df)))
+    elif df[id_col].duplicated().any():
+        dup = df.loc[df[id_col].duplicated(), id_col].iloc[0]
+        raise PrepareError(
+            f"id column '{id_col}' has duplicates (e.g. {dup!r}); ids must be unique. Omit --id to add one."
+        )
+    else:
+        df = df[[id_col] + [c for c in df.columns if c != id_col]]
+    y = df[targets[0]] if len(targets) == 1 else df[targets]
+    problem = problem_type or infer_problem_type(y, m)
+
+    stratify = None
+    if problem in ("binary", "multiclass") and isinstance(y, pd.Series):
+        counts = y.value_counts()
+        n_test = int(round(test_size * len(df))) if test_size < 1 else int(test_size)
+        if counts.min() >= 2 and n_test >= len(counts) and len(df) - n_test >= len(counts):
+            stratify = y
+    train, test = train_test_split(df, test_size=test_size, random_state=seed, stratify=stratify)
+    train, test = train.reset_index(drop=True), test.reset_index(drop=True)
+    y_train = train[targets[0]] if len(targets) == 1 else train[targets]
+    sub, params = _sample_submission(test[id_col], y_train, m, problem, id_col, targets)
+
+    _check_out_dir(out, force)
+    (out / "public").mkdir(parents=True, exist_ok=True)
+    (out / "private").mkdir(parents=True, exist_ok=True)
+    train.to_csv(out / "public" / "train.csv", index=False)
+    test.drop(columns=targets).to_csv(out / "public" / "test.csv", index=False)
+    sub.to_csv(out / "public" / "sample_submission.csv", index=False)
+    test[[id_col, *targets]].to_csv(out / "private" / "answers.csv", index=False)
+
+    task_name = name or out.name
+    metric_spec: dict[str, Any] = {"name": m.name}
+    if params:
+        metric_spec["params"] = params
+    if lower_is_better is not None:
+        metric_spec["lower_is_better"] = lower_is_better
+    spec = {
+        "name": task_name,
+        "metric": metric_spec,
+        "id_column": id_col,
+        "target_columns": targets,
+        "problem_type": problem,
+        "submission_file": "submission.csv",
+        "answers": "answers.csv",
+    }
+    (out / "task.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    text = description or _describe(
+        task_name, m, problem, id_col, targets, list(sub.columns), len(train), len(test)
+    )
+    (out / "description.md").write_text(text, encoding="utf-8")
+    return out
