@@ -66,6 +66,8 @@ class LLMConfig(_Model):
     )
     budget_tokens: int | None = None
     budget_usd: float | None = None
+    one_model: bool = False  # use llm.model for every role (role temperatures still apply)
+    tools: Literal["auto", "off"] = "auto"  # off: ask for JSON in text (servers without function calling)
 
 
 class SearchConfig(_Model):
