@@ -221,7 +221,13 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
         try:
             get_metric(spec.metric.name, spec.metric.lower_is_better, spec.metric.kind)
         except UnknownMetricError as e:
-            problems.append(f"{spec_path}: {e}")
+            custom_from_lb = ":" in spec.metric.name and spec.metric.lower_is_better is None
+            if custom_from_lb and (root / (spec.leaderboard or "leaderboard.csv")).is_file():
+                warnings.append(
+                    f"metric {spec.metric.name}: no lower_is_better; direction inferred from the leaderboard"
+                )
+            else:
+                problems.append(f"{spec_path}: {e}")
         if public.is_dir():
             sample = public / spec.sample_submission
             if not sample.is_file():
