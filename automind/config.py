@@ -165,7 +165,9 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     except yaml.YAMLError as e:
         raise ConfigError(f"{path}: not valid YAML ({e}). Fix the file or remove it.") from e
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping of sections (llm:, search:, ...), got {type(data).__name__}")
+        raise ConfigError(
+            f"{path}: expected a mapping of sections (llm:, search:, ...), got {type(data).__name__}"
+        )
     return data
 
 

@@ -109,13 +109,19 @@ def score_tasks(
         recency = math.exp(-(step - last)) if last is not None else 0.0
         total = s_desc + alpha * s_tree - f_desc - alpha * f_tree - beta * recency
         out[t] = {
-            "solved_desc": s_desc, "solved_tree": s_tree, "failed_desc": f_desc, "failed_tree": f_tree,
-            "recency": recency, "total": total,
+            "solved_desc": s_desc,
+            "solved_tree": s_tree,
+            "failed_desc": f_desc,
+            "failed_tree": f_tree,
+            "recency": recency,
+            "total": total,
         }
     return out
 
 
-def next_task(scores: dict[str, dict[str, float]], state: CurriculumState, rounds_done: dict[str, int]) -> str | None:
+def next_task(
+    scores: dict[str, dict[str, float]], state: CurriculumState, rounds_done: dict[str, int]
+) -> str | None:
     """Best-scoring task not yet attempted this round; ties broken by name for reproducibility."""
     current_round = min(rounds_done.values()) if rounds_done else 0
     candidates = [t for t in state.tasks if rounds_done.get(t, 0) == current_round]
@@ -124,7 +130,9 @@ def next_task(scores: dict[str, dict[str, float]], state: CurriculumState, round
     return max(sorted(candidates), key=lambda t: scores[t]["total"])
 
 
-SolveFn = Callable[[Path, Path], dict[str, Any]]  # (task_dir, run_dir) -> {"valid": bool, "metric": float|None}
+SolveFn = Callable[
+    [Path, Path], dict[str, Any]
+]  # (task_dir, run_dir) -> {"valid": bool, "metric": float|None}
 
 
 def run_curriculum(
@@ -153,7 +161,9 @@ def run_curriculum(
     else:
         state = CurriculumState(tasks=sorted(task_dirs))
     names = state.tasks
-    descs = [(task_dirs[t] / "description.md").read_text(encoding="utf-8", errors="replace")[:4000] for t in names]
+    descs = [
+        (task_dirs[t] / "description.md").read_text(encoding="utf-8", errors="replace")[:4000] for t in names
+    ]
     trees = [tree_text(task_dirs[t]) for t in names]
     dv, tv = embed(descs), embed(trees)
     desc_vecs = {t: dv[i] for i, t in enumerate(names)}
@@ -168,8 +178,13 @@ def run_curriculum(
         task = next_task(scores, state, done)
         if task is None:
             break
-        pick = Pick(round=done[task] + 1, step=len(state.picks), task=task, score=scores[task]["total"],
-                    terms={k: round(v, 5) for k, v in scores[task].items() if k != "total"})
+        pick = Pick(
+            round=done[task] + 1,
+            step=len(state.picks),
+            task=task,
+            score=scores[task]["total"],
+            terms={k: round(v, 5) for k, v in scores[task].items() if k != "total"},
+        )
         pick.run_dir = str(out_dir / "runs" / f"{task}-r{pick.round}")
         state.picks.append(pick)
         state.save(state_path)

@@ -46,7 +46,11 @@ class Experience:
         meta.pop("text")
         meta["labels"] = json.dumps(self.labels)
         # chroma metadata must be scalars and not None
-        return {k: (-1e30 if v is None and k in ("delta", "metric") else v) for k, v in meta.items() if v is not None}
+        return {
+            k: (-1e30 if v is None and k in ("delta", "metric") else v)
+            for k, v in meta.items()
+            if v is not None
+        }
 
     @classmethod
     def from_hit(cls, document: str, meta: dict[str, Any]) -> Experience:
@@ -95,7 +99,14 @@ class ExperienceStore:
         return self.add(Experience("error", task, text, labels, error_type=etype, run=run), positive=False)
 
     def record_fix(
-        self, task: str, error_output: str, failing_code: str, fixed_code: str, tip: str, labels: list[str], run: str = ""
+        self,
+        task: str,
+        error_output: str,
+        failing_code: str,
+        fixed_code: str,
+        tip: str,
+        labels: list[str],
+        run: str = "",
     ) -> str:
         """Admit an error->fix pair; call only once the fixed code ran and verified."""
         etype, line = error_signature(error_output)
@@ -106,7 +117,13 @@ class ExperienceStore:
         return self.add(Experience("error_fix", task, text, labels, error_type=etype, run=run), positive=True)
 
     def record_trick(
-        self, task: str, trick_id: str, trick_title: str, labels: list[str], delta: float | None, run: str = ""
+        self,
+        task: str,
+        trick_id: str,
+        trick_title: str,
+        labels: list[str],
+        delta: float | None,
+        run: str = "",
     ) -> str:
         helpful = delta is not None and delta > 0
         verdict = f"improved the metric by {delta:+.5g}" if delta is not None else "produced no valid result"
@@ -117,11 +134,21 @@ class ExperienceStore:
         return self.add(exp, positive=helpful)
 
     def record_summary(
-        self, task: str, task_text: str, attempts: list[str], best: str | None, metric: float | None, labels: list[str],
+        self,
+        task: str,
+        task_text: str,
+        attempts: list[str],
+        best: str | None,
+        metric: float | None,
+        labels: list[str],
         run: str = "",
     ) -> str:
         tried = "\n".join(f"- {a}" for a in attempts[-12:])
-        outcome = f"What finally worked: {best} (validation {metric:.5g})" if best and metric is not None else "No valid solution."
+        outcome = (
+            f"What finally worked: {best} (validation {metric:.5g})"
+            if best and metric is not None
+            else "No valid solution."
+        )
         text = f"Task: {_excerpt(task_text, 400)}\nAttempts:\n{tried}\n{outcome}"
         exp = Experience("summary" if best else "summary", task, text, labels, metric=metric, run=run)
         return self.add(exp, positive=best is not None)
@@ -133,7 +160,9 @@ class ExperienceStore:
         return before - self.store.count(NEGATIVE)
 
     # ---- reads --------------------------------------------------------------------------
-    def _search(self, positive: bool, text: str, k: int, where: dict[str, Any] | None = None) -> list[Experience]:
+    def _search(
+        self, positive: bool, text: str, k: int, where: dict[str, Any] | None = None
+    ) -> list[Experience]:
         kind = POSITIVE if positive else NEGATIVE
         if self.store.count(kind) == 0:
             return []

@@ -62,7 +62,10 @@ def test_curriculum_follows_similarity_logs_terms_and_resumes(tasks: Path, tmp_p
     assert len(order) == 4 and set(order) == {"a-image", "b-text", "c-image2", "d-table"}
     saved = json.loads((out / "curriculum.json").read_text())
     assert [p["task"] for p in saved["picks"]] == order
-    assert all(set(p["terms"]) >= {"solved_desc", "solved_tree", "failed_desc", "failed_tree", "recency"} for p in saved["picks"])
+    assert all(
+        set(p["terms"]) >= {"solved_desc", "solved_tree", "failed_desc", "failed_tree", "recency"}
+        for p in saved["picks"]
+    )
     assert state.failed == {"b-text"}
 
     # a second round continues from the saved state instead of starting over

@@ -1,0 +1,215 @@
+"""`automind experience ...`, `automind curriculum run` and `automind bench`: learning across tasks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from automind.commands.common import console, fail, print_json, settings
+
+experience_app = typer.Typer(help="Inspect and manage the experience memory.", no_args_is_help=True)
+curriculum_app = typer.Typer(help="Solve a folder of tasks in curriculum order.", no_args_is_help=True)
+
+STORE_OPT = typer.Option(
+    None, "--store", help="Store directory or http://host:port (default: the knowledge store)."
+)
+
+
+def _experience(store: str | None):
+    from automind.experience import ExperienceStore
+    from automind.store import Store, get_embedder
+
+    cfg = settings({"knowledge.store": store} if store else None)
+    location = store or cfg.experience.store or cfg.knowledge.store
+    return ExperienceStore(Store.open(location, get_embedder(cfg.knowledge.embedder)))
+
+
+@experience_app.command("stats")
+def stats(store: str | None = STORE_OPT, as_json: bool = typer.Option(False, "--json")) -> None:
+    """Counts of positive and negative experience by kind."""
+    data = _experience(store).stats()
+    if as_json:
+        print_json(data)
+        return
+    for side, counts in data.items():
+        console.print(
+            f"[bold]{side}[/]: " + (", ".join(f"{k} {n}" for k, n in sorted(counts.items())) or "empty")
+        )
+
+
+@experience_app.command("query")
+def query(
+    text: str = typer.Argument(..., help="An error message, or a task description."),
+    k: int = typer.Option(5, "--k"),
+    negative: bool = typer.Option(False, "--negative", help="Search the negative store instead."),
+    store: str | None = STORE_OPT,
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Nearest experience entries to TEXT."""
+    from dataclasses import asdict
+
+    found = _experience(store)._search(not negative, text, k)
+    if as_json:
+        print_json([asdict(e) for e in found])
+        return
+    if not found:
+        console.print("no experience stored yet: solve some tasks first")
+    for e in found:
+        console.rule(f"{e.kind} · {e.task}")
+        console.print(e.text, highlight=False)
+
+
+@experience_app.command("export")
+def export(
+    path: Path = typer.Argument(..., help="JSONL file to write."), store: str | None = STORE_OPT
+) -> None:
+    """Write every experience entry (both stores) as JSONL."""
+    import json
+
+    from automind.experience import NEGATIVE, POSITIVE
+
+    exp = _experience(store)
+    n = 0
+    with path.open("w") as f:
+        for side, kind in (("positive", POSITIVE), ("negative", NEGATIVE)):
+            if not exp.store.count(kind):
+                continue
+            got = exp.store.get(kind)
+            for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
+                f.write(json.dumps({"id": id_, "store": side, "text": doc, **meta}) + "\n")
+                n += 1
+    console.print(f"wrote {n} entries to {path}")
+
+
+@experience_app.command("prune")
+def prune(
+    task: str | None = typer.Option(None, "--task", help="Remove every entry of this task slug."),
+    negative_only: bool = typer.Option(False, "--negative-only", help="Only the negative store."),
+    yes: bool = typer.Option(False, "--yes", help="Do not ask for confirmation."),
+    store: str | None = STORE_OPT,
+) -> None:
+    """Delete experience entries (by task, or everything)."""
+    from automind.experience import NEGATIVE, POSITIVE
+
+    exp = _experience(store)
+    kinds = [NEGATIVE] if negative_only else [POSITIVE, NEGATIVE]
+    scope = f"task '{task}'" if task else "ALL tasks"
+    if not yes and not typer.confirm(f"Delete experience of {scope} from {', '.join(kinds)}?"):
+        raise typer.Exit(1)
+    removed = 0
+    for kind in kinds:
+        before = exp.store.count(kind)
+        if before:
+            exp.store.delete(kind, where={"task": task} if task else None)
+            removed += before - exp.store.count(kind)
+    console.print(f"removed {removed} entries")
+
+
+@curriculum_app.command("run")
+def curriculum_run(
+    tasks_dir: Path = typer.Argument(..., help="Folder of task folders."),
+    out: Path = typer.Option(Path("runs/curriculum"), "--out", help="Curriculum folder (resumable)."),
+    budget_per_task: float = typer.Option(300.0, "--budget-per-task", help="Seconds per solve."),
+    steps: int | None = typer.Option(None, "--steps", help="Search steps per solve."),
+    rounds: int = typer.Option(1, "--rounds"),
+    llm: str | None = typer.Option(None, "--llm", help="LLM spec (none, openai, replay:PATH, ...)."),
+    store: str | None = STORE_OPT,
+) -> None:
+    """Pick tasks with Agent K's score, solve each, update the experience memory; resumable."""
+    from automind.curriculum import run_curriculum
+    from automind.run import solve_task
+    from automind.store import get_embedder
+
+    if not tasks_dir.is_dir():
+        fail(f"{tasks_dir}: not a directory of task folders")
+    overrides = {
+        "search.time_limit_s": budget_per_task,
+        "search.steps": steps,
+        "llm.provider": llm,
+        "knowledge.store": store,
+    }
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    cfg = settings(overrides)
+    embedder = get_embedder(cfg.knowledge.embedder)
+
+    def solve(task_dir: Path, run_dir: Path) -> dict:
+        summary = solve_task(task_dir, run_dir, overrides)
+        return {"valid": summary.get("best_metric") is not None, "metric": summary.get("best_metric")}
+
+    def show(pick) -> None:
+        terms = " ".join(f"{k}={v:.3f}" for k, v in pick.terms.items())
+        console.print(
+            f"[bold]#{pick.step}[/] {pick.task} (round {pick.round}) score={pick.score:.3f} [{terms}] "
+            f"-> {pick.outcome} metric={pick.metric} ({pick.seconds:.0f}s)"
+        )
+
+    try:
+        state = run_curriculum(
+            tasks_dir,
+            out,
+            solve,
+            embedder.embed,
+            rounds=rounds,
+            alpha=cfg.experience.alpha,
+            beta=cfg.experience.beta,
+            r=cfg.experience.top_r,
+            on_pick=show,
+        )
+    except FileNotFoundError as e:
+        fail(str(e))
+    console.print(f"solved {len(state.solved)}/{len(state.tasks)} tasks; log: {out / 'curriculum.json'}")
+
+
+def bench(
+    tasks_dir: Path = typer.Argument(..., help="Folder of task folders (with private answers for grading)."),
+    seeds: int = typer.Option(3, "--seeds"),
+    budget: float = typer.Option(300.0, "--budget", help="Seconds per solve."),
+    steps: int | None = typer.Option(None, "--steps", help="Search steps per solve."),
+    variants: str = typer.Option("default,no-knowledge,one-pass,no-experience", "--variants"),
+    out: Path = typer.Option(Path("runs/bench"), "--out", help="Output folder (rerun skips finished jobs)."),
+    llm: str | None = typer.Option(None, "--llm"),
+    store: str | None = STORE_OPT,
+    ray: str | None = typer.Option(None, "--ray", help="Ray address ('local' starts one) to dispatch jobs."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Run every task x variant x seed, grade, and write bench.md / bench.html."""
+    from dataclasses import asdict
+
+    from automind.benchmark import aggregate, find_tasks, parse_variants, run_bench, to_markdown, write_tables
+
+    try:
+        names = parse_variants(variants)
+        tasks = find_tasks(tasks_dir)
+    except (ValueError, FileNotFoundError) as e:
+        fail(str(e))
+    overrides = {
+        "search.time_limit_s": budget,
+        "search.steps": steps,
+        "llm.provider": llm,
+        "knowledge.store": store,
+    }
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    settings(overrides)  # validate before starting a long grid
+
+    def show(rec) -> None:
+        if not as_json:
+            status = "valid" if rec.valid else f"invalid ({rec.error})"
+            console.print(
+                f"{rec.task} · {rec.variant} · seed {rec.seed}: {status} score={rec.score} ({rec.wall_s:.0f}s)"
+            )
+
+    records = run_bench(tasks, out, names, seeds, overrides, ray_address=ray, on_record=show)
+    rows = aggregate(records)
+    md, page = write_tables(rows, out)
+    if as_json:
+        print_json({"rows": [asdict(r) for r in rows], "records": [asdict(r) for r in records]})
+        return
+    console.print(to_markdown(rows), highlight=False)
+    console.print(f"tables: {md}, {page}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(experience_app, name="experience")
+    app.add_typer(curriculum_app, name="curriculum")
+    app.command("bench")(bench)
