@@ -341,6 +341,7 @@ _add(
     "acc",
     "multi-class-classification-accuracy",
     "classification accuracy",
+    "categorizationaccuracy",
 )
 _add(
     "classification_error",
@@ -358,8 +359,8 @@ _add("mean_columnwise_roc_auc", mean_columnwise_roc_auc, False, "proba", "mean-c
      "column-wise roc auc", "auroc-multi-label", "multilabel roc auc")  # fmt: skip
 _add("normalized_gini", normalized_gini, False, "proba", "gini", "normalized gini coefficient")
 _add("log_loss", log_loss, True, "proba", "logloss", "log-loss", "binary log loss", "cross entropy", "multi-class-log-loss",
-     "multiclass log loss", "multi_logloss", "mlogloss", "binary_logloss", "categorical cross entropy")  # fmt: skip
-_add("f1", f1, False, "label", "f1 score", "f1-score", "binary f1", "f-score", "f1_binary")
+     "multiclass log loss", "multiclassloss", "multi_logloss", "mlogloss", "binary_logloss", "categorical cross entropy")  # fmt: skip
+_add("f1", f1, False, "label", "f1 score", "fscore", "f1-score", "binary f1", "f-score", "f1_binary")
 _add("f1_macro", f1_macro, False, "label", "macro f1", "macro-f1-score", "mean f1", "macro-averaged f1")
 _add("f1_micro", f1_micro, False, "label", "micro f1", "micro-f1-score", "micro-averaged f1")
 _add("f1_weighted", f1_weighted, False, "label", "weighted f1", "weighted-f1-score")
@@ -374,7 +375,7 @@ _add(
     "matthews",
 )
 _add("cohen_kappa", cohen_kappa, False, "label", "kappa", "cohen's kappa", "cohens kappa")
-_add("quadratic_weighted_kappa", quadratic_weighted_kappa, False, "label", "qwk", "quadratic-weighted-kappa",
+_add("quadratic_weighted_kappa", quadratic_weighted_kappa, False, "label", "qwk", "quadratic-weighted-kappa", "quadraticweightedkappa",
      "quadratic kappa", "weighted kappa")  # fmt: skip
 _add(
     "rmse",
@@ -410,7 +411,17 @@ _add(
 _add("spearman", spearman, False, "value", "spearman correlation", "spearman's rank correlation", "spearmanr")
 _add("pearson", pearson, False, "value", "pearson correlation", "pearson correlation coefficient", "pearsonr")
 _add("kendall_tau", kendall_tau, False, "value", "kendall-tau", "kendall tau", "kendall's tau")
-_add("map_at_k", map_at_k, False, "ranking", "map@k", "mean average precision", "mean-average-precision", k=5)
+_add(
+    "map_at_k",
+    map_at_k,
+    False,
+    "ranking",
+    "map@k",
+    "mean average precision",
+    "mean-average-precision",
+    "mapatk",
+    k=5,
+)
 
 _MAP_K = re.compile(r"^(?:map|mean_average_precision)_(?:at_)?(\d+)$")
 

@@ -1,0 +1,166 @@
+"""Download a Kaggle competition and prepare it as a gradable task.
+
+Kaggle's own test set has no labels, so (as MLE-bench does) the competition's train file is split
+90/10 with seed 0 into a new public train/test and private answers. The Kaggle API sits behind a
+two-method object (`download`, `info`) so tests inject a fake and nothing here needs the network.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import zipfile
+from pathlib import Path
+from typing import Any, Protocol
+
+from automind.prepare import PrepareError, prepare_task
+
+TEST_SIZE = 0.1
+SEED = 0
+
+
+class FetchError(RuntimeError):
+    """Fetching or preparing the competition failed; the message says what to set or pass."""
+
+
+class CompetitionAPI(Protocol):
+    def download(self, slug: str, dest: Path) -> None:
+        """Put the competition's files (zips are fine) into dest."""
+
+    def info(self, slug: str) -> dict[str, Any]:
+        """Optional facts: title, description, metric (Kaggle's evaluation metric name)."""
+
+
+def has_credentials(env: dict[str, str] | None = None, home: Path | None = None) -> bool:
+    env = dict(os.environ) if env is None else env
+    home = home or Path.home()
+    if env.get("KAGGLE_API_TOKEN") or (env.get("KAGGLE_USERNAME") and env.get("KAGGLE_KEY")):
+        return True
+    cfg = Path(env.get("KAGGLE_CONFIG_DIR") or home / ".kaggle")
+    return (cfg / "kaggle.json").is_file() or (cfg / "access_token").is_file()
+
+
+NO_CREDENTIALS = (
+    "no Kaggle credentials found. Set KAGGLE_USERNAME and KAGGLE_KEY (or KAGGLE_API_TOKEN), or save your API token "
+    "as ~/.kaggle/kaggle.json (from https://www.kaggle.com/settings/api), then accept the competition's rules on "
+    "its Kaggle page."
+)
+
+
+class KaggleAPI:
+    """The real Kaggle client, imported lazily (it prints a banner at import and needs `six`)."""
+
+    def __init__(self) -> None:
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                from kaggle.api.kaggle_api_extended import KaggleApi
+
+                self._api = KaggleApi()
+                self._api.authenticate()
+        except Exception as e:  # noqa: BLE001 - the package raises many kinds on bad/missing credentials
+            raise FetchError(f"Kaggle authentication failed ({e}). {NO_CREDENTIALS}") from e
+
+    def download(self, slug: str, dest: Path) -> None:
+        self._api.competition_download_files(slug, path=str(dest), quiet=True)
+
+    def info(self, slug: str) -> dict[str, Any]:
+        found = self._api.competitions_list(search=slug) or []
+        comps = getattr(found, "competitions", found) or []
+        for c in comps:
+            ref = str(getattr(c, "ref", "") or "")
+            if ref.rstrip("/").split("/")[-1] == slug:
+                return {
+                    "title": getattr(c, "title", None),
+                    "description": getattr(c, "description", None),
+                    "metric": getattr(c, "evaluation_metric", None) or getattr(c, "evaluationMetric", None),
+                }
+        return {}
+
+
+def _unzip_all(raw: Path) -> None:
+    for z in sorted(raw.rglob("*.zip")):
+        with zipfile.ZipFile(z) as zf:
+            for member in zf.namelist():  # refuse paths that would land outside raw/
+                target = (z.parent / member).resolve()
+                if not target.is_relative_to(raw.resolve()):
+                    raise FetchError(f"{z}: member {member!r} would extract outside {raw}; refusing.")
+            zf.extractall(z.parent)
+
+
+def _find(raw: Path, word: str) -> Path | None:
+    hits = [p for p in raw.rglob("*.csv") if word in p.name.lower()]
+    exact = [p for p in hits if p.name.lower() == f"{word}.csv"]
+    if exact:
+        return exact[0]
+    return max(hits, key=lambda p: p.stat().st_size) if hits else None
+
+
+def fetch_competition(
+    slug: str,
+    out_dir: str | Path,
+    api: CompetitionAPI | None = None,
+    metric: str | None = None,
+    target: str | list[str] | None = None,
+    force: bool = False,
+) -> Path:
+    """Download `slug` into out_dir/raw and prepare a task in out_dir from its train file."""
+    import pandas as pd
+
+    out = Path(out_dir).expanduser().resolve()
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise FetchError(f"{out}: not empty. Choose an empty or new OUT_DIR, or pass --force.")
+    if api is None:
+        if not has_credentials():
+            raise FetchError(NO_CREDENTIALS)
+        api = KaggleAPI()
+    raw = out / "raw"
+    raw.mkdir(parents=True, exist_ok=True)
+    try:
+        api.download(slug, raw)
+    except FetchError:
+        raise
+    except Exception as e:  # noqa: BLE001 - network, 403 (rules not accepted), 404 (bad slug)
+        raise FetchError(
+            f"downloading '{slug}' from Kaggle failed ({e}). Check the network, the competition name, and that you "
+            f"accepted its rules at https://www.kaggle.com/c/{slug}/rules."
+        ) from e
+    _unzip_all(raw)
+    try:
+        info = api.info(slug) or {}
+    except Exception:  # noqa: BLE001 - facts are optional; the files are what matter
+        info = {}
+
+    train_path = _find(raw, "train")
+    if train_path is None:
+        found = sorted(p.name for p in raw.rglob("*") if p.is_file())
+        raise FetchError(f"'{slug}': no train CSV among the downloaded files ({', '.join(found) or 'none'}).")
+    train = pd.read_csv(train_path)
+    sample_path = _find(raw, "sample_submission") or _find(raw, "submission")
+    id_col = None
+    if target is None:
+        if sample_path is None:
+            raise FetchError(f"'{slug}': no sample submission to read the target from; pass --target COLUMN.")
+        header = list(pd.read_csv(sample_path, nrows=0).columns)
+        cols = [c for c in header[1:] if c in train.columns]
+        if not cols:
+            raise FetchError(
+                f"'{slug}': the sample submission columns {header} are not in {train_path.name}; pass --target COLUMN "
+                f"(train columns: {', '.join(map(str, train.columns))})."
+            )
+        target = cols[0] if len(cols) == 1 else cols
+        id_col = header[0] if header[0] in train.columns else None
+    metric = metric or info.get("metric")
+    if not metric:
+        raise FetchError(f"'{slug}': the competition's metric is unknown; pass --metric NAME.")
+    title = info.get("title") or slug
+    description = None
+    if info.get("description"):
+        description = f"# {title}\n\n{info['description']}\n\nMetric: {metric}. Target: {target}.\n"
+    try:
+        return prepare_task(
+            train, out, target, metric, id_col=id_col, test_size=TEST_SIZE, seed=SEED,
+            description=description, name=slug, force=True,
+        )  # fmt: skip
+    except (PrepareError, ValueError) as e:
+        raise FetchError(f"'{slug}': downloaded, but preparing the task failed: {e}") from e
