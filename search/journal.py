@@ -1,0 +1,319 @@
+"""The solution tree: nodes and the journal that holds them.
+
+Tree facts (debug depth, applied tricks, dead status, children) are derived from the parent links,
+never stored twice, so they cannot drift. "Better" lives in one place: `MetricValue` orders itself so
+the best value is the max, whatever the metric's direction.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from functools import total_ordering
+from pathlib import Path
+from typing import Any, Literal
+
+from automind.roles import Action, Trick
+
+Status = Literal["valid", "buggy", "dead"]
+Coder = Literal["one-pass", "stepwise", "recipe"]
+JOURNAL_VERSION = 1
+
+
+@total_ordering
+@dataclass(frozen=True)
+class MetricValue:
+    """A validation score that knows its direction; `a > b` means a is better. None is worst."""
+
+    value: float | None
+    lower_is_better: bool = False
+
+    def _key(self) -> float:
+        if self.value is None or math.isnan(self.value):
+            return -math.inf
+        return -self.value if self.lower_is_better else self.value
+
+    def __lt__(self, other: MetricValue) -> bool:
+        return self._key() < other._key()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MetricValue) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __str__(self) -> str:
+        if self.value is None:
+            return "-"
+        return f"{self.value:.5g} ({'lower' if self.lower_is_better else 'higher'} is better)"
+
+
+@dataclass(eq=False)
+class Node:
+    """One attempted solution. `parent`, `children` and `journal` are runtime links set by Journal.append."""
+
+    plan: str = ""
+    code: str = ""
+    action: Action = "draft"
+    id: str = ""
+    output: str = ""
+    metric: MetricValue | None = None  # None when buggy
+    is_buggy: bool = True
+    error: str | None = None  # why the node is buggy, in one paragraph
+    summary: str = ""  # one line for "tried X -> validation Y" memory
+    verifier_summary: str = ""
+    reported_lower_is_better: bool | None = None  # the verifier's opinion, for the majority vote
+    trick: Trick | None = None  # the trick this improve applied
+    trick_helpful: bool | None = None  # resolved once this node (or its debug fix) is judged
+    coder: Coder | None = None
+    complexity: float | None = None
+    roles: str = ""  # "llm" or "recipes"
+    safety_net: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, Any] = field(default_factory=dict)  # tokens spent on this node, per role
+    created_at: float = field(default_factory=time.time)
+    elapsed_s: float = 0.0  # run time (across resumes) when the node was finished
+    parent_id: str | None = None
+    parent: Node | None = field(default=None, repr=False)
+    children: list[Node] = field(default_factory=list, repr=False)
+    journal: Journal | None = field(default=None, repr=False)
+
+    @property
+    def debug_depth(self) -> int:
+        """How many debug steps separate this node from the last non-debug ancestor."""
+        if self.action != "debug" or self.parent is None:
+            return 0
+        return self.parent.debug_depth + 1
+
+    @property
+    def lineage(self) -> list[Node]:
+        """This node and its ancestors, nearest first."""
+        out, n = [], self
+        while n is not None:
+            out.append(n)
+            n = n.parent
+        return out
+
+    @property
+    def applied_tricks(self) -> list[str]:
+        """Trick ids applied on this node's lineage, oldest first."""
+        return [n.trick.id for n in reversed(self.lineage) if n.trick is not None]
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.children
+
+    @property
+    def status(self) -> Status:
+        if not self.is_buggy:
+            return "valid"
+        limit = self.journal.max_debug_depth if self.journal is not None else None
+        if limit is not None and self.debug_depth >= limit:
+            return "dead"
+        return "buggy"
+
+    @property
+    def stage(self) -> str:
+        return "safety-net" if self.safety_net else self.action
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {
+            k: getattr(self, k)
+            for k in self.__dataclass_fields__
+            if k not in ("parent", "children", "journal", "metric", "trick")
+        }
+        d["metric"] = None if self.metric is None else self.metric.value
+        d["lower_is_better"] = None if self.metric is None else self.metric.lower_is_better
+        d["trick"] = None if self.trick is None else asdict(self.trick)
+        # derived facts, written for readers of journal.json (ignored when loading)
+        d["status"] = self.status
+        d["debug_depth"] = self.debug_depth
+        d["applied_tricks"] = self.applied_tricks
+        d["children"] = [c.id for c in self.children]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Node:
+        known = {k: v for k, v in d.items() if k in cls.__dataclass_fields__}
+        for k in ("parent", "children", "journal"):
+            known.pop(k, None)
+        metric = d.get("metric")
+        known["metric"] = None if metric is None else MetricValue(metric, bool(d.get("lower_is_better")))
+        known["trick"] = None if d.get("trick") is None else Trick(**d["trick"])
+        return cls(**known)
+
+
+@dataclass
+class Journal:
+    """All nodes of one run, in creation order, plus the facts the policy needs."""
+
+    nodes: list[Node] = field(default_factory=list)
+    lower_is_better: bool | None = None  # the task's own direction; None: majority of verifier reports
+    max_debug_depth: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)  # run state saved with the tree (rng, elapsed, ...)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def get(self, node_id: str) -> Node:
+        for n in self.nodes:
+            if n.id == node_id:
+                return n
+        raise KeyError(f"no node {node_id!r} in the journal")
+
+    def append(self, node: Node) -> Node:
+        """Link the node into the tree, give it an id and resolve the helpfulness of a pending trick."""
+        if not node.id:
+            node.id = str(len(self.nodes))
+        node.journal = self
+        if node.parent_id is not None and node.parent is None:
+            node.parent = self.get(node.parent_id)
+        if node.parent is not None:
+            node.parent_id = node.parent.id
+            node.parent.children.append(node)
+        if node.metric is not None and self.direction is not None:
+            node.metric = MetricValue(node.metric.value, self.direction)
+        self.nodes.append(node)
+        self._resolve_trick(node)
+        return node
+
+    def _resolve_trick(self, node: Node) -> None:
+        """A trick is judged on the improve that applied it, or on the debug fix that made it run."""
+        origin = node
+        while origin.trick is None and origin.action == "debug" and origin.parent is not None:
+            origin = origin.parent
+        if origin.trick is None or origin.trick_helpful is not None:
+            return
+        if not node.is_buggy:
+            base = origin.parent.metric if origin.parent is not None else None
+            origin.trick_helpful = base is None or self.score(node) > self.score(origin.parent)
+        elif node.status == "dead":
+            origin.trick_helpful = False
+
+    # --- queries -------------------------------------------------------------------------------
+
+    @property
+    def drafts(self) -> list[Node]:
+        return [n for n in self.nodes if n.action == "draft"]
+
+    @property
+    def valid_nodes(self) -> list[Node]:
+        return [n for n in self.nodes if not n.is_buggy]
+
+    @property
+    def buggy_nodes(self) -> list[Node]:
+        return [n for n in self.nodes if n.is_buggy]
+
+    @property
+    def debuggable(self) -> list[Node]:
+        """Buggy leaves still below the debug depth limit."""
+        return [n for n in self.nodes if n.is_leaf and n.status == "buggy"]
+
+    @property
+    def direction(self) -> bool | None:
+        """lower_is_better: the task's own direction, else the majority the verifier reported."""
+        if self.lower_is_better is not None:
+            return self.lower_is_better
+        votes = [n.reported_lower_is_better for n in self.nodes if n.reported_lower_is_better is not None]
+        if not votes:
+            return None
+        return sum(votes) > len(votes) / 2
+
+    def score(self, node: Node | None) -> MetricValue:
+        """The node's metric in the journal's direction (a node's own direction may be a minority vote)."""
+        value = None if node is None or node.metric is None else node.metric.value
+        return MetricValue(value, bool(self.direction))
+
+    @property
+    def best_node(self) -> Node | None:
+        valid = [n for n in self.valid_nodes if n.metric is not None]
+        if not valid:
+            return None
+        return max(valid, key=self.score)  # max() keeps the earliest among equals
+
+    def best_over_time(self) -> list[tuple[float, float, str]]:
+        """(elapsed seconds, best value so far, node id) each time the best improved."""
+        points: list[tuple[float, float, str]] = []
+        best: Node | None = None
+        for n in self.nodes:
+            if n.is_buggy or n.metric is None:
+                continue
+            if best is None or self.score(n) > self.score(best):
+                best = n
+                points.append((n.elapsed_s, n.metric.value, n.id))
+        return points
+
+    def excluded_tricks(self, node: Node) -> set[str]:
+        """Tricks not to offer when improving `node`: applied on its lineage, already tried from `node`,
+        or found unhelpful anywhere on the lineage."""
+        out = set(node.applied_tricks)
+        out.update(c.trick.id for c in node.children if c.trick is not None)
+        for anc in node.lineage:
+            for child in anc.children:
+                if child.trick is not None and child.trick_helpful is False:
+                    out.add(child.trick.id)
+        return out
+
+    def memory(self, limit: int = 12) -> list[str]:
+        """'tried X -> validation Y' lines for this run's drafts and improves, newest last."""
+        lines = []
+        for n in self.nodes:
+            what = n.summary or (n.plan.strip().splitlines() or ["(no plan)"])[0][:160]
+            if n.is_buggy or n.metric is None:
+                lines.append(f"tried {what} -> failed: {(n.error or 'bug')[:160]}")
+            else:
+                lines.append(f"tried {what} -> validation {n.metric.value:.6g}")
+        return lines[-limit:]
+
+    # --- persistence ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        best = self.best_node
+        return {
+            "version": JOURNAL_VERSION,
+            "lower_is_better": self.lower_is_better,
+            "max_debug_depth": self.max_debug_depth,
+            "direction": self.direction,
+            "best_node": None if best is None else best.id,
+            "meta": self.meta,
+            "nodes": [n.to_dict() for n in self.nodes],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Journal:
+        j = cls(lower_is_better=data.get("lower_is_better"), max_debug_depth=data.get("max_debug_depth"))
+        j.meta = dict(data.get("meta") or {})
+        for nd in data.get("nodes", []):
+            node = Node.from_dict(nd)
+            helpful = node.trick_helpful
+            j.append(node)
+            node.trick_helpful = helpful  # keep the recorded judgement exactly
+        return j
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically (temp file + os.replace) so a kill mid-write never leaves a broken journal."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".journal-", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(self.to_dict(), f, indent=1, default=str)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: str | Path) -> Journal:
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as e:
+            raise ValueError(f"{path}: cannot read the journal ({e}). Is this a run folder?") from e
+        return cls.from_dict(data)

@@ -1,0 +1,190 @@
+"""Journal facts (derived tree state, direction, best node, persistence) and Algorithm 1 decisions."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from automind.search.journal import Journal, MetricValue, Node
+from automind.search.policy import decide
+
+from automind.config import SearchConfig
+from automind.roles import Trick
+
+
+def valid(value, parent=None, action="draft", lib=None, trick=None):
+    return Node(
+        plan=f"p{value}",
+        action=action,
+        parent=parent,
+        metric=MetricValue(value, bool(lib)),
+        is_buggy=False,
+        trick=trick,
+        reported_lower_is_better=lib,
+    )
+
+
+def buggy(parent=None, action="draft", trick=None):
+    return Node(plan="b", action=action, parent=parent, is_buggy=True, error="boom", trick=trick)
+
+
+def test_metric_value_orders_best_as_max_in_both_directions():
+    assert MetricValue(0.9) > MetricValue(0.8)
+    assert MetricValue(0.1, lower_is_better=True) > MetricValue(0.3, lower_is_better=True)
+    assert MetricValue(None) < MetricValue(-1e9)
+    assert max([MetricValue(3.0, True), MetricValue(1.0, True), MetricValue(2.0, True)]).value == 1.0
+
+
+@pytest.mark.parametrize("lib,expected", [(False, 0.9), (True, 0.2)])
+def test_best_node_follows_task_direction(lib, expected):
+    j = Journal(lower_is_better=lib)
+    for v in (0.5, 0.9, 0.2):
+        j.append(valid(v, lib=not lib))  # the verifier disagrees; the task's direction wins
+    j.append(buggy())
+    assert j.best_node.metric.value == expected
+
+
+def test_majority_direction_when_task_has_none():
+    j = Journal()
+    j.append(valid(0.5, lib=True))
+    j.append(valid(0.9, lib=True))
+    j.append(valid(0.1, lib=False))  # an inconsistent verifier is outvoted
+    assert j.direction is True
+    assert j.best_node.metric.value == 0.1
+    j.append(valid(0.7, lib=False))
+    j.append(valid(0.6, lib=False))
+    assert j.direction is False
+    assert j.best_node.metric.value == 0.9
+
+
+def test_debug_depth_and_dead_are_derived():
+    j = Journal(lower_is_better=False, max_debug_depth=2)
+    root = j.append(buggy())
+    d1 = j.append(buggy(root, "debug"))
+    d2 = j.append(buggy(d1, "debug"))
+    assert [n.debug_depth for n in (root, d1, d2)] == [0, 1, 2]
+    assert (root.status, d1.status, d2.status) == ("buggy", "buggy", "dead")
+    assert j.debuggable == []  # root and d1 have children, d2 is dead
+    fixed = j.append(valid(0.5, d1, "debug"))
+    imp = j.append(buggy(fixed, "improve"))
+    assert imp.debug_depth == 0 and j.debuggable == [imp]
+
+
+def test_applied_tricks_and_helpfulness():
+    t1, t2 = Trick("t1", "one", "x"), Trick("t2", "two", "y")
+    j = Journal(lower_is_better=False, max_debug_depth=1)
+    base = j.append(valid(0.5))
+    good = j.append(valid(0.7, base, "improve", trick=t1))
+    assert good.trick_helpful is True and good.applied_tricks == ["t1"]
+    bad = j.append(valid(0.6, good, "improve", trick=t2))
+    assert bad.trick_helpful is False and bad.applied_tricks == ["t1", "t2"]
+    assert j.excluded_tricks(good) == {"t1", "t2"}  # t2 is unhelpful on this lineage
+    assert j.excluded_tricks(base) == {"t1"}
+    # a buggy trick node is judged by its debug fix, against the improve's parent
+    pending = j.append(buggy(base, "improve", trick=t2))
+    assert pending.trick_helpful is None
+    j.append(valid(0.55, pending, "debug"))
+    assert pending.trick_helpful is True
+    # a trick whose fixes die is unhelpful
+    dying = j.append(buggy(good, "improve", trick=Trick("t3", "three", "z")))
+    j.append(buggy(dying, "debug"))
+    assert dying.trick_helpful is False
+
+
+def test_journal_round_trip_and_atomic_save(tmp_path, monkeypatch):
+    t = Trick("t1", "one", "x", labels=["A/B"])
+    j = Journal(lower_is_better=True, max_debug_depth=3, meta={"rng": [1, 2]})
+    a = j.append(valid(0.5, lib=True))
+    j.append(valid(0.4, a, "improve", lib=True, trick=t))
+    j.append(buggy(a, "improve"))
+    path = tmp_path / "journal.json"
+    j.save(path)
+    back = Journal.load(path)
+    assert [n.id for n in back.nodes] == ["0", "1", "2"]
+    assert back.get("1").parent is back.get("0") and back.get("1").trick == t
+    assert back.best_node.id == "1" and back.get("1").trick_helpful is True
+    assert back.to_dict() == j.to_dict()
+    data = json.loads(path.read_text())
+    assert data["nodes"][2]["status"] == "buggy" and data["best_node"] == "1"
+
+    # a crash while writing leaves the previous journal intact and no temp files behind
+    def explode(*a, **k):
+        raise OSError("disk full")
+
+    j.append(valid(0.1, lib=True))
+    monkeypatch.setattr("automind.search.journal.os.replace", explode)
+    with pytest.raises(OSError):
+        j.save(path)
+    assert len(Journal.load(path)) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.json"]
+
+
+def cfg(**kw):
+    base = dict(num_drafts=2, debug_prob=1.0, greedy_prob=1.0, trick_prob=1.0, max_debug_depth=2)
+    return SearchConfig(**(base | kw))
+
+
+def test_policy_drafts_first_then_debugs_then_improves():
+    rng = random.Random(0)
+    j = Journal(lower_is_better=False, max_debug_depth=2)
+    assert decide(j, cfg(), rng).action == "draft"
+    a = j.append(valid(0.5))
+    b = j.append(buggy())
+    d = decide(j, cfg(), rng)
+    assert (d.action, d.parent) == ("debug", b)
+    j.append(buggy(b, "debug"))
+    dead = j.append(buggy(j.get("2"), "debug"))
+    assert dead.status == "dead"
+    d = decide(j, cfg(), rng)
+    assert (d.action, d.parent, d.trick) == ("improve", a, None)  # no pool: plain improve
+
+
+def test_policy_drafts_when_nothing_to_expand():
+    j = Journal(lower_is_better=False, max_debug_depth=1)
+    j.append(buggy())
+    j.append(buggy())
+    j.append(buggy(j.get("0"), "debug"))
+    j.append(buggy(j.get("1"), "debug"))
+    assert decide(j, cfg(max_debug_depth=1), random.Random(0)).action == "draft"
+
+
+def test_policy_tricks_not_repeated_on_lineage():
+    pool = [Trick("t1", "one", "x"), Trick("t2", "two", "y")]
+    j = Journal(lower_is_better=False, max_debug_depth=2)
+    j.append(valid(0.5))
+    j.append(valid(0.4))
+    d = decide(j, cfg(), random.Random(0), pool)
+    assert d.trick.id == "t1" and d.parent.id == "0"
+    j.append(valid(0.3, d.parent, "improve", trick=d.trick))  # did not beat its parent
+    d = decide(j, cfg(), random.Random(0), pool)
+    assert d.parent.id == "0" and d.trick.id == "t2"
+    j.append(valid(0.6, d.parent, "improve", trick=d.trick))
+    d = decide(j, cfg(), random.Random(0), pool)
+    assert d.parent.id == "3" and d.trick is None  # both tricks used up on this lineage
+
+
+def test_policy_probabilities_with_seeded_rng():
+    pool = [Trick(f"t{i}", str(i), "") for i in range(50)]
+    j = Journal(lower_is_better=False, max_debug_depth=2)
+    for v in (0.1, 0.2, 0.9, 0.3):
+        j.append(valid(v))
+    j.append(buggy())
+    c = cfg(num_drafts=1, debug_prob=0.3, greedy_prob=0.6, trick_prob=0.5)
+
+    def sample(seed):
+        rng = random.Random(seed)
+        return [decide(j, c, rng, pool) for _ in range(4000)]
+
+    runs = sample(7)
+    assert [(d.action, d.parent.id, d.trick and d.trick.id) for d in runs[:50]] == [
+        (d.action, d.parent.id, d.trick and d.trick.id) for d in sample(7)[:50]
+    ]
+    actions = Counter(d.action for d in runs)
+    assert abs(actions["debug"] / len(runs) - 0.3) < 0.03
+    improves = [d for d in runs if d.action == "improve"]
+    greedy = sum(d.parent.id == "2" for d in improves) / len(improves)
+    assert abs(greedy - (0.6 + 0.4 / 4)) < 0.03  # a random pick may also land on the best
+    with_trick = sum(d.trick is not None for d in improves) / len(improves)
+    assert abs(with_trick - 0.5) < 0.03
