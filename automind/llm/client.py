@@ -1,0 +1,498 @@
+"""One small chat interface over OpenAI-compatible servers, with the bookkeeping a long run needs.
+
+`LLM.chat` resolves the role's model and temperature, enforces the budget, retries transient
+failures with backoff, turns function calls (or JSON in text, for servers without tool support)
+into `Reply.tool_args`, re-asks once when structured output is malformed, and accounts tokens
+and cost per role. Providers only implement `_complete` (one raw request).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from automind.llm.parsers import extract_json
+from automind.roles import RoleError
+
+if TYPE_CHECKING:
+    from automind.config import LLMConfig, RoleConfig, Settings
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+ROLES = ("planner", "coder", "verifier", "analyzer", "retriever")
+
+
+class LLMError(RoleError):
+    """The model could not give a usable answer; the message says what to change."""
+
+
+class BudgetExceeded(RoleError):
+    """The token or money budget is spent: the run should stop and keep its best result."""
+
+
+class TransientError(Exception):
+    """Worth retrying: rate limit, server error, timeout, dropped connection, unreadable body."""
+
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+    model: str = ""
+
+
+@dataclass
+class Reply:
+    text: str
+    tool_args: dict[str, Any] | None = None
+    usage: Usage = field(default_factory=Usage)
+
+
+@dataclass
+class RoleUsage:
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+    failures: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass
+class Request:
+    """One raw request as a provider sees it (tools already normalised to OpenAI's shape)."""
+
+    messages: list[dict[str, Any]]
+    role: str
+    model: str
+    temperature: float
+    max_tokens: int | None = None
+    tools: list[dict[str, Any]] | None = None
+    response_format: dict[str, Any] | None = None
+    timeout_s: float = 120.0
+
+
+def normalise_tools(tools: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    """Accept bare function specs ({name, description, parameters}) or full OpenAI tool dicts."""
+    if not tools:
+        return None
+    return [
+        t if t.get("type") == "function" and "function" in t else {"type": "function", "function": t}
+        for t in tools
+    ]
+
+
+def price_for(prices: dict[str, dict[str, float]], model: str) -> dict[str, float] | None:
+    """Exact model name first, else the longest table key the name starts with (dated snapshots)."""
+    if model in prices:
+        return prices[model]
+    base = model.split("/")[-1]
+    keys = [k for k in prices if base.startswith(k) or model.startswith(k)]
+    return prices[max(keys, key=len)] if keys else None
+
+
+def _missing_required(args: Any, tools: list[dict[str, Any]] | None) -> list[str] | None:
+    """None when args satisfy the (first) tool's required keys; else the missing keys."""
+    if not isinstance(args, dict):
+        return ["<a JSON object>"]
+    if not tools:
+        return None
+    required = tools[0]["function"].get("parameters", {}).get("required", [])
+    missing = [k for k in required if k not in args]
+    return missing or None
+
+
+class LLM:
+    """Base class: roles, retries, structured output, accounting and budget; subclasses send requests."""
+
+    provider = "base"
+
+    def __init__(self, cfg: LLMConfig, *, one_model: bool | None = None):
+        self.cfg = cfg
+        self.one_model = cfg.one_model if one_model is None else one_model
+        self.usage: dict[str, RoleUsage] = {}
+        self._lock = threading.Lock()
+        self._sleep = time.sleep
+
+    # -- configuration -------------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str | None:
+        return None
+
+    def role_config(self, role: str) -> RoleConfig:
+        from automind.config import RoleConfig
+
+        return self.cfg.roles.get(role) or RoleConfig()
+
+    def model_for(self, role: str) -> str:
+        rc = self.role_config(role)
+        return self.cfg.model if self.one_model or not rc.model else rc.model
+
+    def describe(self, role: str = "planner") -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "base_url": self.base_url,
+            "model": self.model_for(role),
+            "role": role,
+        }
+
+    # -- the interface -------------------------------------------------------------------------
+
+    def chat(
+        self,
+        messages: list[dict[str, Any]],
+        role: str = "planner",
+        tools: list[dict[str, Any]] | None = None,
+        response_format: dict[str, Any] | None = None,
+    ) -> Reply:
+        """Send `messages` as `role`. With `tools` (or a JSON response_format) the answer is structured:
+        `tool_args` holds the decoded object, re-asked once when malformed, else LLMError."""
+        self.check_budget()
+        rc = self.role_config(role)
+        req = Request(
+            messages=list(messages),
+            role=role,
+            model=self.model_for(role),
+            temperature=rc.temperature,
+            max_tokens=rc.max_tokens,
+            tools=normalise_tools(tools),
+            response_format=response_format,
+            timeout_s=self.cfg.timeout_s,
+        )
+        structured = bool(req.tools) or bool(
+            response_format and "json" in str(response_format.get("type", ""))
+        )
+        reply = self._call(req)
+        if not structured:
+            return reply
+        args = reply.tool_args if reply.tool_args is not None else extract_json(reply.text)
+        missing = _missing_required(args, req.tools)
+        if missing is None:
+            reply.tool_args = args
+            return reply
+        from automind.llm.prompts import render
+
+        fix = render("structured_repair", missing=missing, tools=req.tools)
+        req.messages = [*req.messages, {"role": "assistant", "content": reply.text or "(no usable answer)"}]
+        req.messages.append({"role": "user", "content": fix})
+        second = self._call(req)
+        args = second.tool_args if second.tool_args is not None else extract_json(second.text)
+        if _missing_required(args, req.tools) is None:
+            second.tool_args = args
+            return second
+        self._record_failure(role)
+        raise LLMError(
+            f"{self.provider} model '{req.model}' (role {role}) gave malformed structured output twice; "
+            f"last reply starts: {second.text[:200]!r}"
+        )
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    def _complete(self, req: Request) -> Reply:
+        raise NotImplementedError
+
+    def _call(self, req: Request) -> Reply:
+        """One request with retries on transient errors; accounts usage on success."""
+        attempts = max(1, self.cfg.max_retries + 1)
+        last: TransientError | None = None
+        for attempt in range(attempts):
+            started = time.perf_counter()
+            try:
+                reply = self._complete(req)
+            except TransientError as e:
+                last = e
+                if attempt + 1 < attempts:
+                    self._sleep(self._backoff(attempt, e.retry_after))
+                continue
+            except LLMError:
+                self._record_failure(req.role)
+                raise
+            reply.usage.latency_s = reply.usage.latency_s or (time.perf_counter() - started)
+            reply.usage.model = reply.usage.model or req.model
+            self._account(req.role, reply.usage)
+            return reply
+        self._record_failure(req.role)
+        raise LLMError(
+            f"{self.provider} at {self.base_url or '-'} (model '{req.model}', role {req.role}) failed "
+            f"{attempts} time(s); last error: {last}. Check the server, or raise llm.max_retries / llm.timeout_s."
+        )
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        """Exponential backoff with full jitter, capped; a server's Retry-After wins when sane."""
+        if retry_after is not None and 0 <= retry_after <= 60:
+            return retry_after
+        cap = min(60.0, self.cfg.backoff_base_s * (2**attempt))
+        return cap / 2 + random.uniform(0, cap / 2)
+
+    def _account(self, role: str, usage: Usage) -> None:
+        price = price_for(self.cfg.prices, usage.model)
+        if price and not usage.cost_usd:
+            usage.cost_usd = (
+                usage.prompt_tokens * price.get("input", 0.0)
+                + usage.completion_tokens * price.get("output", 0.0)
+            ) / 1e6
+        with self._lock:
+            rec = self.usage.setdefault(role, RoleUsage())
+            rec.calls += 1
+            rec.prompt_tokens += usage.prompt_tokens
+            rec.completion_tokens += usage.completion_tokens
+            rec.cost_usd += usage.cost_usd
+            rec.latency_s += usage.latency_s
+
+    def _record_failure(self, role: str) -> None:
+        with self._lock:
+            self.usage.setdefault(role, RoleUsage()).failures += 1
+
+    # -- accounting ----------------------------------------------------------------------------
+
+    def totals(self) -> RoleUsage:
+        total = RoleUsage()
+        for rec in list(self.usage.values()):
+            for name in ("calls", "prompt_tokens", "completion_tokens", "cost_usd", "latency_s", "failures"):
+                setattr(total, name, getattr(total, name) + getattr(rec, name))
+        return total
+
+    def usage_summary(self) -> dict[str, Any]:
+        """Per-role and total usage plus the budget, as plain JSON for run.json and reports."""
+        total = self.totals()
+        return {
+            "provider": self.provider,
+            "roles": {
+                r: {**asdict(u), "tokens": u.tokens, "model": self.model_for(r)}
+                for r, u in self.usage.items()
+            },
+            "total": {**asdict(total), "tokens": total.tokens},
+            "budget": {"tokens": self.cfg.budget_tokens, "usd": self.cfg.budget_usd},
+        }
+
+    def check_budget(self) -> None:
+        total = self.totals()
+        if self.cfg.budget_tokens is not None and total.tokens >= self.cfg.budget_tokens:
+            raise BudgetExceeded(
+                f"token budget spent: {total.tokens} of llm.budget_tokens={self.cfg.budget_tokens}. "
+                "The run stops and keeps its best result; raise llm.budget_tokens to continue."
+            )
+        if self.cfg.budget_usd is not None and total.cost_usd >= self.cfg.budget_usd:
+            raise BudgetExceeded(
+                f"money budget spent: ${total.cost_usd:.4f} of llm.budget_usd=${self.cfg.budget_usd}. "
+                "The run stops and keeps its best result; raise llm.budget_usd to continue."
+            )
+
+
+class OpenAILLM(LLM):
+    """Any OpenAI-compatible endpoint: OpenAI, DeepSeek, vLLM, Ollama, llama.cpp's server."""
+
+    provider = "openai"
+
+    def __init__(
+        self, cfg: LLMConfig, *, api_key: str | None, base_url: str | None, one_model: bool | None = None
+    ):
+        super().__init__(cfg, one_model=one_model)
+        from openai import OpenAI
+
+        self._base_url = base_url or DEFAULT_BASE_URL
+        self._key_source = cfg.api_key_env
+        # Local servers ignore the key, but the client insists on one.
+        self.client = OpenAI(api_key=api_key or "not-needed", base_url=self._base_url, max_retries=0)
+        self.tools_supported = cfg.tools != "off"
+        self.temperature_supported = True
+
+    @property
+    def base_url(self) -> str | None:
+        return self._base_url
+
+    def _complete(self, req: Request) -> Reply:
+        import openai
+
+        messages = req.messages
+        kwargs: dict[str, Any] = {"model": req.model, "timeout": req.timeout_s}
+        if self.temperature_supported:
+            kwargs["temperature"] = req.temperature
+        if req.max_tokens:
+            kwargs["max_tokens"] = req.max_tokens
+        if req.response_format:
+            kwargs["response_format"] = req.response_format
+        use_tools = bool(req.tools) and self.tools_supported
+        if use_tools:
+            kwargs["tools"] = req.tools
+            if len(req.tools) == 1:
+                kwargs["tool_choice"] = {
+                    "type": "function",
+                    "function": {"name": req.tools[0]["function"]["name"]},
+                }
+        elif req.tools:
+            messages = _with_json_instruction(messages, req.tools)
+        try:
+            resp = self.client.chat.completions.create(messages=messages, **kwargs)
+        except openai.BadRequestError as e:
+            detail = str(e).lower()
+            if use_tools:  # the server rejects tools: answer via JSON in text from now on
+                self.tools_supported = False
+                return self._complete(req)
+            if "temperature" in detail and self.temperature_supported:
+                self.temperature_supported = False
+                return self._complete(req)
+            raise LLMError(f"request rejected by {self._base_url} (model '{req.model}'): {_short(e)}") from e
+        except openai.AuthenticationError as e:
+            raise LLMError(
+                f"authentication failed at {self._base_url} (model '{req.model}'): set {self._key_source} "
+                "(or OPENAI_API_KEY) to a valid key for this server, or point llm.base_url / OPENAI_BASE_URL "
+                "at the server you meant."
+            ) from e
+        except openai.PermissionDeniedError as e:
+            raise LLMError(
+                f"permission denied at {self._base_url} for model '{req.model}': the key in {self._key_source} "
+                "cannot use this model; pick another with llm.model or --llm openai:MODEL."
+            ) from e
+        except openai.NotFoundError as e:
+            raise LLMError(
+                f"model '{req.model}' not found at {self._base_url}: set llm.model (or llm.roles.{req.role}.model, "
+                "or --llm openai:MODEL) to a model this server serves, or check llm.base_url / OPENAI_BASE_URL."
+            ) from e
+        except openai.RateLimitError as e:
+            raise TransientError(f"rate limited (429): {_short(e)}", _retry_after(e)) from e
+        except openai.APITimeoutError as e:
+            raise TransientError(f"timed out after {req.timeout_s:.0f}s") from e
+        except openai.APIConnectionError as e:
+            raise TransientError(f"cannot connect to {self._base_url}: {_short(e)}") from e
+        except (openai.APIResponseValidationError, ValueError) as e:  # 200 with a body that is not JSON
+            raise TransientError(f"unreadable response body from {self._base_url}: {_short(e, 120)}") from e
+        except openai.APIStatusError as e:
+            if e.status_code >= 500 or e.status_code in (408, 409):
+                raise TransientError(f"server error {e.status_code}: {_short(e)}", _retry_after(e)) from e
+            raise LLMError(
+                f"{self._base_url} answered {e.status_code} for model '{req.model}': {_short(e)}"
+            ) from e
+        return _to_reply(resp, req)
+
+
+def _short(e: Exception, n: int = 300) -> str:
+    text = str(e)
+    return text if len(text) <= n else text[:n] + "..."
+
+
+def _retry_after(e: Any) -> float | None:
+    try:
+        return float(e.response.headers.get("retry-after"))
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
+def _with_json_instruction(
+    messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """For servers without function calling: ask for the arguments as one JSON object in the text."""
+    from automind.llm.prompts import render
+
+    note = render("json_fallback", tool=tools[0]["function"])
+    return [*messages, {"role": "user", "content": note}]
+
+
+def _to_reply(resp: Any, req: Request) -> Reply:
+    """Decode a completion; an unreadable body is transient (proxies and overloaded servers do this)."""
+    try:
+        choice = resp.choices[0]
+        msg = choice.message
+    except (AttributeError, IndexError, TypeError) as e:
+        raise TransientError(f"unreadable response body: {str(resp)[:200]!r}") from e
+    text = msg.content or ""
+    tool_args = None
+    for call in msg.tool_calls or []:
+        raw = getattr(call.function, "arguments", "") or ""
+        try:
+            parsed = json.loads(raw)
+        except (json.JSONDecodeError, TypeError):
+            text = text or raw  # keep the garbage visible so the re-ask can quote it
+            continue
+        if isinstance(parsed, dict):
+            tool_args = parsed
+            text = text or raw
+            break
+    u = getattr(resp, "usage", None)
+    prompt = getattr(u, "prompt_tokens", None)
+    completion = getattr(u, "completion_tokens", None)
+    if prompt is None:  # some local servers omit usage: estimate ~4 characters per token
+        prompt = sum(len(str(m.get("content", ""))) for m in req.messages) // 4
+    if completion is None:
+        completion = len(text) // 4
+    return Reply(
+        text, tool_args, Usage(int(prompt), int(completion), model=getattr(resp, "model", "") or req.model)
+    )
+
+
+# -- factory -------------------------------------------------------------------------------------
+
+
+def resolve_endpoint(cfg: LLMConfig, environ: dict[str, str] | None = None) -> tuple[str | None, str | None]:
+    """(api_key, base_url) from config and the standard OPENAI_* variables; base_url None = OpenAI."""
+    env = os.environ if environ is None else environ
+    key = env.get(cfg.api_key_env) or env.get("OPENAI_API_KEY")
+    base = cfg.base_url or env.get("OPENAI_BASE_URL")
+    return key or None, base or None
+
+
+def _openai(settings: Settings, model: str | None, environ: dict[str, str] | None) -> OpenAILLM:
+    cfg = settings.llm
+    key, base = resolve_endpoint(cfg, environ)
+    if not key and not base:
+        raise LLMError(
+            f"no API key: set {cfg.api_key_env} (or OPENAI_API_KEY), or point llm.base_url / OPENAI_BASE_URL "
+            "at a local OpenAI-compatible server (see `automind llm local-setup`); use --llm none to run offline."
+        )
+    if model:
+        cfg = cfg.model_copy(update={"model": model})
+    return OpenAILLM(cfg, api_key=key, base_url=base, one_model=True if model else None)
+
+
+def make_llm(
+    settings: Settings, spec: str | None = None, *, environ: dict[str, str] | None = None
+) -> LLM | None:
+    """Build the provider named by `spec` (default: llm.provider).
+
+    auto      OpenAI-compatible when OPENAI_API_KEY / OPENAI_BASE_URL / llm.base_url is set, else None
+    none      no LLM (the offline recipe policy takes over)
+    openai[:MODEL]   an OpenAI-compatible server; a MODEL here is used for every role
+    replay:PATH      answers from a cassette;  record:PATH  a real provider that also writes one
+    """
+    spec = (spec or settings.llm.provider or "auto").strip()
+    kind, _, arg = spec.partition(":")
+    kind = kind.lower()
+    if kind == "none":
+        return None
+    if kind == "auto":
+        key, base = resolve_endpoint(settings.llm, environ)
+        return _openai(settings, arg or None, environ) if (key or base) else None
+    if kind == "openai":
+        return _openai(settings, arg or None, environ)
+    if kind in ("replay", "record"):
+        if not arg:
+            raise LLMError(f"--llm {kind}:PATH needs a cassette path, e.g. --llm {kind}:runs/cassette.jsonl")
+        from automind.llm.replay import RecordingLLM, ReplayLLM
+
+        if kind == "replay":
+            return ReplayLLM(settings.llm, arg)
+        inner = make_llm(settings, "auto", environ=environ)
+        if inner is None:
+            raise LLMError(
+                "record mode needs a real provider to record from: set OPENAI_API_KEY or OPENAI_BASE_URL "
+                "(or llm.base_url)."
+            )
+        return RecordingLLM(inner, arg)
+    raise LLMError(
+        f"unknown LLM spec '{spec}': use auto, none, openai, openai:MODEL, replay:PATH or record:PATH"
+    )
