@@ -208,7 +208,6 @@ def prepare_task(
         "target_columns": targets,
         "problem_type": problem,
         "submission_file": "submission.csv",
-        "answers": "answers.csv",
     }
     (out / "task.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
     text = description or _describe(

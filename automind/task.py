@@ -245,7 +245,9 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
                     f"{public}: no test data (no file name contains 'test'; or list test_files in task.yaml)."
                 )
         if spec.answers and not (root / "private" / spec.answers).is_file():
-            problems.append(f"{root / 'private' / spec.answers}: named in task.yaml but missing.")
+            warnings.append(
+                f"{root / 'private' / spec.answers}: named in task.yaml but missing; grading is unavailable."
+            )
     if problems or spec is None:
         return None, problems
     return Task(root, spec, description, warnings), []
