@@ -174,7 +174,7 @@ def validate_submission(task: Task | str | Path, path: str | Path) -> pd.DataFra
     if missing:
         raise SubmissionError(
             f"{path}: missing column(s) {missing}; found {list(sub.columns)}. "
-            f"The submission needs exactly the columns of the sample submission: {cols}."
+            f"The submission needs the columns of the sample submission: {cols}."
         )
     sub = sub[cols].copy()
     if sub.empty:
