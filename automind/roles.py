@@ -118,3 +118,27 @@ class Roles(Protocol):
         ...
 
     def verify(self, ctx: Context, code: str, result: ExecResult) -> Verdict: ...
+
+
+def _recipe_roles(settings: Any, llm: Any) -> Roles:
+    from automind.recipes import RecipeRoles
+
+    return RecipeRoles(settings)
+
+
+def _llm_roles(settings: Any, llm: Any) -> Roles:
+    from automind.llm.roles import LLMRoles
+
+    return LLMRoles(llm, settings)
+
+
+# Which Roles implementation serves a run: "recipes" without a model, "llm" with one.
+ROLES_REGISTRY = {"recipes": _recipe_roles, "llm": _llm_roles}
+
+
+def make_roles(settings: Any, spec: str | None = None) -> Roles:
+    """Roles for `settings.llm.provider` (or `spec`): the offline recipe policy when it resolves to no LLM."""
+    from automind.llm import make_llm
+
+    llm = make_llm(settings, spec)
+    return ROLES_REGISTRY["recipes" if llm is None else "llm"](settings, llm)

@@ -1,0 +1,178 @@
+"""Self-adaptive coding: write a plan's code in one pass, or step by step when the plan is complex.
+
+One-pass: the whole script, `ast.parse`, execute, repair with the error and retry. Stepwise (drafts
+only): decompose the plan, write and run each step in a persistent interpreter, repair a failing step
+and retry it, abandon the plan when a step runs out of tries, then integrate the cells into one
+standalone script and run that clean. Improve and debug edit the parent's script, so they go one-pass.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from automind.roles import Context, Plan, Roles, Step
+
+if TYPE_CHECKING:
+    from automind.config import CodingConfig
+    from automind.sandbox import ExecResult, Sandbox
+
+Log = Callable[[str], None]
+
+
+@dataclass
+class Coded:
+    """What a coder produced: the final script and its last execution (None if it never ran)."""
+
+    code: str
+    result: ExecResult | None
+    coder: str
+    complexity: float | None = None
+    error: str | None = None  # why the coder gave up (abandoned plan, syntax error left)
+    attempts: int = 0
+    steps: list[Step] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+
+def rate_complexity(roles: Roles, ctx: Context, plan: Plan) -> float:
+    """The role's 1-5 rating; anything unusable counts as 5 (the cautious, stepwise side)."""
+    try:
+        value = float(roles.complexity(ctx, plan))
+    except (TypeError, ValueError):
+        return 5.0
+    if math.isnan(value):
+        return 5.0
+    return min(5.0, max(1.0, value))
+
+
+def choose(mode: str, complexity: float | None, threshold: float) -> str:
+    if mode in ("one-pass", "stepwise"):
+        return mode
+    return "stepwise" if complexity is not None and complexity > threshold else "one-pass"
+
+
+def syntax_error(code: str) -> str | None:
+    try:
+        ast.parse(code)
+    except SyntaxError as e:
+        return f"SyntaxError: {e.msg} (line {e.lineno}): {(e.text or '').strip()}"
+    return None
+
+
+def failure_text(result: ExecResult) -> str:
+    return result.output or f"{result.status}: {result.message}"
+
+
+def one_pass(
+    roles: Roles,
+    ctx: Context,
+    code: str,
+    sandbox: Sandbox,
+    tries: int,
+    *,
+    coder: str = "one-pass",
+    timeout_s: float | None = None,
+) -> Coded:
+    """Check, run and repair `code` until it runs or the tries are spent."""
+    out = Coded(code=code, result=None, coder=coder)
+    for attempt in range(1, max(1, tries) + 1):
+        out.attempts = attempt
+        error = syntax_error(out.code)
+        if error is None:
+            out.result = sandbox.run_script(out.code, timeout_s=timeout_s)
+            if out.result.ok:
+                out.error = None
+                return out
+            error = failure_text(out.result)
+        else:
+            out.result = None
+        out.error = error
+        out.log.append(f"try {attempt}: {error.strip().splitlines()[-1] if error.strip() else 'failed'}")
+        if attempt < tries:
+            out.code = roles.repair(ctx, out.code, error)
+    return out
+
+
+def stepwise(
+    roles: Roles,
+    ctx: Context,
+    plan: Plan,
+    sandbox: Sandbox,
+    cfg: CodingConfig,
+    *,
+    timeout_s: float | None = None,
+) -> Coded:
+    """Decompose, write and run step by step, integrate, then run the whole script clean."""
+    steps = list(roles.decompose(ctx, plan))[: cfg.max_steps]
+    out = Coded(code="", result=None, coder="stepwise", steps=steps)
+    if not steps:
+        done = one_pass(roles, ctx, roles.code(ctx, plan), sandbox, cfg.one_pass_tries, timeout_s=timeout_s)
+        done.log.insert(0, "decompose gave no steps; wrote the script in one pass")
+        return done
+    program = ""
+    with sandbox.session() as session:
+        for i, step in enumerate(steps):
+            cell = roles.step_code(ctx, plan, steps, i, program)
+            for attempt in range(1, cfg.step_tries + 1):
+                out.attempts += 1
+                candidate = (program + "\n\n" + cell).strip("\n") + "\n"
+                error = syntax_error(candidate)
+                if error is None:
+                    res = session.run(cell, timeout_s=timeout_s)
+                    if res.ok:
+                        program = candidate
+                        out.log.append(f"step {i + 1} '{step.title}': ran on try {attempt}")
+                        break
+                    error = failure_text(res)
+                    if not session.alive:  # a timeout or memory kill loses the state: rebuild it
+                        session.restart()
+                        if program:
+                            session.run(program, timeout_s=timeout_s)
+                out.log.append(f"step {i + 1} '{step.title}' try {attempt}: {_last_line(error)}")
+                if attempt == cfg.step_tries:
+                    out.code = candidate
+                    out.error = (
+                        f"plan abandoned: step {i + 1} '{step.title}' still failed after {cfg.step_tries} "
+                        f"tries: {_last_line(error)}"
+                    )
+                    return out
+                cell = roles.repair(ctx, cell, error, step)
+    script = roles.integrate(ctx, plan, program)
+    final = one_pass(roles, ctx, script, sandbox, cfg.one_pass_tries, coder="stepwise", timeout_s=timeout_s)
+    final.steps, final.log = steps, out.log + final.log
+    final.attempts += out.attempts
+    return final
+
+
+def _last_line(text: str) -> str:
+    lines = [ln for ln in (text or "").strip().splitlines() if ln.strip()]
+    return lines[-1][:200] if lines else "failed"
+
+
+def write_code(
+    roles: Roles,
+    ctx: Context,
+    plan: Plan,
+    sandbox: Sandbox,
+    cfg: CodingConfig,
+    *,
+    timeout_s: float | None = None,
+) -> Coded:
+    """Pick the coder (drafts: by complexity unless forced; improve/debug: one-pass) and run it."""
+    if ctx.action != "draft":
+        done = one_pass(roles, ctx, roles.code(ctx, plan), sandbox, cfg.one_pass_tries, timeout_s=timeout_s)
+    else:
+        complexity = rate_complexity(roles, ctx, plan) if cfg.mode == "adaptive" else None
+        if choose(cfg.mode, complexity, cfg.complexity_threshold) == "stepwise":
+            done = stepwise(roles, ctx, plan, sandbox, cfg, timeout_s=timeout_s)
+        else:
+            done = one_pass(
+                roles, ctx, roles.code(ctx, plan), sandbox, cfg.one_pass_tries, timeout_s=timeout_s
+            )
+        done.complexity = complexity
+    if getattr(roles, "name", "") == "recipes" and done.coder == "one-pass":
+        done.coder = "recipe"
+    return done

@@ -1,0 +1,490 @@
+"""The solve loop: prepare a run (task, analysis, knowledge, roles), search step by step, finish cleanly.
+
+Everything a run needs to continue lives in its folder: journal.json (the tree plus RNG state and
+elapsed time, rewritten atomically after every step), run.json (config, usage, fallbacks, status) and
+knowledge.json (the tips and trick pool, so a resumed run sees the same knowledge). A killed or
+interrupted run resumes to the same step and time budget with nothing lost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import random
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from automind.config import Settings
+from automind.roles import Roles, Trick
+from automind.search.agent import Agent, is_budget_error
+from automind.search.journal import Journal, Node
+from automind.search.policy import Decision, decide
+from automind.search.verifier import task_direction
+from automind.task import Task
+
+Event = Callable[[str, dict[str, Any]], None]
+
+
+class RunError(ValueError):
+    """A run cannot start or resume (bad folder, missing journal); the message says what to do."""
+
+
+@dataclass
+class RunResult:
+    run_dir: Path
+    journal: Journal
+    status: str  # finished: the step budget | time | budget (LLM) | interrupted
+    best: Node | None
+    grade: dict[str, Any] | None = None
+    fallbacks: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        best = self.best
+        return {
+            "run_dir": str(self.run_dir),
+            "status": self.status,
+            "steps": len(self.journal),
+            "valid": len(self.journal.valid_nodes),
+            "best_node": None if best is None else best.id,
+            "best_metric": None if best is None or best.metric is None else best.metric.value,
+            "lower_is_better": self.journal.direction,
+            "grade": self.grade,
+            "fallbacks": self.fallbacks,
+        }
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Atomic JSON write: a kill mid-write leaves the previous file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1, default=str)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise RunError(
+            f"{path}: cannot read ({e}). Is {path.parent} a run folder made by `automind solve`?"
+        ) from e
+
+
+# --- preparation --------------------------------------------------------------------------------
+
+
+def resolve_task(arg: str | Path) -> Task:
+    """A task folder, a bundled example name or a Kaggle competition (via automind.examples)."""
+    path = Path(arg).expanduser()
+    if not path.is_dir():
+        try:
+            from automind.examples import resolve_task as resolve
+        except ImportError:
+            resolve = None
+        if resolve is not None:
+            home = Path(os.environ.get("AUTOMIND_HOME", Path.home() / ".automind"))
+            path = Path(resolve(str(arg), home / "tasks"))
+    return Task.load(path)
+
+
+def load_analysis(task: Task, run_dir: Path, fallbacks: list[str]) -> tuple[Any, str, dict[str, Any]]:
+    """The data analysis (computed once, cached as run_dir/analysis.json): object, prompt text, key facts."""
+    try:
+        from automind.analysis import DataAnalysis, analyze
+    except ImportError as e:
+        fallbacks.append(f"analysis: module unavailable ({e}); prompts get the task description only")
+        return None, "", {}
+    cache = run_dir / "analysis.json"
+    analysis = None
+    if cache.is_file():
+        try:
+            analysis = DataAnalysis.model_validate_json(cache.read_text(encoding="utf-8"))
+        except Exception:  # noqa: BLE001 - a stale cache is recomputed
+            analysis = None
+    if analysis is None:
+        try:
+            analysis = analyze(task)
+        except Exception as e:  # noqa: BLE001 - the search can run without it
+            fallbacks.append(
+                f"analysis failed ({type(e).__name__}: {e}); prompts get the task description only"
+            )
+            return None, "", {}
+        cache.write_text(analysis.model_dump_json(indent=1), encoding="utf-8")
+    keys = ("problem_type", "modalities", "text_columns", "id_column", "target_columns")
+    dumped = analysis.model_dump(mode="json")
+    facts = {k: dumped[k] for k in keys if k in dumped}
+    return analysis, analysis.render(), facts
+
+
+def _label_text(label: Any) -> str:
+    if isinstance(label, str):
+        return label
+    top, sub = getattr(label, "top", None), getattr(label, "sub", None)
+    return f"{top}/{sub}" if top and sub else str(top or label)
+
+
+def load_knowledge(
+    task: Task, analysis: Any, settings: Settings, use_llm: bool, fallbacks: list[str]
+) -> dict[str, Any]:
+    """Labels, draft tips and the improve trick pool from the knowledge base; failures become fallbacks."""
+    out: dict[str, Any] = {"labels": [], "tips": [], "pool": []}
+    try:
+        from automind.retrieval import KnowledgeBase
+
+        kb = KnowledgeBase.open(settings)
+        tips = kb.tips(task, analysis=analysis, k=settings.knowledge.k, use_llm=use_llm)
+        out["labels"] = [_label_text(label) for label in tips.labels]
+        out["tips"] = [asdict(t) for t in tips.tricks]
+        fallbacks.extend(f"knowledge: {f}" for f in getattr(tips, "fallbacks", []) or [])
+        pool = tips.tricks
+        if hasattr(kb, "trick_pool"):
+            pool = kb.trick_pool(task, analysis=analysis)
+        out["pool"] = [asdict(t) for t in pool]
+    except Exception as e:  # noqa: BLE001 - the search runs without knowledge, and says so
+        fallbacks.append(f"knowledge base unavailable ({type(e).__name__}: {e}); searching without knowledge")
+    return out
+
+
+def versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version(), "platform": platform.platform()}
+    for pkg in ("automind", "pandas", "scikit-learn", "lightgbm", "openai", "chromadb"):
+        with contextlib.suppress(PackageNotFoundError):
+            out[pkg] = version(pkg)
+    return out
+
+
+def merge_usage(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any]:
+    """Sum two usage summaries (per role and total) so usage survives resumes."""
+    if not a:
+        return dict(b or {})
+    if not b:
+        return dict(a)
+
+    def add(x: dict[str, Any], y: dict[str, Any]) -> dict[str, Any]:
+        out = dict(x)
+        for k, v in y.items():
+            out[k] = out.get(k, 0) + v if isinstance(v, int | float) and not isinstance(v, bool) else v
+        return out
+
+    roles = dict(a.get("roles", {}))
+    for r, u in b.get("roles", {}).items():
+        roles[r] = add(roles.get(r, {}), u)
+    return {**a, **b, "roles": roles, "total": add(a.get("total", {}), b.get("total", {}))}
+
+
+def make_safety_roles(settings: Settings) -> Roles:
+    from automind.recipes import RecipeRoles
+
+    return RecipeRoles(settings)
+
+
+# --- the run --------------------------------------------------------------------------------------
+
+
+class Runner:
+    """One session of a run (a fresh start or a resume)."""
+
+    def __init__(
+        self,
+        task: Task,
+        settings: Settings,
+        run_dir: Path,
+        roles: Roles,
+        *,
+        journal: Journal,
+        knowledge: dict[str, Any],
+        run_info: dict[str, Any],
+        safety_roles: Roles | Callable[[], Roles] | None = None,
+        on_event: Event | None = None,
+    ):
+        self.task, self.settings, self.run_dir, self.roles = task, settings, run_dir, roles
+        self.journal, self.knowledge, self.info = journal, knowledge, run_info
+        self.safety_roles = safety_roles
+        self.on_event = on_event or (lambda kind, data: None)
+        self.fallbacks: list[str] = run_info.setdefault("fallbacks", [])
+        self.rng = random.Random(settings.search.seed)
+        if "rng" in journal.meta:
+            v, state, gauss = journal.meta["rng"]
+            self.rng.setstate((v, tuple(state), gauss))
+        self.base_elapsed = float(journal.meta.get("elapsed_s", 0.0))
+        self.t0 = time.monotonic()
+        self.prior_usage = run_info.get("usage") or {}
+        self.pool = [Trick(**t) for t in knowledge.get("pool", [])]
+        llm = getattr(roles, "llm", None)
+        notes: list[str] = []
+        _, text, facts = load_analysis(task, run_dir, notes)  # cached in run_dir after the first call
+        self.fallbacks.extend(n for n in notes if n not in self.fallbacks)
+        self.agent = Agent(
+            task=task,
+            settings=settings,
+            journal=journal,
+            run_dir=run_dir,
+            analysis=text,
+            facts={
+                **facts,
+                "metric": task.spec.metric.name,
+                "lower_is_better": journal.lower_is_better,
+            },
+            labels=knowledge.get("labels", []),
+            knowledge=[Trick(**t) for t in knowledge.get("tips", [])],
+            usage=(lambda: {r: u.tokens for r, u in llm.usage.items()}) if llm is not None else None,
+            exec_timeout=self.exec_timeout,
+            elapsed=self.elapsed,
+            on_phase=lambda phase: self.on_event("phase", {"phase": phase}),
+        )
+        self.llm = llm
+
+    def elapsed(self) -> float:
+        return self.base_elapsed + (time.monotonic() - self.t0)
+
+    def exec_timeout(self) -> float:
+        s = self.settings
+        left = s.search.time_limit_s - self.elapsed()
+        return max(1.0, min(s.search.exec_timeout_s, s.sandbox.timeout_s, left))
+
+    def usage(self) -> dict[str, Any]:
+        now = self.llm.usage_summary() if self.llm is not None and hasattr(self.llm, "usage_summary") else {}
+        return merge_usage(self.prior_usage, now)
+
+    def _safety_due(self) -> bool:
+        s = self.settings.search
+        if self.safety_roles is None or getattr(self.roles, "name", "") == "recipes":
+            return False
+        if self.journal.valid_nodes or any(n.safety_net for n in self.journal.nodes):
+            return False
+        share = s.safety_net_share
+        return len(self.journal) >= share * s.steps or self.elapsed() >= share * s.time_limit_s
+
+    def _safety(self) -> Roles:
+        if callable(self.safety_roles) and not hasattr(self.safety_roles, "plan"):
+            self.safety_roles = self.safety_roles()
+        return self.safety_roles  # type: ignore[return-value]
+
+    def save(self, status: str) -> None:
+        """Journal (with the RNG state that produced it) and run.json, both atomically."""
+        st = self.rng.getstate()
+        self.journal.meta.update(rng=[st[0], list(st[1]), st[2]], elapsed_s=round(self.elapsed(), 3))
+        self.journal.save(self.run_dir / "journal.json")
+        self.write_info(status)
+
+    def write_info(self, status: str) -> None:
+        best = self.journal.best_node
+        self.info.update(
+            status=status,
+            updated_at=datetime.now().isoformat(timespec="seconds"),
+            steps_done=len(self.journal),
+            elapsed_s=round(self.journal.meta.get("elapsed_s", self.elapsed()), 3),
+            usage=self.usage(),
+            best={"node": best.id, "metric": best.metric.value} if best and best.metric else None,
+            timings=_timings(self.journal),
+        )
+        write_json(self.run_dir / "run.json", self.info)
+
+    def loop(self) -> str:
+        s = self.settings.search
+        self.write_info("running")
+        while True:
+            if len(self.journal) >= s.steps:
+                return "finished"
+            if self.elapsed() >= s.time_limit_s:
+                return "time"
+            if self._safety_due():
+                decision, roles, safety = Decision("draft"), self._safety(), True
+            else:
+                decision, roles, safety = decide(self.journal, s, self.rng, self.pool), self.roles, False
+            self.on_event(
+                "step", {"index": len(self.journal), "decision": decision.describe(), "safety": safety}
+            )
+            try:
+                node = self.agent.step(decision, roles, safety_net=safety)
+            except Exception as e:
+                if is_budget_error(e):
+                    self.fallbacks.append(f"LLM budget spent at step {len(self.journal)}: {e}")
+                    return "budget"
+                raise
+            self.save("running")
+            self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage()})
+
+    def finish(self, status: str) -> RunResult:
+        """Copy the best solution out, grade it when answers exist, write the report."""
+        best = self.journal.best_node
+        for name in ("best_solution.py", "submission.csv"):
+            (self.run_dir / name).unlink(missing_ok=True)
+        if best is not None:
+            src = self.run_dir / "nodes" / best.id
+            shutil.copyfile(src / "code.py", self.run_dir / "best_solution.py")
+            if (src / "submission.csv").is_file():
+                shutil.copyfile(src / "submission.csv", self.run_dir / "submission.csv")
+        with contextlib.suppress(OSError):
+            (self.run_dir / "work").rmdir()  # only when every workspace was cleaned up
+        grade = None
+        if (
+            best is not None
+            and self.task.answers_path is not None
+            and (self.run_dir / "submission.csv").is_file()
+        ):
+            try:
+                from automind.grading import grade as grade_fn
+
+                grade = grade_fn(self.task, self.run_dir / "submission.csv").model_dump(mode="json")
+            except Exception as e:  # noqa: BLE001 - grading is a report, never a reason to lose the run
+                self.fallbacks.append(f"grading failed ({type(e).__name__}: {e})")
+        self.info["grade"] = grade
+        self.info["stop_reason"] = status
+        self.write_info(status)
+        try:
+            from automind.report import write_report
+
+            write_report(self.run_dir)
+        except Exception as e:  # noqa: BLE001 - the run's data is already safe on disk
+            self.fallbacks.append(f"report not written ({type(e).__name__}: {e})")
+            self.write_info(status)
+        return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks))
+
+    def run(self) -> RunResult:
+        try:
+            status = self.loop()
+        except KeyboardInterrupt:
+            status = "interrupted"  # the journal already holds every finished step
+        except BaseException:
+            self.write_info("failed")
+            raise
+        return self.finish(status)
+
+
+def _timings(journal: Journal) -> dict[str, Any]:
+    per: dict[str, float] = {}
+    for n in journal.nodes:
+        per[n.action] = round(per.get(n.action, 0.0) + n.timings.get("total", 0.0), 3)
+    return {"per_action_s": per, "exec_s": round(sum(n.timings.get("exec", 0.0) for n in journal.nodes), 3)}
+
+
+def default_run_dir(settings: Settings, task: Task) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = Path(settings.runs_dir) / f"{task.slug}-{stamp}"
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path
+
+
+def solve(
+    task_arg: str | Path | Task,
+    settings: Settings,
+    *,
+    out: str | Path | None = None,
+    no_knowledge: bool = False,
+    roles: Roles | None = None,
+    safety_roles: Roles | Callable[[], Roles] | None = None,
+    on_event: Event | None = None,
+) -> RunResult:
+    """Start a new run. `roles` defaults to make_roles(settings); tests pass scripted roles."""
+    task = task_arg if isinstance(task_arg, Task) else resolve_task(task_arg)
+    run_dir = Path(out) if out else default_run_dir(settings, task)
+    if (run_dir / "journal.json").exists():
+        raise RunError(
+            f"{run_dir} already holds a run. Use --resume {run_dir} to continue it, or another --out."
+        )
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if roles is None:
+        from automind.roles import make_roles
+
+        roles = make_roles(settings)
+    if safety_roles is None:
+        safety_roles = lambda: make_safety_roles(settings)  # noqa: E731 - built only if ever needed
+    fallbacks: list[str] = []
+    info: dict[str, Any] = {
+        "task": {
+            "path": str(task.root),
+            "name": task.name,
+            "slug": task.slug,
+            "metric": task.spec.metric.name,
+            "lower_is_better": task_direction(task),
+        },
+        "config": settings.model_dump(mode="json"),
+        "versions": versions(),
+        "roles": getattr(roles, "name", type(roles).__name__),
+        "started_at": datetime.now().isoformat(timespec="seconds"),
+        "fallbacks": fallbacks,
+        "sessions": 1,
+    }
+    analysis, _, _ = load_analysis(task, run_dir, fallbacks)
+    t = time.monotonic()
+    if no_knowledge or not settings.knowledge.enabled:
+        knowledge: dict[str, Any] = {"labels": [], "tips": [], "pool": [], "disabled": True}
+    else:
+        knowledge = load_knowledge(task, analysis, settings, getattr(roles, "name", "") == "llm", fallbacks)
+    info["knowledge"] = {
+        "disabled": bool(knowledge.get("disabled")),
+        "labels": knowledge["labels"],
+        "tips": len(knowledge["tips"]),
+        "pool": len(knowledge["pool"]),
+        "seconds": round(time.monotonic() - t, 3),
+    }
+    write_json(run_dir / "knowledge.json", knowledge)
+    journal = Journal(lower_is_better=task_direction(task), max_debug_depth=settings.search.max_debug_depth)
+    runner = Runner(
+        task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
+        safety_roles=safety_roles, on_event=on_event,
+    )  # fmt: skip
+    runner.save("running")
+    return runner.run()
+
+
+def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Journal]:
+    run_dir = Path(run_dir)
+    if not (run_dir / "journal.json").is_file():
+        raise RunError(f"{run_dir}: no journal.json. Pass a run folder made by `automind solve`.")
+    return read_json(run_dir / "run.json"), Journal.load(run_dir / "journal.json")
+
+
+def resume(
+    run_dir: str | Path,
+    *,
+    overrides: dict[str, Any] | None = None,
+    roles: Roles | None = None,
+    safety_roles: Roles | Callable[[], Roles] | None = None,
+    on_event: Event | None = None,
+) -> RunResult:
+    """Continue a run from its journal to the budget recorded in run.json (steps and time already spent count)."""
+    run_dir = Path(run_dir)
+    info, journal = load_run(run_dir)
+    config = info.get("config") or {}
+    for dotted, value in (overrides or {}).items():
+        section = config
+        *parents, leaf = dotted.split(".")
+        for p in parents:
+            section = section.setdefault(p, {})
+        section[leaf] = value
+    settings = Settings.model_validate(config)
+    task = Task.load(info["task"]["path"])
+    knowledge = read_json(run_dir / "knowledge.json") if (run_dir / "knowledge.json").is_file() else {}
+    knowledge = {"labels": [], "tips": [], "pool": [], **knowledge}
+    if roles is None:
+        from automind.roles import make_roles
+
+        roles = make_roles(settings)
+    if safety_roles is None:
+        safety_roles = lambda: make_safety_roles(settings)  # noqa: E731
+    info["config"] = settings.model_dump(mode="json")
+    info["sessions"] = int(info.get("sessions", 1)) + 1
+    runner = Runner(
+        task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
+        safety_roles=safety_roles, on_event=on_event,
+    )  # fmt: skip
+    return runner.run()

@@ -1,0 +1,186 @@
+"""One search step: context -> plan -> code (self-adaptive) -> verify -> a node in the journal.
+
+A role that cannot answer (`RoleError`: LLM error, unparsable reply) makes the node buggy with the
+reason and the search goes on; `BudgetExceeded` propagates so the run stops and keeps its best node.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from automind.coding import write_code
+from automind.roles import Context, RoleError, Roles, Trick
+
+from .journal import Journal, MetricValue, Node
+from .policy import Decision
+from .verifier import verify
+
+if TYPE_CHECKING:
+    from automind.config import Settings
+    from automind.task import Task
+
+ExperienceProvider = Callable[[Context], list[str]]
+
+
+def is_budget_error(e: BaseException) -> bool:
+    try:
+        from automind.llm import BudgetExceeded
+    except ImportError:  # the LLM layer is optional for the offline policy
+        return False
+    return isinstance(e, BudgetExceeded)
+
+
+@dataclass
+class Agent:
+    """Turns a policy decision into a finished node. Holds what stays fixed for the whole run."""
+
+    task: Task
+    settings: Settings
+    journal: Journal
+    run_dir: Path
+    analysis: str = ""
+    facts: dict[str, Any] = field(default_factory=dict)
+    labels: list[str] = field(default_factory=list)
+    knowledge: list[Trick] = field(default_factory=list)
+    experience: ExperienceProvider | None = None  # hook for the experience store (Agent K memory)
+    usage: Callable[[], dict[str, int]] | None = None  # tokens spent so far per role (LLM mode)
+    exec_timeout: Callable[[], float] | None = None  # seconds one execution may take right now
+    clock: Callable[[], float] = time.monotonic
+    elapsed: Callable[[], float] | None = None  # run time across resumes, stamped on each node
+    on_phase: Callable[[str], None] | None = None  # live view: "planning", "coding", "verifying"
+
+    def context(self, d: Decision) -> Context:
+        p = d.parent
+        ctx = Context(
+            task=self.task,
+            action=d.action,
+            analysis=self.analysis,
+            facts=self.facts,
+            labels=self.labels,
+            knowledge=self.knowledge if d.action == "draft" else [],
+            trick=d.trick,
+            memory=self.journal.memory(),
+            seed=self.settings.search.seed + len(self.journal),
+        )
+        if p is not None:
+            ctx.parent_plan, ctx.parent_code = p.plan, p.code
+            ctx.parent_output = p.output + (f"\n\n[why it failed] {p.error}" if p.error else "")
+            ctx.parent_metric = None if p.metric is None else p.metric.value
+            ctx.parent_tricks = p.applied_tricks
+        others = sorted(
+            (n for n in self.journal.valid_nodes if n is not p), key=self.journal.score, reverse=True
+        )
+        ctx.siblings = [
+            {"id": n.id, "summary": n.summary or n.plan[:200], "metric": n.metric.value, "code": n.code}
+            for n in others[:3]
+            if n.metric is not None
+        ]
+        if self.experience is not None:
+            ctx.experience = list(self.experience(ctx))
+        return ctx
+
+    def _phase(self, name: str) -> None:
+        if self.on_phase is not None:
+            self.on_phase(name)
+
+    def step(self, d: Decision, roles: Roles, *, safety_net: bool = False) -> Node:
+        node_id = str(len(self.journal))
+        node = Node(
+            id=node_id, action=d.action, parent=d.parent, trick=d.trick,
+            roles=getattr(roles, "name", ""), safety_net=safety_net,
+        )  # fmt: skip
+        workdir = self.run_dir / "work" / node_id
+        before = self.usage() if self.usage else {}
+        t0 = self.clock()
+        try:
+            self._run(node, d, roles, workdir)
+        except RoleError as e:
+            if is_budget_error(e):
+                raise
+            node.is_buggy, node.metric = True, None
+            node.error = f"{type(e).__name__}: {e}"
+        finally:
+            _cleanup(workdir)
+        node.timings["total"] = round(self.clock() - t0, 3)
+        if self.usage:
+            after = self.usage()
+            node.usage = {r: after[r] - before.get(r, 0) for r in after if after[r] - before.get(r, 0)}
+        node.elapsed_s = round(self.elapsed(), 3) if self.elapsed else node.timings["total"]
+        self.journal.append(node)
+        self.save_files(node)
+        return node
+
+    def _run(self, node: Node, d: Decision, roles: Roles, workdir: Path) -> None:
+        from automind.sandbox import Sandbox
+
+        tick = self.clock()
+        ctx = self.context(d)
+        self._phase("planning")
+        plan = roles.plan(ctx)
+        node.plan, node.summary = plan.text, plan.summary
+        node.timings["plan"] = round(self.clock() - tick, 3)
+
+        tick = self.clock()
+        self._phase("coding")
+        timeout = self.exec_timeout() if self.exec_timeout else None
+        sandbox = Sandbox.from_settings(
+            self.task, workdir, self.settings, **({"timeout_s": timeout} if timeout else {})
+        )
+        coded = write_code(roles, ctx, plan, sandbox, self.settings.coding, timeout_s=timeout)
+        node.code, node.coder, node.complexity = coded.code, coded.coder, coded.complexity
+        node.timings["code"] = round(self.clock() - tick, 3)
+        notes = "\n".join(coded.log)
+        if coded.result is None:
+            node.output = notes
+            node.error = coded.error or "the code never ran"
+            return
+        node.output = coded.result.output
+        node.timings["exec"] = round(coded.result.wall_s, 3)
+
+        tick = self.clock()
+        self._phase("verifying")
+        v = verify(roles, ctx, self.task, coded.code, coded.result)
+        node.timings["verify"] = round(self.clock() - tick, 3)
+        node.verifier_summary = v.summary
+        node.reported_lower_is_better = v.lower_is_better
+        node.is_buggy = v.buggy
+        node.error = v.error
+        if len(coded.log) > 1 or v.notes:  # retries or fallbacks happened: keep the story with the output
+            notes = "\n".join([notes, *v.notes]).strip()
+            node.output = f"{node.output}\n\n[notes]\n{notes}".strip()
+        if not v.buggy:
+            node.metric = MetricValue(v.metric, bool(v.lower_is_better))
+            dst = self.node_dir(node.id) / "submission.csv"
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(coded.result.workspace / "submission" / self.task.spec.submission_file, dst)
+
+    def node_dir(self, node_id: str) -> Path:
+        return self.run_dir / "nodes" / node_id
+
+    def save_files(self, node: Node) -> None:
+        d = self.node_dir(node.id)
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "plan.md").write_text(node.plan or "", encoding="utf-8")
+        (d / "code.py").write_text(node.code or "", encoding="utf-8")
+        status = f"[{node.status}] " + (f"metric {node.metric.value}" if node.metric else node.error or "")
+        (d / "output.txt").write_text(f"{node.output}\n\n{status}\n", encoding="utf-8")
+
+
+def _cleanup(workdir: Path) -> None:
+    """Workspaces are disposable once the node's files are saved (AUTOMIND_KEEP_WORK=1 keeps them).
+
+    Their input/ folders are read-only, so folders are made writable before removal.
+    """
+    import os
+
+    if os.environ.get("AUTOMIND_KEEP_WORK") or not workdir.exists():
+        return
+    for root, dirs, _ in os.walk(workdir):
+        for name in dirs:
+            os.chmod(Path(root) / name, 0o755)
+    shutil.rmtree(workdir, ignore_errors=True)

@@ -1,0 +1,140 @@
+"""Judge an executed solution: the verifier role's opinion, overridden by facts on disk.
+
+An LLM can say "looks fine" about a script that crashed, or misread the metric's direction, so the
+facts decide: an exception or non-zero exit, a missing or malformed submission, or a missing metric
+make the node buggy whatever the verdict says; the task's own metric direction beats the verdict's.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from automind.roles import Context, RoleError, Roles, Verdict
+
+if TYPE_CHECKING:
+    from automind.sandbox import ExecResult
+    from automind.task import Task
+
+NUMBER = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
+# a printed line that reports a validation score: a metric-ish word, then a number
+METRIC_LINE = re.compile(
+    r"(?i)\b(valid\w*|val|cv|oof|score|metric|auc|roc|rmse|rmsle|mae|mse|logloss|log[ _-]?loss|"
+    r"accuracy|acc|f1|kappa|qwk|r2|gini|map@?\d*|ndcg|smape|mcc|loss|error)\b[^\n\d+-]*(" + NUMBER + r")\s*$"
+)
+
+
+@dataclass
+class Verification:
+    buggy: bool
+    metric: float | None
+    lower_is_better: bool | None  # the verifier's report (for the majority vote when the task has none)
+    summary: str
+    reasons: list[str] = field(default_factory=list)  # why buggy, facts first
+    notes: list[str] = field(default_factory=list)  # fallbacks taken while judging
+
+    @property
+    def error(self) -> str | None:
+        return "; ".join(self.reasons) or None
+
+
+def task_direction(task: Task) -> bool | None:
+    """lower_is_better from the task spec or the metric registry; None when neither knows."""
+    if task.spec.metric.lower_is_better is not None:
+        return task.spec.metric.lower_is_better
+    try:
+        from automind.grading import resolve_metric
+
+        return resolve_metric(task).lower_is_better
+    except Exception:  # noqa: BLE001 - an unknown custom metric simply has no known direction
+        return None
+
+
+def _as_float(text: str) -> float | None:
+    m = re.search(NUMBER, text or "")
+    return float(m.group(0)) if m else None
+
+
+def read_metric(result: ExecResult) -> tuple[float | None, str]:
+    """The script's validation metric: submission/eval_metric.txt, else the last printed metric line."""
+    path = result.workspace / "submission" / "eval_metric.txt"
+    if path.is_file():
+        value = _as_float(path.read_text(encoding="utf-8", errors="replace"))
+        if value is not None:
+            return value, "eval_metric.txt"
+    for line in reversed((result.stdout or "").splitlines()):
+        m = METRIC_LINE.search(line.strip())
+        if m:
+            return float(m.group(2)), f"printed line {line.strip()[:80]!r}"
+    return None, ""
+
+
+def _failure(result: ExecResult) -> str:
+    if result.status == "timeout":
+        return f"execution timed out ({result.message or f'after {result.wall_s:.0f} s'})"
+    if result.status == "memory":
+        return f"execution exceeded the memory limit ({result.message or f'{result.peak_mem_mb:.0f} MB'})"
+    if result.exc_type:
+        last = (result.traceback or result.stderr or "").strip().splitlines()
+        return f"{result.exc_type}: {last[-1] if last else ''}".strip()
+    return f"exited with code {result.exit_code}" + (f" ({result.message})" if result.message else "")
+
+
+def verify(roles: Roles, ctx: Context, task: Task, code: str, result: ExecResult) -> Verification:
+    reasons: list[str] = []
+    notes: list[str] = []
+    try:
+        verdict = roles.verify(ctx, code, result)
+    except RoleError as e:
+        if type(e).__name__ == "BudgetExceeded":
+            raise
+        verdict = Verdict(is_bug=False, summary="")
+        notes.append(f"verifier role failed ({e}); judged on facts only")
+
+    if not result.ok:
+        reasons.append(_failure(result))
+    sub = result.workspace / "submission" / task.spec.submission_file
+    if not sub.is_file():
+        reasons.append(f"no submission/{task.spec.submission_file} was written")
+    else:
+        from automind.grading import SubmissionError, validate_submission
+
+        try:
+            validate_submission(task, sub)
+        except SubmissionError as e:
+            reasons.append(f"invalid submission: {e}")
+
+    metric, source = read_metric(result)
+    if metric is None and verdict.metric is not None and _appears(verdict.metric, result.stdout):
+        metric, source = float(verdict.metric), "verifier (value found in the output)"
+    if metric is None:
+        reasons.append("validation metric not found (write it to submission/eval_metric.txt)")
+    elif not math.isfinite(metric):
+        reasons.append(f"validation metric is {metric}")
+        metric = None
+    if source and source != "eval_metric.txt":
+        notes.append(f"metric read from {source}")
+    if verdict.is_bug and not reasons:
+        reasons.append(f"verifier: {verdict.summary or 'judged buggy'}")
+
+    direction = task_direction(task)
+    reported = verdict.lower_is_better if direction is None else direction
+    return Verification(
+        buggy=bool(reasons),
+        metric=None if reasons else metric,
+        lower_is_better=reported,
+        summary=verdict.summary,
+        reasons=reasons,
+        notes=notes,
+    )
+
+
+def _appears(value: float, text: str) -> bool:
+    """True when a number printed in `text` equals `value` to the printed precision."""
+    for tok in re.findall(NUMBER, text or ""):
+        digits = len(tok.split(".")[1]) if "." in tok and "e" not in tok.lower() else 6
+        if abs(float(tok) - value) <= 0.5 * 10 ** (-digits) + 1e-12:
+            return True
+    return False
