@@ -1,0 +1,225 @@
+"""Small LLM jobs for retrieval and ingest: labelling, paper summaries, trick distillation and checks.
+
+Each is one or two structured calls through `LLM.chat`; any failure surfaces as a RoleError so
+callers can fall back to their offline path and say why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from automind.llm.prompts import render
+from automind.roles import RoleError, Trick
+
+if TYPE_CHECKING:
+    from automind.llm.client import LLM
+
+STAGES = (
+    "validation",
+    "preprocessing",
+    "feature engineering",
+    "model",
+    "training",
+    "ensembling",
+    "post-processing",
+)
+MAX_TEXT = 12000  # characters of a document sent for summarising or labelling
+
+
+@dataclass
+class TaskLabel:
+    """Same fields as automind.ingest.labeling.Label (used when that module is unavailable)."""
+
+    top: str
+    sub: str | None
+    score: float
+
+
+def _label_type():
+    try:
+        from automind.ingest.labeling import Label
+
+        return Label
+    except ImportError:
+        return TaskLabel
+
+
+def _ask(llm: LLM, role: str, prompt: str, tool: dict[str, Any]) -> dict[str, Any]:
+    messages = [
+        {"role": "system", "content": render("system", role=role)},
+        {"role": "user", "content": prompt},
+    ]
+    reply = llm.chat(messages, role=role, tools=[tool])
+    if not isinstance(reply.tool_args, dict):
+        raise RoleError(f"{tool['name']}: the model returned no structured answer")
+    return reply.tool_args
+
+
+def _names_tool(name: str, choices: list[str], max_items: int) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": "Return the chosen names, best first.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "labels": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": choices},
+                    "maxItems": max_items,
+                }
+            },
+            "required": ["labels"],
+        },
+    }
+
+
+def _canonical(picked: Any, choices: list[str]) -> list[str]:
+    """Keep known names (case-insensitive), in order, without duplicates."""
+    by_lower = {c.lower(): c for c in choices}
+    out: list[str] = []
+    for item in picked if isinstance(picked, list) else []:
+        name = by_lower.get(str(item).strip().lower())
+        if name and name not in out:
+            out.append(name)
+    return out
+
+
+def label_with_llm(llm: LLM, text: str, taxonomy: Any, max_top: int = 3) -> list:
+    """Labels for `text`, best first: top-level categories first, then one subcategory within each.
+
+    Scores follow the model's ranking (1.0, 0.8, ...). A category whose subcategory call fails keeps
+    a top-only label; an answer with no known category is a RoleError.
+    """
+    label_cls = _label_type()
+    text = text[:MAX_TEXT]
+    tops = taxonomy.top_names()
+    args = _ask(
+        llm,
+        "analyzer",
+        render("label_top", text=text, categories=taxonomy.categories, max_labels=max_top),
+        _names_tool("assign_categories", tops, max_top),
+    )
+    chosen = _canonical(args.get("labels"), tops)[:max_top]
+    if not chosen:
+        raise RoleError(f"labelling: the model named no known category (got {args.get('labels')!r})")
+    labels = []
+    for rank, top in enumerate(chosen):
+        cat = taxonomy.get(top)
+        sub = None
+        subs = [s.name for s in cat.subcategories]
+        if subs:
+            try:
+                got = _ask(
+                    llm,
+                    "analyzer",
+                    render("label_sub", text=text, category=cat, max_labels=1),
+                    _names_tool("assign_subcategories", subs, 2),
+                )
+                picked = _canonical(got.get("labels"), subs)
+                sub = picked[0] if picked else None
+            except RoleError:
+                sub = None
+        labels.append(label_cls(top=top, sub=sub, score=round(1.0 - 0.2 * rank, 2)))
+    return labels
+
+
+PAPER_KEYS = ("data_type", "domain", "dataset", "task", "techniques", "contribution")
+
+
+def summarize_paper(llm: LLM, text: str) -> dict[str, Any]:
+    """Data type, domain, dataset, task, techniques by ML phase and key contribution, as a dict."""
+    tool = {
+        "name": "paper_summary",
+        "description": "Structured summary of a paper or solution write-up.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "data_type": {"type": "string"},
+                "domain": {"type": "string"},
+                "dataset": {"type": ["string", "null"]},
+                "task": {"type": "string"},
+                "techniques": {
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                },
+                "contribution": {"type": "string"},
+            },
+            "required": list(PAPER_KEYS),
+        },
+    }
+    args = _ask(llm, "analyzer", render("paper_summary", text=text[:MAX_TEXT]), tool)
+    return {k: args.get(k) for k in PAPER_KEYS}
+
+
+def distill_tricks(
+    llm: LLM, task_text: str, material: str, min_tricks: int = 8, max_tricks: int = 12
+) -> list[Trick]:
+    """Condense retrieved material into 8-12 concrete tricks for this task (kind "distilled")."""
+    tool = {
+        "name": "distilled_tricks",
+        "description": "Concrete tricks applicable to the target task.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "tricks": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "title": {"type": "string"},
+                            "stage": {"type": "string", "enum": list(STAGES)},
+                            "text": {"type": "string"},
+                            "source": {"type": "string"},
+                        },
+                        "required": ["title", "text"],
+                    },
+                    "maxItems": max_tricks,
+                }
+            },
+            "required": ["tricks"],
+        },
+    }
+    prompt = render(
+        "distill_tricks", task_text=task_text, material=material, min_tricks=min_tricks, max_tricks=max_tricks
+    )
+    args = _ask(llm, "retriever", prompt, tool)
+    tricks: list[Trick] = []
+    for item in args.get("tricks") or []:
+        if not isinstance(item, dict) or not str(item.get("text", "")).strip():
+            continue
+        title = str(item.get("title") or item["text"][:60]).strip()
+        stage = str(item.get("stage") or "").strip().lower()
+        digest = hashlib.sha1(f"{title}\n{item['text']}".encode()).hexdigest()[:10]
+        tricks.append(
+            Trick(
+                id=f"distilled-{digest}",
+                title=title,
+                text=str(item["text"]).strip(),
+                stage=stage if stage in STAGES else None,
+                source=str(item.get("source") or ""),
+                kind="distilled",
+            )
+        )
+    if not tricks:
+        raise RoleError("trick distillation: the model returned no usable tricks")
+    return tricks[:max_tricks]
+
+
+def check_applicability(llm: LLM, trick: Trick, task_text: str) -> bool:
+    """Whether the model thinks `trick` can be applied to (and could help) the task."""
+    tool = {
+        "name": "trick_applicability",
+        "description": "Whether the trick applies to the target task.",
+        "parameters": {
+            "type": "object",
+            "properties": {"applicable": {"type": "boolean"}, "reason": {"type": "string"}},
+            "required": ["applicable"],
+        },
+    }
+    args = _ask(llm, "retriever", render("trick_check", task_text=task_text[:MAX_TEXT], trick=trick), tool)
+    value = args.get("applicable")
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "yes", "1")
+    return bool(value)
