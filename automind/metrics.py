@@ -312,6 +312,35 @@ def map_at_k(y_true, y_pred, k: int = 5) -> float:
     return float(np.mean(scores)) if scores else 0.0
 
 
+# ---------------------------------------------------------------- text
+
+
+def _levenshtein(a: str, b: str) -> int:
+    if len(a) < len(b):
+        a, b = b, a
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def levenshtein(y_true, y_pred) -> float:
+    """Mean character edit distance between predicted and true strings."""
+    return float(np.mean([_levenshtein(str(t), str(p)) for t, p in zip(y_true, y_pred, strict=True)]))
+
+
+def word_jaccard(y_true, y_pred) -> float:
+    """Mean Jaccard similarity of lower-cased word sets (two empty strings count as 1)."""
+    scores = []
+    for t, p in zip(y_true, y_pred, strict=True):
+        a, b = set(str(t).lower().split()), set(str(p).lower().split())
+        scores.append(1.0 if not a and not b else len(a & b) / len(a | b))
+    return float(np.mean(scores))
+
+
 # ---------------------------------------------------------------- registry
 
 _REGISTRY: dict[str, Metric] = {}
@@ -422,6 +451,11 @@ _add(
     "mapatk",
     k=5,
 )
+
+_add(
+    "levenshtein", levenshtein, True, "label", "levenshtein-distance", "levenhstein-distance", "edit distance"
+)
+_add("word_jaccard", word_jaccard, False, "label", "word-level-jaccard-score", "jaccard", "word jaccard")
 
 _MAP_K = re.compile(r"^(?:map|mean_average_precision)_(?:at_)?(\d+)$")
 

@@ -85,6 +85,9 @@ def test_hand_computed_cases():
     # qwk rounds float ratings; binary log loss by hand
     assert get_metric("qwk")([1, 2, 3], [1.2, 2.4, 2.6]) == 1.0
     assert get_metric("log_loss")([1, 0], [0.8, 0.3]) == pytest.approx(-(math.log(0.8) + math.log(0.7)) / 2)
+    # edit distances: kitten->sitting 3, abc->abc 0; word jaccard {a b}&{b c} = 1/3, empty pair = 1
+    assert get_metric("levenshtein-distance")(["kitten", "abc"], ["sitting", "abc"]) == 1.5
+    assert get_metric("word-level-jaccard-score")(["a b", ""], ["B c", ""]) == pytest.approx((1 / 3 + 1) / 2)
 
 
 def test_directions_and_kinds():
