@@ -1,0 +1,129 @@
+"""Every prompt template renders, and the code-writing ones state the script contract."""
+
+from __future__ import annotations
+
+import pytest
+
+from automind.llm.prompts import names, render
+from automind.roles import Step, Trick
+
+TRICK = Trick(id="t", title="Target encoding", text="Out-of-fold means.", stage="feature engineering")
+CAT = {
+    "name": "Natural Language Processing",
+    "description": "text",
+    "subcategories": [{"name": "Text Classification", "description": "labels for texts"}],
+}
+TASK = {
+    "task_description": "Predict y.",
+    "analysis": "train.csv 10 rows",
+    "metric": "auc",
+    "lower_is_better": False,
+}
+PARENT = {"parent_plan": "ridge", "parent_code": "print(1)", "parent_output": "ok", "parent_metric": 0.7}
+
+VARS = {
+    "draft_plan": {
+        **TASK,
+        "tricks": [TRICK],
+        "memory": ["tried ridge -> 0.7"],
+        "experience": ["tip"],
+        "labels": ["General Machine Learning"],
+    },
+    "improve_plan": {**TASK, **PARENT},
+    "improve_trick": {**TASK, **PARENT, "trick": TRICK},
+    "debug_plan": {**TASK, **PARENT},
+    "complexity": {**TASK, "plan": "lightgbm"},
+    "decompose": {**TASK, "plan": "lightgbm", "max_steps": 6},
+    "one_pass_code": {**TASK, "plan": "lightgbm"},
+    "step_code": {
+        **TASK,
+        "plan": "lgbm",
+        "steps": [Step("load", "read"), Step("fit", "train")],
+        "index": 0,
+        "program": "",
+    },
+    "edit_code": {**TASK, "code": "print(1)", "plan": "add CV", "output": ""},
+    "rewrite_code": {**TASK, "code": "print(1)", "plan": "add CV", "output": "", "note": "blocks failed"},
+    "repair": {
+        **TASK,
+        "code": "print(1)",
+        "error": "NameError",
+        "step": None,
+        "program": "",
+        "unmatched": "",
+    },
+    "integrate": {**TASK, "plan": "lgbm", "program": "x = 1"},
+    "verify": {**TASK, "code": "print(1)", "output": "validation metric: 0.8", "facts": ["status: ok"]},
+    "label_top": {"text": "classify reviews", "categories": [CAT]},
+    "label_sub": {"text": "classify reviews", "category": CAT},
+    "paper_summary": {"text": "We propose..."},
+    "distill_tricks": {"task_text": "Predict y.", "material": "Winners used target encoding."},
+    "trick_check": {"task_text": "Predict y.", "trick": TRICK},
+    "structured_repair": {
+        "missing": ["is_bug"],
+        "tools": [{"function": {"name": "f", "parameters": {"type": "object"}}}],
+    },
+    "json_fallback": {"tool": {"name": "f", "description": "d", "parameters": {"type": "object"}}},
+    "system": {"role": "coder"},
+}
+CODE_TEMPLATES = ["one_pass_code", "step_code", "edit_code", "rewrite_code", "repair", "integrate"]
+CONTRACT = [
+    "./input",
+    "./submission/submission.csv",
+    "sample_submission.csv",
+    "eval_metric.txt",
+    "progress bar",
+    "hard-code",
+]
+
+
+def test_every_template_has_test_vars():
+    assert sorted(VARS) == names()
+
+
+@pytest.mark.parametrize("name", sorted(VARS))
+def test_renders_without_leftover_markup(name):
+    text = render(name, **VARS[name])
+    assert text.strip() and "{{" not in text and "{%" not in text and "\n\n\n" not in text
+
+
+@pytest.mark.parametrize("name", CODE_TEMPLATES)
+def test_code_templates_state_the_contract(name):
+    text = render(name, **VARS[name])
+    for phrase in CONTRACT:
+        assert phrase in text, f"{name} lacks {phrase!r}"
+    guard = 'if __name__ == "__main__":'
+    assert guard in text
+
+
+def test_step_cells_run_at_top_level_but_scripts_are_guarded():
+    step = render("step_code", **VARS["step_code"])
+    assert "persistent session" in step and "Put all executable code" not in step
+    assert "Put all executable code under" in render("one_pass_code", **VARS["one_pass_code"])
+
+
+def test_output_format_markers():
+    for name in ("draft_plan", "improve_plan", "improve_trick", "debug_plan"):
+        assert "<plan>" in render(name, **VARS[name])
+    assert "<score>" in render("complexity", **VARS["complexity"])
+    assert '"decomposed steps"' in render("decompose", **VARS["decompose"])
+    assert "<<<<<<< SEARCH" in render("edit_code", **VARS["edit_code"])
+    assert "submission_verify" in render("verify", **VARS["verify"])
+    summary = render("paper_summary", **VARS["paper_summary"])
+    for key in ("data_type", "domain", "dataset", "task", "techniques", "contribution"):
+        assert f'"{key}"' in summary
+    assert "8 to 12" in render("distill_tricks", **VARS["distill_tricks"])
+
+
+def test_context_reaches_the_prompt():
+    text = render("draft_plan", **VARS["draft_plan"])
+    for needle in ("Predict y.", "train.csv 10 rows", "Target encoding", "tried ridge", "higher is better"):
+        assert needle in text
+    assert "Out-of-fold means." in render("improve_trick", **VARS["improve_trick"])
+
+
+def test_missing_required_variable_and_unknown_template_fail_loudly():
+    with pytest.raises(Exception, match="plan"):
+        render("complexity", **TASK)
+    with pytest.raises(KeyError, match="available"):
+        render("no_such_prompt")
