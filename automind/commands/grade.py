@@ -21,7 +21,7 @@ def resolve_task_dir(arg: str) -> Path:
     try:
         return Path(resolve_task(arg, Path.cwd()))
     except Exception as e:  # noqa: BLE001 - the examples area reports its own reasons
-        fail(f"{arg}: not a task folder or a known example ({e}).")
+        fail(str(e) or f"{arg}: not a task folder or a known example.")
 
 
 def load_task(arg: str):
