@@ -172,6 +172,36 @@ def to_html(rows: list[Row], title: str = "automind bench") -> str:
 JobFn = Callable[[str, str, str, int, dict[str, Any]], dict[str, Any]]
 
 
+def _usage_totals(usage: Any) -> tuple[int, float]:
+    """Sum tokens and cost over a per-role usage mapping of any nesting."""
+    tokens, cost = 0, 0.0
+    if isinstance(usage, dict):
+        for k, v in usage.items():
+            if k in ("prompt_tokens", "completion_tokens") and isinstance(v, int | float):
+                tokens += int(v)
+            elif k == "cost_usd" and isinstance(v, int | float):
+                cost += float(v)
+            elif isinstance(v, dict):
+                t, c = _usage_totals(v)
+                tokens, cost = tokens + t, cost + c
+    return tokens, cost
+
+
+def solve_task(task_dir: Path, run_dir: Path, overrides: dict[str, Any]) -> dict[str, Any]:
+    """One `automind solve` with config overrides; the run summary plus time-to-first-valid and usage."""
+    from automind.config import load_config
+    from automind.run import solve
+
+    result = solve(task_dir, load_config(overrides).settings, out=run_dir)
+    summary = result.summary()
+    valid = result.journal.valid_nodes
+    summary["time_to_first_valid_s"] = min((n.elapsed_s for n in valid), default=None)
+    info_path = Path(result.run_dir) / "run.json"
+    usage = json.loads(info_path.read_text()).get("usage", {}) if info_path.is_file() else {}
+    summary["tokens"], summary["cost_usd"] = _usage_totals(usage)
+    return summary
+
+
 def run_job(
     task_dir: str, run_dir: str, variant: str, seed: int, overrides: dict[str, Any]
 ) -> dict[str, Any]:
@@ -179,8 +209,6 @@ def run_job(
 
     Module-level and argument-only so it can be shipped to Ray workers as is.
     """
-    from automind.run import grade_run, solve_task
-
     rec = JobRecord(task=Path(task_dir).name, variant=variant, seed=seed, run_dir=run_dir)
     t0 = time.time()
     try:
@@ -188,20 +216,22 @@ def run_job(
             Path(task_dir), Path(run_dir), {**VARIANTS[variant], **overrides, "search.seed": seed}
         )
         rec.time_to_first_valid_s = summary.get("time_to_first_valid_s")
-        rec.tokens = int(summary.get("tokens", 0))
-        rec.cost_usd = float(summary.get("cost_usd", 0.0))
-        grade = grade_run(Path(task_dir), Path(run_dir))
-        if grade is not None:
+        rec.tokens, rec.cost_usd = summary["tokens"], round(summary["cost_usd"], 6)
+        rec.lower_is_better = summary.get("lower_is_better")
+        grade = summary.get("grade")
+        if summary.get("best_metric") is None:
+            rec.error = "no valid submission"
+        elif grade is None:
+            rec.error = "task has no private answers: not graded"
+        else:
             rec.valid = bool(grade.get("valid"))
             rec.score = grade.get("score")
-            rec.lower_is_better = grade.get("lower_is_better")
+            rec.lower_is_better = grade.get("lower_is_better", rec.lower_is_better)
             rec.beats_pct = grade.get("beats_pct")
             rec.human_rank = grade.get("human_rank")
             rec.medal = grade.get("medal")
             rec.above_median = grade.get("above_median")
             rec.error = grade.get("error")
-        else:
-            rec.error = "no submission produced"
     except Exception as e:  # noqa: BLE001 - one broken job must not end the benchmark
         rec.error = f"{type(e).__name__}: {e}"
     rec.wall_s = round(time.time() - t0, 2)

@@ -150,7 +150,7 @@ class ExperienceStore:
             else "No valid solution."
         )
         text = f"Task: {_excerpt(task_text, 400)}\nAttempts:\n{tried}\n{outcome}"
-        exp = Experience("summary" if best else "summary", task, text, labels, metric=metric, run=run)
+        exp = Experience("summary", task, text, labels, metric=metric, run=run)
         return self.add(exp, positive=best is not None)
 
     def mark_solved(self, task: str) -> int:
@@ -197,8 +197,16 @@ class ExperienceStore:
         out: dict[str, dict[str, int]] = {}
         for name, kind in (("positive", POSITIVE), ("negative", NEGATIVE)):
             counts: dict[str, int] = {}
-            if self.store.count(kind):
-                for meta in self.store.get(kind)["metadatas"]:
-                    counts[meta.get("kind", "?")] = counts.get(meta.get("kind", "?"), 0) + 1
+            for rec in self.store.get(kind, include_documents=False):
+                label = rec.metadata.get("kind", "?")
+                counts[label] = counts.get(label, 0) + 1
             out[name] = counts
         return out
+
+
+def open_experience(settings) -> ExperienceStore:
+    """The experience store named by settings (its own store, else the knowledge store)."""
+    from automind.store import Store
+
+    location = settings.experience.store or settings.knowledge.store
+    return ExperienceStore(Store.open(location, settings.knowledge.embedder))

@@ -17,12 +17,9 @@ STORE_OPT = typer.Option(
 
 
 def _experience(store: str | None):
-    from automind.experience import ExperienceStore
-    from automind.store import Store, get_embedder
+    from automind.experience import open_experience
 
-    cfg = settings({"knowledge.store": store} if store else None)
-    location = store or cfg.experience.store or cfg.knowledge.store
-    return ExperienceStore(Store.open(location, get_embedder(cfg.knowledge.embedder)))
+    return open_experience(settings({"experience.store": store} if store else None))
 
 
 @experience_app.command("stats")
@@ -73,11 +70,10 @@ def export(
     n = 0
     with path.open("w") as f:
         for side, kind in (("positive", POSITIVE), ("negative", NEGATIVE)):
-            if not exp.store.count(kind):
-                continue
-            got = exp.store.get(kind)
-            for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
-                f.write(json.dumps({"id": id_, "store": side, "text": doc, **meta}) + "\n")
+            for rec in exp.store.get(kind):
+                f.write(
+                    json.dumps({"id": rec.id, "store": side, "text": rec.document, **rec.metadata}) + "\n"
+                )
                 n += 1
     console.print(f"wrote {n} entries to {path}")
 
@@ -117,8 +113,8 @@ def curriculum_run(
     store: str | None = STORE_OPT,
 ) -> None:
     """Pick tasks with Agent K's score, solve each, update the experience memory; resumable."""
+    from automind.benchmark import solve_task
     from automind.curriculum import run_curriculum
-    from automind.run import solve_task
     from automind.store import get_embedder
 
     if not tasks_dir.is_dir():
