@@ -269,9 +269,14 @@ class Runner:
         share = s.safety_net_share
         return len(self.journal) >= share * s.steps or self.elapsed() >= share * s.time_limit_s
 
-    def _safety(self) -> Roles:
+    def _safety(self) -> Roles | None:
+        """The recipe roles for the safety net, built on first use; None (and a fallback note) if unavailable."""
         if callable(self.safety_roles) and not hasattr(self.safety_roles, "plan"):
-            self.safety_roles = self.safety_roles()
+            try:
+                self.safety_roles = self.safety_roles()
+            except Exception as e:  # noqa: BLE001 - the search goes on without a safety net
+                self.fallbacks.append(f"safety net unavailable ({type(e).__name__}: {e})")
+                self.safety_roles = None
         return self.safety_roles  # type: ignore[return-value]
 
     def save(self, status: str) -> None:
@@ -302,8 +307,8 @@ class Runner:
                 return "finished"
             if self.elapsed() >= s.time_limit_s:
                 return "time"
-            if self._safety_due():
-                decision, roles, safety = Decision("draft"), self._safety(), True
+            if self._safety_due() and (net := self._safety()) is not None:
+                decision, roles, safety = Decision("draft"), net, True
             else:
                 decision, roles, safety = decide(self.journal, s, self.rng, self.pool), self.roles, False
             self.on_event(

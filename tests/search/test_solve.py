@@ -1,0 +1,255 @@
+"""End-to-end solves with scripted roles: every search path runs real scripts in the real sandbox."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import pytest
+from search_fakes import BUG, FIX, ScriptedRoles, cells, script
+
+from automind.roles import RoleError, Step, Trick
+from automind.run import resume, solve
+from automind.search.journal import Journal
+
+
+def test_draft_debug_improve_and_run_folder(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles(
+        {"draft": [script(0.8), script(None, submit=False)], "debug": [script(0.85)], "improve": [script(0.9)]}
+    )
+    s = settings_factory(**{"search.steps": 4, "search.greedy_prob": 1.0})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    j = res.journal
+    assert res.status == "finished" and len(j) == 4  # the step limit is honoured exactly
+    assert [(n.action, n.status) for n in j.nodes] == [
+        ("draft", "valid"),
+        ("draft", "buggy"),
+        ("debug", "valid"),
+        ("improve", "valid"),
+    ]
+    assert "no submission/submission.csv" in j.get("1").error
+    assert j.get("2").parent is j.get("1") and j.get("3").parent is j.get("2")  # greedy: best was 0.85
+    assert res.best.id == "3" and res.best.metric.value == 0.9
+    improve_ctx = roles.contexts[3]
+    assert improve_ctx.parent_code == j.get("2").code and improve_ctx.trick is None
+    assert any("-> validation 0.8" in m for m in improve_ctx.memory)
+    debug_ctx = roles.contexts[2]
+    assert "no submission" in debug_ctx.parent_output
+
+    run = tmp_path / "run"
+    for i in range(4):
+        assert {p.name for p in (run / "nodes" / str(i)).iterdir()} >= {"plan.md", "code.py", "output.txt"}
+    assert (run / "best_solution.py").read_text() == j.get("3").code
+    assert (run / "submission.csv").read_bytes() == (run / "nodes/3/submission.csv").read_bytes()
+    info = json.loads((run / "run.json").read_text())
+    assert info["status"] == "finished" and info["best"] == {"node": "3", "metric": 0.9}
+    assert info["config"]["search"]["steps"] == 4 and "python" in info["versions"]
+    assert res.grade["score"] == 1.0 and info["grade"]["score"] == 1.0  # graded after the search
+    assert Journal.load(run / "journal.json").to_dict() == j.to_dict()
+    assert not (run / "work").exists()  # workspaces removed once each node was saved
+
+
+def test_improve_with_tricks_and_unhelpful_trick(task_dir, tmp_path, settings_factory, monkeypatch):
+    pool = [Trick("t1", "target encoding", "a"), Trick("t2", "seed averaging", "b"), Trick("t3", "tta", "c")]
+    tips = [Trick("tip", "use lightgbm", "z")]
+
+    def fake_knowledge(task, analysis, settings, use_llm, fallbacks):
+        from dataclasses import asdict
+
+        return {"labels": ["General Machine Learning/Classification"], "tips": [asdict(tips[0])],
+                "pool": [asdict(t) for t in pool]}  # fmt: skip
+
+    monkeypatch.setattr("automind.run.load_knowledge", fake_knowledge)
+    values = {"t1": 0.7, "t2": 0.9, "t3": 0.95}
+    roles = ScriptedRoles({"draft": [script(0.8)], "improve": lambda ctx: script(values[ctx.trick.id])})
+    s = settings_factory(
+        **{"search.steps": 4, "search.num_drafts": 1, "search.trick_prob": 1.0, "search.greedy_prob": 1.0,
+           "knowledge.enabled": True}
+    )  # fmt: skip
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    j = res.journal
+    assert roles.contexts[0].knowledge == tips and roles.contexts[0].labels[0].startswith("General")
+    assert [(n.id, n.parent_id, n.trick and n.trick.id, n.trick_helpful) for n in j.nodes] == [
+        ("0", None, None, None),
+        ("1", "0", "t1", False),  # 0.7 does not beat 0.8: unhelpful
+        ("2", "0", "t2", True),
+        ("3", "2", "t3", True),  # t1 was unhelpful on this lineage, t2 is applied: t3 is next
+    ]
+    assert j.get("3").applied_tricks == ["t2", "t3"]
+    assert roles.contexts[1].trick.id == "t1" and "target encoding" in roles.contexts[1].trick.title
+    assert roles.contexts[3].parent_tricks == ["t2"] and roles.contexts[3].knowledge == []
+    assert json.loads((tmp_path / "run/run.json").read_text())["knowledge"]["pool"] == 3
+
+
+def test_debug_until_dead_then_draft(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(0.5, bug=True)]}, repair_fixes=False)
+    s = settings_factory(**{"search.steps": 4, "search.num_drafts": 1, "search.max_debug_depth": 2,
+                            "coding.one_pass_tries": 1})  # fmt: skip
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    j = res.journal
+    assert [(n.action, n.debug_depth, n.status) for n in j.nodes] == [
+        ("draft", 0, "buggy"),
+        ("debug", 1, "buggy"),
+        ("debug", 2, "dead"),
+        ("draft", 0, "buggy"),  # nothing left to debug or improve: a fresh draft
+    ]
+    assert "RuntimeError: injected bug" in j.get("0").error
+    assert res.best is None and not (tmp_path / "run/submission.csv").exists()
+    data = json.loads((tmp_path / "run/journal.json").read_text())
+    assert [n["status"] for n in data["nodes"]] == ["buggy", "buggy", "dead", "buggy"]
+
+
+def test_stepwise_step_repaired_by_search_replace(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(0.1)]}, complexity=4.5, step_cells=cells(0.9, bug_at=1))
+    s = settings_factory(**{"search.steps": 1})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    node = res.journal.get("0")
+    assert node.coder == "stepwise" and node.complexity == 4.5 and node.status == "valid"
+    assert node.metric.value == 0.9
+    assert ("repair", "predict") in roles.calls and ("integrate", "draft") in roles.calls
+    assert FIX in node.code and BUG not in node.code
+    assert ("code", "draft") not in roles.calls  # the whole script came from the steps
+
+
+def test_stepwise_plan_abandoned_when_a_step_exhausts_tries(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(0.1)]}, complexity="not a number", step_cells=cells(0.9, bug_at=2),
+                          repair_fixes=False)  # fmt: skip
+    s = settings_factory(**{"search.steps": 1, "coding.step_tries": 2})
+    node = solve(task_dir, s, out=tmp_path / "run", roles=roles).journal.get("0")
+    assert node.coder == "stepwise" and node.complexity == 5.0  # unparseable rating counts as 5
+    assert node.status == "buggy" and node.error.startswith("plan abandoned: step 3 'write'")
+    assert roles.calls.count(("repair", "write")) == 1 and ("integrate", "draft") not in roles.calls
+
+
+def test_forced_one_pass_skips_complexity(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(0.7)]}, complexity=5)
+    s = settings_factory(**{"search.steps": 1, "coding.mode": "one-pass"})
+    node = solve(task_dir, s, out=tmp_path / "run", roles=roles).journal.get("0")
+    assert node.coder == "one-pass" and node.complexity is None
+    assert not any(c[0] in ("complexity", "decompose") for c in roles.calls)
+
+
+def test_llm_errors_mark_node_buggy_and_search_continues(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles(
+        {"draft": [script(0.6)], "improve": [RoleError("coder reply had no code block"), script(0.7)]},
+        plan_errors={2: RoleError("LLM: 503 Service Unavailable after 4 retries")},
+    )
+    s = settings_factory(**{"search.steps": 5, "search.num_drafts": 2, "search.debug_prob": 0.0})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    j = res.journal
+    assert j.get("1").status == "buggy" and "503 Service Unavailable" in j.get("1").error
+    assert j.get("2").action == "improve" and "no code block" in j.get("2").error
+    assert len(j) == 5 and res.best.metric.value == 0.7
+
+
+def test_budget_exceeded_stops_gracefully_keeping_best(task_dir, tmp_path, settings_factory):
+    from automind.llm import BudgetExceeded
+
+    roles = ScriptedRoles({"draft": [script(0.6)], "improve": [BudgetExceeded("token budget spent")]})
+    s = settings_factory(**{"search.steps": 6, "search.num_drafts": 1})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    assert res.status == "budget" and len(res.journal) == 1 and res.best.id == "0"
+    assert any("budget" in f for f in res.fallbacks)
+    assert (tmp_path / "run/submission.csv").is_file()
+
+
+def _trace(j):
+    return [(n.action, n.parent_id, n.status, n.metric and n.metric.value) for n in j.nodes]
+
+
+def _varied_roles():
+    import random as _r
+
+    rng = _r.Random(5)
+
+    def pick(ctx):
+        v = round(rng.uniform(0.5, 0.99), 3)
+        return script(v, bug=rng.random() < 0.3)
+
+    return ScriptedRoles({"*": pick}, repair_fixes=False)
+
+
+def test_resume_after_kill_reaches_same_tree(task_dir, tmp_path, settings_factory):
+    s = settings_factory(**{"search.steps": 6, "search.num_drafts": 2, "search.debug_prob": 0.5,
+                            "search.greedy_prob": 0.5, "coding.one_pass_tries": 1, "search.seed": 3})  # fmt: skip
+    full = solve(task_dir, s, out=tmp_path / "full", roles=_varied_roles())
+
+    snapshot = tmp_path / "killed"
+
+    def kill_after_three(kind, data):
+        if kind == "node" and data["node"].id == "2":
+            shutil.copytree(tmp_path / "part", snapshot)  # the folder as a hard kill would leave it
+            raise KeyboardInterrupt
+
+    roles = _varied_roles()
+    part = solve(task_dir, s, out=tmp_path / "part", roles=roles, on_event=kill_after_three)
+    assert part.status == "interrupted" and len(part.journal) == 3
+    before = Journal.load(snapshot / "journal.json")
+    assert len(before) == 3
+
+    res = resume(snapshot, roles=roles)  # same roles object: its random stream continues too
+    assert res.status == "finished" and len(res.journal) == 6
+    assert _trace(res.journal)[:3] == _trace(before)  # nothing lost
+    assert [n.code for n in res.journal.nodes[:3]] == [n.code for n in before.nodes]
+    assert _trace(res.journal) == _trace(full.journal)  # RNG state restored: same decisions
+    info = json.loads((snapshot / "run.json").read_text())
+    assert info["sessions"] == 2 and info["steps_done"] == 6
+
+
+def test_resume_counts_recorded_time(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(0.6)]})
+    s = settings_factory(**{"search.steps": 2})
+    solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    path = tmp_path / "run/journal.json"
+    data = json.loads(path.read_text())
+    data["meta"]["elapsed_s"] = 10_000.0  # pretend the first session used the whole time budget
+    path.write_text(json.dumps(data))
+    res = resume(tmp_path / "run", overrides={"search.steps": 10}, roles=roles)
+    assert res.status == "time" and len(res.journal) == 2
+
+
+def test_time_limit_caps_execution_and_stops(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(0.6, sleep=60)]}, repair_fixes=False)
+    s = settings_factory(**{"search.steps": 50, "search.time_limit_s": 3, "coding.one_pass_tries": 1})
+    t0 = time.monotonic()
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    assert time.monotonic() - t0 < 12
+    assert res.status == "time" and len(res.journal) == 1
+    assert "timed out" in res.journal.get("0").error
+
+
+def test_safety_net_inserts_recipe_draft(task_dir, tmp_path, settings_factory):
+    llm = ScriptedRoles({"*": [script(None, submit=False)]}, repair_fixes=False)
+    recipe = ScriptedRoles({"*": [script(0.75)]}, name="recipes")
+    s = settings_factory(**{"search.steps": 5, "search.num_drafts": 5, "search.safety_net_share": 0.4,
+                            "coding.one_pass_tries": 1})  # fmt: skip
+    res = solve(task_dir, s, out=tmp_path / "run", roles=llm, safety_roles=recipe)
+    flags = [(n.safety_net, n.roles, n.status) for n in res.journal.nodes]
+    assert flags[2] == (True, "recipes", "valid") and sum(f[0] for f in flags) == 1
+    assert res.best.safety_net and res.best.coder == "recipe"
+
+
+def test_no_safety_net_for_recipe_runs(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(None, submit=False)]}, name="recipes", repair_fixes=False)
+    s = settings_factory(**{"search.steps": 3, "coding.one_pass_tries": 1, "search.safety_net_share": 0.1})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles, safety_roles=roles)
+    assert not any(n.safety_net for n in res.journal.nodes)
+
+
+def test_existing_run_folder_is_not_overwritten(task_dir, tmp_path, settings_factory):
+    from automind.run import RunError
+
+    roles = ScriptedRoles({"*": [script(0.6)]})
+    s = settings_factory(**{"search.steps": 1})
+    solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    with pytest.raises(RunError, match="--resume"):
+        solve(task_dir, s, out=tmp_path / "run", roles=roles)
+
+
+def test_stepwise_steps_are_limited(task_dir, tmp_path, settings_factory):
+    steps = [Step(f"s{i}", "") for i in range(3)]
+    roles = ScriptedRoles({"*": [script(0.1)]}, complexity=5, steps=steps, step_cells=cells(0.9))
+    s = settings_factory(**{"search.steps": 1, "coding.max_steps": 2})
+    node = solve(task_dir, s, out=tmp_path / "run", roles=roles).journal.get("0")
+    assert roles.calls.count(("step_code", "2")) == 0 and node.status == "buggy"  # 2 of 3 cells: no submission
