@@ -7,16 +7,20 @@ import shutil
 import time
 
 import pytest
+from automind.search.journal import Journal
 from search_fakes import BUG, FIX, ScriptedRoles, cells, script
 
 from automind.roles import RoleError, Step, Trick
 from automind.run import resume, solve
-from automind.search.journal import Journal
 
 
 def test_draft_debug_improve_and_run_folder(task_dir, tmp_path, settings_factory):
     roles = ScriptedRoles(
-        {"draft": [script(0.8), script(None, submit=False)], "debug": [script(0.85)], "improve": [script(0.9)]}
+        {
+            "draft": [script(0.8), script(None, submit=False)],
+            "debug": [script(0.85)],
+            "improve": [script(0.9)],
+        }
     )
     s = settings_factory(**{"search.steps": 4, "search.greedy_prob": 1.0})
     res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
@@ -252,4 +256,6 @@ def test_stepwise_steps_are_limited(task_dir, tmp_path, settings_factory):
     roles = ScriptedRoles({"*": [script(0.1)]}, complexity=5, steps=steps, step_cells=cells(0.9))
     s = settings_factory(**{"search.steps": 1, "coding.max_steps": 2})
     node = solve(task_dir, s, out=tmp_path / "run", roles=roles).journal.get("0")
-    assert roles.calls.count(("step_code", "2")) == 0 and node.status == "buggy"  # 2 of 3 cells: no submission
+    assert (
+        roles.calls.count(("step_code", "2")) == 0 and node.status == "buggy"
+    )  # 2 of 3 cells: no submission
