@@ -259,9 +259,19 @@ def _targets(
     sub_cols = [c for c in sub.columns if c != id_col]
     if not ans_cols:
         raise GradingError(f"{task.answers_path}: only the id column '{id_col}'; add the target column(s).")
-    if metric.kind == "proba" and len(ans_cols) == 1 and len(sub_cols) > 1:
+    if set(sub_cols) <= set(ans_cols):  # answers name every predicted column (extra answer columns ignored)
+        yt = answers[sub_cols]
+    elif metric.kind == "proba" and len(sub_cols) > 1:  # one label column against per-class probabilities
+        label_col = next(
+            (c for c in task.spec.target_columns if c in ans_cols),
+            ans_cols[0] if len(ans_cols) == 1 else None,
+        )
+        if label_col is None:
+            raise GradingError(
+                f"{task.answers_path}: cannot tell which of {ans_cols} holds the label; set target_columns."
+            )
         classes = {c: i for i, c in enumerate(sub_cols)}
-        labels = answers[ans_cols[0]].astype(str).str.strip()
+        labels = answers[label_col].astype(str).str.strip()
         unknown = sorted(set(labels) - set(classes))
         if unknown:
             raise GradingError(
@@ -269,13 +279,13 @@ def _targets(
                 f"(columns {sub_cols}). Add a column per class."
             )
         return labels.map(classes).to_numpy(), sub[sub_cols].to_numpy(dtype=float)
-    if len(ans_cols) != len(sub_cols):
+    elif len(ans_cols) == len(sub_cols):  # differently named but corresponding one to one
+        yt = answers[ans_cols]
+    else:
         raise GradingError(
-            f"{task.answers_path}: {len(ans_cols)} answer column(s) {ans_cols} but {len(sub_cols)} submission column(s) "
-            f"{sub_cols}; for {metric.name} ({metric.kind}) they must correspond."
+            f"{task.answers_path}: answer column(s) {ans_cols} do not correspond to submission column(s) {sub_cols} "
+            f"for {metric.name} ({metric.kind}). Name the answer columns like the sample submission."
         )
-    same = set(ans_cols) == set(sub_cols)
-    yt = answers[sub_cols] if same else answers[ans_cols]
     yp = sub[sub_cols]
     if len(sub_cols) == 1:
         return yt.iloc[:, 0].to_numpy(), yp.iloc[:, 0].to_numpy()

@@ -164,3 +164,19 @@ def test_grade_with_leaderboard_and_inferred_direction(tmp_path, monkeypatch):
     )
     r = grade(Task.load(root), tmp_path / "s.csv")
     assert r.lower_is_better and r.score == 0.0 and r.position == 1
+
+
+def test_answer_layouts_extra_columns_and_one_hot(tmp_path):
+    task = Task.load(prepare_task(_frame(90, ("p", "q", "r")), tmp_path / "mc", "label", "log_loss"))
+    ans = _answers(task)
+    probs = np.random.default_rng(4).dirichlet([1, 1, 1], len(ans))
+    sub = pd.DataFrame(probs, columns=["p", "q", "r"]).assign(id=ans.id)[["id", "p", "q", "r"]]
+    path = _write(sub, tmp_path / "s.csv")
+    expected = round(skm.log_loss(ans.label, probs, labels=["p", "q", "r"]), 5)
+    ans.assign(Usage="Private").to_csv(
+        task.answers_path, index=False
+    )  # MLE-bench answers carry extra columns
+    assert grade(task, path).score == expected
+    one_hot = pd.get_dummies(ans.label).astype(int).assign(id=ans.id)  # one-hot answers, same column names
+    one_hot.to_csv(task.answers_path, index=False)
+    assert grade(task, path).score == expected
