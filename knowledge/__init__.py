@@ -31,6 +31,7 @@ Stage = Literal[
 ]
 STAGES: tuple[str, ...] = Stage.__args__  # type: ignore[attr-defined]
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser is ~10x faster when present
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -97,7 +98,7 @@ def load_taxonomy() -> Taxonomy:
     """The shipped taxonomy (cached: it never changes while running)."""
     text = resources.files(__name__).joinpath("taxonomy.yaml").read_text(encoding="utf-8")
     try:
-        return Taxonomy.model_validate(yaml.safe_load(text))
+        return Taxonomy.model_validate(yaml.load(text, Loader=_LOADER))
     except (yaml.YAMLError, ValidationError) as e:
         raise KnowledgeError(f"knowledge/taxonomy.yaml is malformed: {e}") from e
 
@@ -175,7 +176,7 @@ def _card_files() -> list[tuple[str, str]]:
 
 def _parse_cards(name: str, text: str) -> list[Card]:
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as e:
         raise KnowledgeError(f"{name}: invalid YAML: {e}") from e
     if data is None:
