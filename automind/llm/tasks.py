@@ -33,7 +33,7 @@ class TaskLabel:
     """Same fields as automind.ingest.labeling.Label (used when that module is unavailable)."""
 
     top: str
-    sub: str | None
+    sub: str  # "" when no subcategory fits
     score: float
 
 
@@ -86,7 +86,7 @@ def _canonical(picked: Any, choices: list[str]) -> list[str]:
     return out
 
 
-def label_with_llm(llm: LLM, text: str, taxonomy: Any, max_top: int = 3) -> list:
+def label_with_llm(llm: LLM, text: str, taxonomy: Any, top_k: int = 3) -> list:
     """Labels for `text`, best first: top-level categories first, then one subcategory within each.
 
     Scores follow the model's ranking (1.0, 0.8, ...). A category whose subcategory call fails keeps
@@ -98,16 +98,16 @@ def label_with_llm(llm: LLM, text: str, taxonomy: Any, max_top: int = 3) -> list
     args = _ask(
         llm,
         "analyzer",
-        render("label_top", text=text, categories=taxonomy.categories, max_labels=max_top),
-        _names_tool("assign_categories", tops, max_top),
+        render("label_top", text=text, categories=taxonomy.categories, max_labels=top_k),
+        _names_tool("assign_categories", tops, top_k),
     )
-    chosen = _canonical(args.get("labels"), tops)[:max_top]
+    chosen = _canonical(args.get("labels"), tops)[:top_k]
     if not chosen:
         raise RoleError(f"labelling: the model named no known category (got {args.get('labels')!r})")
     labels = []
     for rank, top in enumerate(chosen):
         cat = taxonomy.get(top)
-        sub = None
+        sub = ""
         subs = [s.name for s in cat.subcategories]
         if subs:
             try:
@@ -118,9 +118,9 @@ def label_with_llm(llm: LLM, text: str, taxonomy: Any, max_top: int = 3) -> list
                     _names_tool("assign_subcategories", subs, 2),
                 )
                 picked = _canonical(got.get("labels"), subs)
-                sub = picked[0] if picked else None
+                sub = picked[0] if picked else ""
             except RoleError:
-                sub = None
+                sub = ""
         labels.append(label_cls(top=top, sub=sub, score=round(1.0 - 0.2 * rank, 2)))
     return labels
 

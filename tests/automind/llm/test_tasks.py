@@ -33,7 +33,7 @@ def test_label_top_then_sub(tmp_path):
     labels = label_with_llm(llm, "Predict the star rating of product reviews.", tax)
     assert [(lb.top, lb.sub) for lb in labels] == [
         ("Natural Language Processing", "Sentiment Analysis"),
-        ("General Machine Learning", None),
+        ("General Machine Learning", ""),
     ]
     assert labels[0].score > labels[1].score
 
