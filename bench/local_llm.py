@@ -71,7 +71,9 @@ def main() -> None:
     ).settings
     llm = make_llm(settings, f"openai:{args.model}")
     tps, pps = speed(llm, args.speed_runs)
-    print(f"generation: {tps:.1f} completion tokens/s over wall time ({pps:.0f} prompt tokens/s on the same basis)")
+    print(
+        f"generation: {tps:.1f} completion tokens/s over wall time ({pps:.0f} prompt tokens/s on the same basis)"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         if args.task_dir:
