@@ -275,11 +275,10 @@ def run_bench(
     if ray_address:
         import ray
 
-        ray.init(
-            address=None if ray_address == "local" else ray_address,
-            ignore_reinit_error=True,
-            log_to_driver=False,
-        )
+        if ray_address == "local":  # a private single-node instance bound to loopback
+            ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=ray_address, log_to_driver=False, ignore_reinit_error=True)
         remote = ray.remote(num_cpus=1)(job)
         pending = [remote.remote(*args(t, v, s)) for t, v, s in todo]
         while pending:
