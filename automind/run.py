@@ -93,35 +93,23 @@ def resolve_task(arg: str | Path) -> Task:
             from automind.examples import resolve_task as resolve
         except ImportError:
             resolve = None
-        if resolve is not None:
-            home = Path(os.environ.get("AUTOMIND_HOME", Path.home() / ".automind"))
-            path = Path(resolve(str(arg), home / "tasks"))
+        if resolve is not None:  # examples are built under ./tasks, as `automind grade` expects
+            path = Path(resolve(str(arg), Path.cwd()))
     return Task.load(path)
 
 
 def load_analysis(task: Task, run_dir: Path, fallbacks: list[str]) -> tuple[Any, str, dict[str, Any]]:
     """The data analysis (computed once, cached as run_dir/analysis.json): object, prompt text, key facts."""
     try:
-        from automind.analysis import DataAnalysis, analyze
+        from automind.analysis import analyze
     except ImportError as e:
         fallbacks.append(f"analysis: module unavailable ({e}); prompts get the task description only")
         return None, "", {}
-    cache = run_dir / "analysis.json"
-    analysis = None
-    if cache.is_file():
-        try:
-            analysis = DataAnalysis.model_validate_json(cache.read_text(encoding="utf-8"))
-        except Exception:  # noqa: BLE001 - a stale cache is recomputed
-            analysis = None
-    if analysis is None:
-        try:
-            analysis = analyze(task)
-        except Exception as e:  # noqa: BLE001 - the search can run without it
-            fallbacks.append(
-                f"analysis failed ({type(e).__name__}: {e}); prompts get the task description only"
-            )
-            return None, "", {}
-        cache.write_text(analysis.model_dump_json(indent=1), encoding="utf-8")
+    try:
+        analysis = analyze(task, cache_path=run_dir / "analysis.json")
+    except Exception as e:  # noqa: BLE001 - the search can run without it
+        fallbacks.append(f"analysis failed ({type(e).__name__}: {e}); prompts get the task description only")
+        return None, "", {}
     keys = ("problem_type", "modalities", "text_columns", "id_column", "target_columns")
     dumped = analysis.model_dump(mode="json")
     facts = {k: dumped[k] for k in keys if k in dumped}
@@ -332,8 +320,9 @@ class Runner:
         if best is not None:
             src = self.run_dir / "nodes" / best.id
             shutil.copyfile(src / "code.py", self.run_dir / "best_solution.py")
-            if (src / "submission.csv").is_file():
-                shutil.copyfile(src / "submission.csv", self.run_dir / "submission.csv")
+            sub = src / "submission" / self.task.spec.submission_file
+            if sub.is_file():
+                shutil.copyfile(sub, self.run_dir / "submission.csv")
         with contextlib.suppress(OSError):
             (self.run_dir / "work").rmdir()  # only when every workspace was cleaned up
         grade = None

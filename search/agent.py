@@ -75,8 +75,14 @@ class Agent:
         others = sorted(
             (n for n in self.journal.valid_nodes if n is not p), key=self.journal.score, reverse=True
         )
-        ctx.siblings = [
-            {"id": n.id, "summary": n.summary or n.plan[:200], "metric": n.metric.value, "code": n.code}
+        ctx.siblings = [  # dir: the node's saved submission/ folder (predictions kept for blending)
+            {
+                "id": n.id,
+                "summary": n.summary or n.plan[:200],
+                "metric": n.metric.value,
+                "code": n.code,
+                "dir": str(self.node_dir(n.id).resolve()),
+            }  # fmt: skip
             for n in others[:3]
             if n.metric is not None
         ]
@@ -155,9 +161,7 @@ class Agent:
             node.output = f"{node.output}\n\n[notes]\n{notes}".strip()
         if not v.buggy:
             node.metric = MetricValue(v.metric, bool(v.lower_is_better))
-            dst = self.node_dir(node.id) / "submission.csv"
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(coded.result.workspace / "submission" / self.task.spec.submission_file, dst)
+            keep_outputs(coded.result.workspace / "submission", self.node_dir(node.id) / "submission")
 
     def node_dir(self, node_id: str) -> Path:
         return self.run_dir / "nodes" / node_id
@@ -169,6 +173,14 @@ class Agent:
         (d / "code.py").write_text(node.code or "", encoding="utf-8")
         status = f"[{node.status}] " + (f"metric {node.metric.value}" if node.metric else node.error or "")
         (d / "output.txt").write_text(f"{node.output}\n\n{status}\n", encoding="utf-8")
+
+
+def keep_outputs(src: Path, dst: Path, max_mb: float = 200.0) -> None:
+    """Copy a valid node's submission/ folder (submission, metric, saved predictions) out of its workspace."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for f in src.iterdir():
+        if f.is_file() and f.stat().st_size <= max_mb * 2**20:
+            shutil.copyfile(f, dst / f.name)
 
 
 def _cleanup(workdir: Path) -> None:

@@ -45,7 +45,7 @@ def test_draft_debug_improve_and_run_folder(task_dir, tmp_path, settings_factory
     for i in range(4):
         assert {p.name for p in (run / "nodes" / str(i)).iterdir()} >= {"plan.md", "code.py", "output.txt"}
     assert (run / "best_solution.py").read_text() == j.get("3").code
-    assert (run / "submission.csv").read_bytes() == (run / "nodes/3/submission.csv").read_bytes()
+    assert (run / "submission.csv").read_bytes() == (run / "nodes/3/submission/submission.csv").read_bytes()
     info = json.loads((run / "run.json").read_text())
     assert info["status"] == "finished" and info["best"] == {"node": "3", "metric": 0.9}
     assert info["config"]["search"]["steps"] == 4 and "python" in info["versions"]

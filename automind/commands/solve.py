@@ -1,0 +1,238 @@
+"""`automind solve`, `automind report` and `automind runs list`: run the search and look at runs."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from automind.commands.common import console, fail, print_json
+from automind.commands.common import settings as load_settings
+
+CODERS = ("adaptive", "one-pass", "stepwise")
+
+
+class LiveView:
+    """The live terminal view: step, node being worked on, best score, elapsed time, tokens."""
+
+    def __init__(self, steps: int, task: str):
+        self.steps, self.task = steps, task
+        self.t0 = time.monotonic()
+        self.step, self.doing, self.phase = 0, "preparing (analysis, knowledge)", ""
+        self.best: str = "-"
+        self.tokens = 0
+        self.last: list[str] = []
+        self.live = None
+
+    def render(self):
+        from rich.table import Table
+
+        t = Table.grid(padding=(0, 2))
+        t.add_row("[bold]task[/]", self.task)
+        t.add_row("[bold]step[/]", f"{self.step} / {self.steps}")
+        t.add_row("[bold]working on[/]", f"{self.doing} [dim]{self.phase}[/]")
+        t.add_row("[bold]best[/]", self.best)
+        t.add_row("[bold]elapsed[/]", f"{time.monotonic() - self.t0:.0f} s")
+        t.add_row("[bold]tokens[/]", str(self.tokens))
+        for line in self.last[-5:]:
+            t.add_row("", f"[dim]{line}[/]")
+        return t
+
+    def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "step":
+            self.step = data["index"] + 1
+            self.doing = data["decision"] + (" [blue](safety net)[/]" if data.get("safety") else "")
+            self.phase = ""
+        elif kind == "phase":
+            self.phase = data["phase"]
+        elif kind == "node":
+            n, best = data["node"], data["best"]
+            if best is not None and best.metric is not None:
+                self.best = f"{best.metric.value:.6g} (node {best.id})"
+            total = (data.get("usage") or {}).get("total") or {}
+            self.tokens = int(total.get("tokens", 0) or 0)
+            what = f"metric {n.metric.value:.6g}" if n.metric else (n.error or "")[:90]
+            self.last.append(f"#{n.id} {n.action} {n.status}: {what}")
+        if self.live is not None:
+            self.live.update(self.render())
+
+
+def _overrides(**flags: Any) -> dict[str, Any]:
+    keys = {
+        "steps": "search.steps",
+        "time_limit": "search.time_limit_s",
+        "llm": "llm.provider",
+        "coder": "coding.mode",
+        "seed": "search.seed",
+    }
+    return {keys[k]: v for k, v in flags.items() if v is not None}
+
+
+def _print_result(res) -> None:
+    from rich.table import Table
+
+    t = Table(show_header=False, title=f"run {res.run_dir}")
+    t.add_row("status", res.status)
+    t.add_row("steps", f"{len(res.journal)} ({len(res.journal.valid_nodes)} valid)")
+    if res.best is not None and res.best.metric is not None:
+        d = res.journal.direction
+        t.add_row(
+            "best",
+            f"node {res.best.id}: {res.best.metric.value:.6g} ({'lower' if d else 'higher'} is better)",
+        )
+        t.add_row("solution", f"{res.run_dir / 'best_solution.py'}  {res.run_dir / 'submission.csv'}")
+    else:
+        t.add_row("best", "[red]no valid solution[/]")
+    g = res.grade
+    if g:
+        line = f"[bold]{g.get('score')}[/]" if g.get("valid") else f"[red]invalid: {g.get('error')}[/]"
+        if g.get("position"):
+            line += f", position {g['position']} of {g['leaderboard_teams']}"
+        if g.get("medal"):
+            line += f", medal: {g['medal']}"
+        t.add_row("graded", line)
+    for f in res.fallbacks:
+        t.add_row("fallback", f"[yellow]{f}[/]")
+    t.add_row("report", str(res.run_dir / "report.html"))
+    console.print(t)
+
+
+def _runs(base: Path) -> list[dict[str, Any]]:
+    rows = []
+    for d in sorted(
+        (p for p in base.iterdir() if (p / "journal.json").is_file()), key=lambda p: p.stat().st_mtime
+    ):
+        try:
+            info = json.loads((d / "run.json").read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            info = {}
+        best = info.get("best") or {}
+        rows.append(
+            {
+                "run": d.name,
+                "path": str(d),
+                "task": (info.get("task") or {}).get("name", "?"),
+                "steps": info.get("steps_done"),
+                "best_metric": best.get("metric"),
+                "score": (info.get("grade") or {}).get("score"),
+                "status": info.get("status", "unknown"),
+            }
+        )
+    return rows
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("solve")
+    def solve_cmd(
+        task: str = typer.Argument(None, help="Task folder, bundled example name, or Kaggle competition."),
+        steps: int = typer.Option(None, "--steps", help="Search steps (nodes) in total."),
+        time_limit: float = typer.Option(None, "--time-limit", help="Total time budget in seconds."),
+        llm: str = typer.Option(
+            None, "--llm", help="none | auto | openai[:MODEL] | replay:PATH | record:PATH"
+        ),
+        no_knowledge: bool = typer.Option(
+            False, "--no-knowledge", help="Search without retrieved knowledge."
+        ),
+        coder: str = typer.Option(None, "--coder", help="adaptive | one-pass | stepwise"),
+        out: Path = typer.Option(None, "--out", help="Run folder (default runs/<task>-<timestamp>)."),
+        resume_dir: Path = typer.Option(None, "--resume", help="Continue the run in this folder."),
+        seed: int = typer.Option(None, "--seed", help="Seed of the search policy."),
+        as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (no live view)."),
+    ) -> None:
+        """Search for the best solution of TASK and write a run folder (journal, best solution, report)."""
+        from rich.live import Live
+
+        from automind.config import ConfigError
+        from automind.run import RunError, resume, solve
+        from automind.task import TaskError
+
+        if coder is not None and coder not in CODERS:
+            fail(f"--coder {coder!r}: use one of {', '.join(CODERS)}.")
+        if resume_dir is None and not task:
+            fail("give a TASK (folder, example name or Kaggle competition), or --resume RUN_DIR.")
+        overrides = _overrides(steps=steps, time_limit=time_limit, llm=llm, coder=coder, seed=seed)
+        try:
+            if resume_dir is not None:
+                if task:
+                    fail("--resume continues a recorded run: leave out TASK (it is read from run.json).")
+                info = (
+                    json.loads((resume_dir / "run.json").read_text())
+                    if (resume_dir / "run.json").is_file()
+                    else {}
+                )
+                view = LiveView(overrides.get("search.steps") or (info.get("config") or {}).get("search", {}).get("steps", 0),
+                                (info.get("task") or {}).get("name", str(resume_dir)))  # fmt: skip
+                run = lambda ev: resume(resume_dir, overrides=overrides, on_event=ev)  # noqa: E731
+            else:
+                s = load_settings(overrides)
+                view = LiveView(s.search.steps, task)
+                run = lambda ev: solve(task, s, out=out, no_knowledge=no_knowledge, on_event=ev)  # noqa: E731
+            if as_json:
+                res = run(None)
+            else:
+                with Live(view.render(), console=console, refresh_per_second=4, transient=True) as live:
+                    view.live = live
+                    res = run(view)
+        except (RunError, TaskError, ConfigError) as e:
+            fail(str(e))
+        except Exception as e:
+            if type(e).__name__ in ("ExampleError", "LLMError", "SandboxError", "ValidationError"):
+                fail(str(e))
+            raise
+        if as_json:
+            print_json(res.summary())
+        else:
+            _print_result(res)
+        if res.status == "interrupted":
+            console.print(f"interrupted: continue with `automind solve --resume {res.run_dir}`")
+            raise typer.Exit(130)
+
+    @app.command("report")
+    def report_cmd(
+        run_dir: Path = typer.Argument(..., help="A run folder made by `automind solve`."),
+        out: Path = typer.Option(
+            None, "--out", help="Where to write the HTML (default RUN_DIR/report.html)."
+        ),
+    ) -> None:
+        """Write a self-contained HTML report: solution tree, best score over time, tricks, cost, fallbacks."""
+        from automind.report import write_report
+
+        if not (run_dir / "journal.json").is_file():
+            fail(
+                f"{run_dir}: no journal.json. Pass a run folder made by `automind solve` (see `automind runs list`)."
+            )
+        console.print(f"wrote {write_report(run_dir, out)}")
+
+    runs = typer.Typer(help="List recorded runs.", no_args_is_help=True)
+
+    @runs.command("list")
+    def runs_list(
+        base: Path = typer.Option(
+            None, "--dir", help="Folder holding run folders (default: runs_dir setting)."
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    ) -> None:
+        """One row per run: task, steps, best metric, graded score, status."""
+        from rich.table import Table
+
+        base = base or Path(load_settings().runs_dir)
+        if not base.is_dir():
+            fail(f"{base}: no such folder. Runs are written to runs/ by default; pass --dir DIR.")
+        rows = _runs(base)
+        if as_json:
+            print_json(rows)
+            return
+        if not rows:
+            console.print(f"no runs in {base}")
+            return
+        t = Table("run", "task", "steps", "best metric", "score", "status")
+        for r in rows:
+            best = "-" if r["best_metric"] is None else f"{r['best_metric']:.6g}"
+            score = "-" if r["score"] is None else str(r["score"])
+            t.add_row(r["run"], r["task"], str(r["steps"] or 0), best, score, r["status"])
+        console.print(t)
+
+    app.add_typer(runs, name="runs")

@@ -1,0 +1,153 @@
+"""`automind report RUN_DIR`: one self-contained HTML page about a run (no external JS or CSS).
+
+The page shows the solution tree (click a node for its plan, code and output), the best score over
+time as an inline SVG, the tricks tried and whether they helped, safety-net nodes, token/cost usage
+per role and every fallback the run took.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from automind.search.journal import Journal, Node
+
+W, H, PAD = 640, 240, 40
+
+
+def _fmt(v: float | None) -> str:
+    return "-" if v is None else f"{v:.5g}"
+
+
+def _node_view(n: Node, journal: Journal) -> dict[str, Any]:
+    return {
+        "id": n.id,
+        "action": n.action,
+        "status": n.status,
+        "metric": _fmt(n.metric.value if n.metric else None),
+        "is_best": journal.best_node is n,
+        "safety_net": n.safety_net,
+        "trick": n.trick.title if n.trick else None,
+        "trick_helpful": n.trick_helpful,
+        "coder": n.coder or "",
+        "complexity": n.complexity,
+        "roles": n.roles,
+        "plan": n.plan,
+        "code": n.code,
+        "output": n.output,
+        "error": n.error,
+        "seconds": n.timings.get("total"),
+        "tokens": sum(v for v in n.usage.values() if isinstance(v, int | float)),
+        "children": [_node_view(c, journal) for c in n.children],
+    }
+
+
+def chart(journal: Journal) -> dict[str, Any] | None:
+    """Coordinates for an SVG of every valid score (dots) and the best-so-far step line over run time."""
+    valid = [n for n in journal.valid_nodes if n.metric is not None and n.metric.value is not None]
+    if not valid:
+        return None
+    best = journal.best_over_time()
+    xs = [n.elapsed_s for n in valid]
+    ys = [n.metric.value for n in valid]
+    x0, x1 = 0.0, max(xs) or 1.0
+    y0, y1 = min(ys), max(ys)
+    if y0 == y1:
+        y0, y1 = y0 - 0.5 * (abs(y0) or 1), y1 + 0.5 * (abs(y1) or 1)
+
+    def sx(x: float) -> float:
+        return round(PAD + (x - x0) / (x1 - x0) * (W - 2 * PAD), 1)
+
+    def sy(y: float) -> float:
+        return round(H - PAD - (y - y0) / (y1 - y0) * (H - 2 * PAD), 1)
+
+    line: list[str] = []
+    for i, (t, v, _) in enumerate(best):
+        if i:
+            line.append(f"{sx(t)},{sy(best[i - 1][1])}")
+        line.append(f"{sx(t)},{sy(v)}")
+    line.append(f"{sx(x1)},{sy(best[-1][1])}")
+    return {
+        "w": W,
+        "h": H,
+        "pad": PAD,
+        "dots": [
+            {"x": sx(n.elapsed_s), "y": sy(n.metric.value), "id": n.id, "v": _fmt(n.metric.value)}
+            for n in valid
+        ],
+        "line": " ".join(line),
+        "y_labels": [{"y": sy(v), "text": _fmt(v)} for v in (y0, (y0 + y1) / 2, y1)],
+        "x_labels": [{"x": sx(t), "text": f"{t:.0f}s"} for t in (x0, (x0 + x1) / 2, x1)],
+        "direction": "lower is better" if journal.direction else "higher is better",
+    }
+
+
+def build(run_dir: Path) -> dict[str, Any]:
+    """Everything the template shows, from the run folder's run.json and journal.json."""
+    info_path = run_dir / "run.json"
+    info = json.loads(info_path.read_text(encoding="utf-8")) if info_path.is_file() else {}
+    journal = Journal.load(run_dir / "journal.json")
+    best = journal.best_node
+    tricks = []
+    for n in journal.nodes:
+        if n.trick is not None:
+            parent = n.parent.metric.value if n.parent is not None and n.parent.metric else None
+            tricks.append(
+                {
+                    "node": n.id,
+                    "title": n.trick.title,
+                    "source": n.trick.source,
+                    "parent": _fmt(parent),
+                    "metric": _fmt(n.metric.value if n.metric else None),
+                    "helpful": {True: "yes", False: "no", None: "pending"}[n.trick_helpful],
+                }
+            )
+    usage = info.get("usage") or {}
+    roles = [{"role": r, **u} for r, u in sorted((usage.get("roles") or {}).items())]
+    counts = {s: sum(n.status == s for n in journal.nodes) for s in ("valid", "buggy", "dead")}
+    return {
+        "run_dir": str(run_dir),
+        "info": info,
+        "task": info.get("task", {}),
+        "status": info.get("status", "unknown"),
+        "steps": len(journal),
+        "counts": counts,
+        "best": None
+        if best is None
+        else {"id": best.id, "metric": _fmt(best.metric.value if best.metric else None)},
+        "direction": None if journal.direction is None else ("lower" if journal.direction else "higher"),
+        "grade": info.get("grade"),
+        "elapsed": journal.meta.get("elapsed_s", info.get("elapsed_s")),
+        "tree": [_node_view(n, journal) for n in journal.nodes if n.parent is None],
+        "chart": chart(journal),
+        "tricks": tricks,
+        "safety_nets": [n.id for n in journal.nodes if n.safety_net],
+        "usage_roles": roles,
+        "usage_total": usage.get("total"),
+        "fallbacks": info.get("fallbacks", []),
+        "knowledge": info.get("knowledge", {}),
+        "config": json.dumps(info.get("config", {}), indent=1),
+    }
+
+
+def render(run_dir: str | Path) -> str:
+    from jinja2 import Environment, select_autoescape
+
+    env = Environment(autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
+    template = env.from_string(
+        resources.files("automind").joinpath("report.html.j2").read_text(encoding="utf-8")
+    )
+    return template.render(**build(Path(run_dir)))
+
+
+def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
+    run_dir = Path(run_dir)
+    if not (run_dir / "journal.json").is_file():
+        raise FileNotFoundError(f"{run_dir}: no journal.json. Pass a run folder made by `automind solve`.")
+    path = Path(out) if out else run_dir / "report.html"
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(render(run_dir), encoding="utf-8")
+    tmp.replace(path)
+    return path
