@@ -1,0 +1,604 @@
+"""Data analysis without an LLM: what the files hold, computed once per task and cached as JSON.
+
+Feeds the planner's prompts (`DataAnalysis.render()`), the offline labeller (`modalities`) and the
+recipes (`problem_type`, `text_columns`, ...). Large tables are sampled (at most SAMPLE_ROWS rows are
+read); row counts of big CSVs come from counting newlines, so nothing here loads a whole large file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import struct
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from automind.task import Task
+
+SAMPLE_ROWS = 200_000
+TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".feather", ".jsonl")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp", ".dcm")
+AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".aif", ".aiff", ".m4a", ".aac")
+ID_NAMES = re.compile(
+    r"(^|_)(user|item|customer|product|movie|article|session|song|artist|book|shop|store)(_?id)?$"
+)
+MAX_TREE = 40
+ANALYSIS_VERSION = 1
+
+
+class ColumnInfo(BaseModel):
+    name: str
+    dtype: str
+    kind: str  # numeric | categorical | text | datetime | id | boolean | constant
+    missing_pct: float
+    unique: int
+    summary: str  # one short line: range/mean, top values, text length
+
+
+class TableInfo(BaseModel):
+    path: str  # relative to public/
+    role: str = ""  # train | test | sample_submission | "" (other)
+    rows: int
+    rows_estimated: bool = False
+    columns: list[ColumnInfo] = Field(default_factory=list)
+    sample_rows: list[dict[str, Any]] = Field(default_factory=list)
+    error: str | None = None
+
+
+class MediaInfo(BaseModel):
+    count: int = 0
+    extensions: dict[str, int] = Field(default_factory=dict)
+    folders: list[str] = Field(default_factory=list)
+    sizes: dict[str, int] = Field(default_factory=dict)  # "WxH" (images) or "16000 Hz, 1 ch" (audio) -> count
+    total_mb: float = 0.0
+
+
+class DataAnalysis(BaseModel):
+    task: str
+    fingerprint: str = ""
+    version: int = ANALYSIS_VERSION
+    metric: str = ""
+    lower_is_better: bool | None = None
+    n_files: int = 0
+    total_mb: float = 0.0
+    tree: list[str] = Field(default_factory=list)
+    tables: list[TableInfo] = Field(default_factory=list)
+    id_column: str | None = None
+    target_columns: list[str] = Field(default_factory=list)
+    target: dict[str, str] = Field(default_factory=dict)  # column -> distribution summary
+    problem_type: str = "other"
+    modalities: set[str] = Field(default_factory=set)
+    text_columns: list[str] = Field(default_factory=list)
+    datetime_columns: list[str] = Field(default_factory=list)
+    id_like_columns: list[str] = Field(default_factory=list)  # user/item-style keys with repeats
+    images: MediaInfo | None = None
+    audio: MediaInfo | None = None
+    notes: list[str] = Field(default_factory=list)
+
+    def table(self, name: str) -> TableInfo | None:
+        return next((t for t in self.tables if t.path == name or Path(t.path).name == name), None)
+
+    def render(self, max_chars: int = 6000) -> str:
+        """Compact Markdown for prompts; drops detail (columns, samples) until it fits in max_chars."""
+        for cols, samples in ((60, 3), (40, 2), (25, 1), (12, 0), (6, 0)):
+            text = _render(self, cols, samples)
+            if len(text) <= max_chars:
+                return text
+        return text[: max_chars - 20] + "\n... [cut]\n"
+
+
+# ---------------------------------------------------------------------------------------------- public API
+
+
+def analyze(task: Task | str | Path, cache_path: str | Path | None = None) -> DataAnalysis:
+    """Analyse the task's public files, reusing cache_path when the files have not changed."""
+    if not hasattr(task, "public_dir"):
+        from automind.task import Task
+
+        task = Task.load(task)
+    fp = fingerprint(task.public_dir)
+    cache = Path(cache_path) if cache_path else None
+    if cache is not None and cache.is_file():
+        try:
+            cached = DataAnalysis.model_validate_json(cache.read_text(encoding="utf-8"))
+            if cached.fingerprint == fp and cached.version == ANALYSIS_VERSION:
+                return cached
+        except ValueError:
+            pass  # stale or corrupt cache: recompute
+    result = _analyze(task)
+    result.fingerprint = fp
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(".tmp")
+        tmp.write_text(result.model_dump_json(indent=1), encoding="utf-8")
+        os.replace(tmp, cache)
+    return result
+
+
+def fingerprint(public: Path) -> str:
+    """Names, sizes and mtimes of the public files: cheap, and changes whenever the data does."""
+    h = hashlib.sha1()
+    for root, dirs, files in os.walk(public):
+        dirs.sort()
+        for f in sorted(files):
+            p = Path(root) / f
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            h.update(f"{p.relative_to(public)}|{st.st_size}|{int(st.st_mtime)}\n".encode())
+    return h.hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------------------------- analysis
+
+
+def _analyze(task: Task) -> DataAnalysis:
+    public = task.public_dir
+    files = sorted(p for p in public.rglob("*") if p.is_file())
+    da = DataAnalysis(task=task.name, metric=task.spec.metric.name, n_files=len(files))
+    da.total_mb = round(sum(p.stat().st_size for p in files) / 2**20, 2)
+    da.tree = file_tree(public, files)
+    da.id_column = task.spec.id_column
+    da.target_columns = list(task.spec.target_columns)
+    metric = _metric(task)
+    if metric is not None:
+        da.lower_is_better = (
+            metric.lower_is_better
+            if task.spec.metric.lower_is_better is None
+            else task.spec.metric.lower_is_better
+        )
+
+    frames: dict[str, pd.DataFrame] = {}
+    roles = {p.resolve(): "train" for p in task.train_paths} | {p.resolve(): "test" for p in task.test_paths}
+    roles[task.sample_submission_path.resolve()] = "sample_submission"
+    order = {"train": 0, "test": 1, "sample_submission": 2, "": 3}
+    tables = [p for p in files if p.suffix.lower() in TABLE_SUFFIXES and not p.name.startswith(".")]
+    for p in sorted(tables, key=lambda p: (order[roles.get(p.resolve(), "")], str(p))):
+        rel = str(p.relative_to(public))
+        role = roles.get(p.resolve(), "")
+        info, df = _table(p, rel, SAMPLE_ROWS if role in ("train", "") else 20_000)  # test: a smaller sample
+        info.role = role
+        da.tables.append(info)
+        if df is not None:
+            frames[rel] = df
+    da.images = _media(public, [p for p in files if p.suffix.lower() in IMAGE_SUFFIXES], _image_size)
+    da.audio = _media(public, [p for p in files if p.suffix.lower() in AUDIO_SUFFIXES], _audio_shape)
+    if not da.images.count:
+        da.images = None
+    if not da.audio.count:
+        da.audio = None
+
+    train = _frame_for(task.train_paths, public, frames)
+    test = _frame_for(task.test_paths, public, frames)
+    targets = [c for c in da.target_columns if train is not None and c in train.columns]
+    if train is not None and test is not None and not targets:
+        # e.g. one probability column per class in the submission, one label column in train
+        extra = [c for c in train.columns if c not in test.columns and c != da.id_column]
+        if len(extra) == 1:
+            targets = extra
+            da.notes.append(
+                f"the label is train.csv column '{extra[0]}' (submission columns: {', '.join(da.target_columns)})"
+            )
+    for c in targets:
+        da.target[c] = _distribution(train[c])
+    da.problem_type = task.spec.problem_type or _problem_type(train, targets, da.target_columns, metric)
+
+    skip = set(targets) | ({da.id_column} if da.id_column else set())
+    for info in da.tables:
+        for col in info.columns:
+            if col.name in skip:
+                continue
+            if col.kind == "text" and col.name not in da.text_columns:
+                da.text_columns.append(col.name)
+            if col.kind == "datetime" and col.name not in da.datetime_columns:
+                da.datetime_columns.append(col.name)
+            key_like = ID_NAMES.search(col.name.lower()) and col.kind in ("id", "categorical", "numeric")
+            if key_like and col.name not in da.id_like_columns:
+                da.id_like_columns.append(col.name)
+    da.modalities = _modalities(da, train, targets)
+    if train is not None and test is not None:
+        missing = [c for c in train.columns if c not in test.columns and c not in targets]
+        if missing:
+            da.notes.append(f"columns in train but not in test: {', '.join(missing[:10])}")
+    return da
+
+
+def _metric(task: Task):
+    try:
+        from automind.metrics import get_metric
+
+        return get_metric(task.spec.metric.name)
+    except Exception:  # noqa: BLE001 - an unknown metric only loses the direction/kind hint
+        return None
+
+
+def _frame_for(paths: list[Path], public: Path, frames: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
+    for p in paths:
+        try:
+            rel = str(p.relative_to(public))
+        except ValueError:
+            continue
+        if rel in frames:
+            return frames[rel]
+    return None
+
+
+def file_tree(public: Path, files: list[Path]) -> list[str]:
+    """One line per top-level entry; folders summarised by file count and extensions (capped)."""
+    lines: list[str] = []
+    top: dict[str, list[Path]] = {}
+    for p in files:
+        parts = p.relative_to(public).parts
+        top.setdefault(parts[0] + ("/" if len(parts) > 1 else ""), []).append(p)
+    for name in sorted(top):
+        group = top[name]
+        if name.endswith("/"):
+            exts = Counter(p.suffix.lower() or "(none)" for p in group).most_common(4)
+            size = sum(p.stat().st_size for p in group)
+            examples = ", ".join(str(p.relative_to(public / name)) for p in group[:3])
+            ext_text = ", ".join(f"{n} {e}" for e, n in exts)
+            lines.append(f"{name} ({len(group)} files: {ext_text}; {_mb(size)}) e.g. {examples}")
+        else:
+            lines.append(f"{name} ({_mb(group[0].stat().st_size)})")
+        if len(lines) >= MAX_TREE:
+            lines.append(f"... {len(top) - MAX_TREE} more entries")
+            break
+    return lines
+
+
+def _mb(n: int) -> str:
+    return f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{n / 1024:.1f} kB"
+
+
+def count_lines(path: Path, limit_bytes: int = 2 * 2**30) -> tuple[int, bool]:
+    """Data rows of a text table (header excluded), counted in binary chunks; estimated past limit_bytes."""
+    n = read = 0
+    size = path.stat().st_size
+    last = b"\n"
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 22):
+            n += chunk.count(b"\n")
+            read += len(chunk)
+            last = chunk[-1:]
+            if read >= limit_bytes:
+                return max(0, int(n * size / read) - 1), True
+    if last != b"\n":
+        n += 1
+    return max(0, n - 1), False
+
+
+def _read_table(path: Path) -> tuple[pd.DataFrame, int, bool]:
+    import pandas as pd
+
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        sep = "\t" if suffix == ".tsv" else ","
+        df = pd.read_csv(path, sep=sep, nrows=SAMPLE_ROWS, low_memory=False)
+        if len(df) < SAMPLE_ROWS:
+            return df, len(df), False
+        rows, est = count_lines(path)
+        return df, rows, est
+    if suffix == ".jsonl":
+        df = pd.read_json(path, lines=True, nrows=SAMPLE_ROWS)
+        if len(df) < SAMPLE_ROWS:
+            return df, len(df), False
+        rows, est = count_lines(path)
+        return df, rows + 1, est
+    df = pd.read_parquet(path) if suffix == ".parquet" else pd.read_feather(path)
+    return df.head(SAMPLE_ROWS), len(df), False
+
+
+def _table(path: Path, rel: str, stats_rows: int = SAMPLE_ROWS) -> tuple[TableInfo, pd.DataFrame | None]:
+    try:
+        df, rows, est = _read_table(path)
+    except Exception as e:  # noqa: BLE001 - report unreadable files instead of failing the whole analysis
+        msg = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        return TableInfo(path=rel, rows=0, error=f"could not read: {msg}"), None
+    info = TableInfo(path=rel, rows=rows, rows_estimated=est)
+    part = df.head(stats_rows)
+    info.columns = [_column(part[c], str(c)) for c in df.columns]
+    for row in df.head(3).to_dict("records"):
+        info.sample_rows.append({str(k): _short(v) for k, v in row.items()})
+    return info, df
+
+
+def _short(v: Any, n: int = 60) -> Any:
+    if isinstance(v, float) and v != v:
+        return None
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, str) and len(v) > n:
+        return v[:n] + "..."
+    if not isinstance(v, (int, float, bool, str, type(None))):
+        v = str(v)[:n]
+    return v
+
+
+def _column(s: pd.Series, name: str) -> ColumnInfo:
+    import pandas as pd
+
+    n = len(s)
+    missing = float(s.isna().mean() * 100) if n else 0.0
+    try:
+        unique = int(s.nunique(dropna=True))
+    except TypeError:  # unhashable values (lists from JSON)
+        unique = int(s.astype(str).nunique())
+    kind, summary = "categorical", ""
+    nonnull = s.dropna()
+    if unique <= 1:
+        kind, summary = "constant", f"single value {_short(nonnull.iloc[0]) if len(nonnull) else None!r}"
+    elif pd.api.types.is_bool_dtype(s):
+        kind, summary = "boolean", _top(nonnull)
+    elif pd.api.types.is_datetime64_any_dtype(s):
+        kind, summary = "datetime", f"{nonnull.min()} .. {nonnull.max()}"
+    elif pd.api.types.is_numeric_dtype(s):
+        kind = (
+            "id"
+            if unique == len(nonnull) and pd.api.types.is_integer_dtype(s) and _id_name(name)
+            else "numeric"
+        )
+        summary = f"range {_num(nonnull.min())} .. {_num(nonnull.max())}, mean {_num(nonnull.mean())}"
+        if pd.api.types.is_integer_dtype(s) and unique <= 20:
+            summary += f"; values {_top(nonnull)}"
+    else:
+        text = nonnull.astype(str)
+        import numpy as np
+
+        head = text.head(3000).tolist()  # length statistics from a sample: plain Python is fastest here
+        lengths = pd.Series(np.fromiter((len(x) for x in head), dtype=float, count=len(head)))
+        words = pd.Series(np.fromiter((len(x.split()) for x in head), dtype=float, count=len(head)))
+        if _looks_datetime(text):
+            kind = "datetime"
+            summary = f"dates like {text.iloc[0]!r} .. {text.iloc[-1]!r}"
+        elif len(text) and (words.mean() >= 6 or lengths.mean() >= 60) and unique >= 0.3 * len(text):
+            kind = "text"
+            summary = (
+                f"free text, {lengths.mean():.0f} chars mean (median {lengths.median():.0f}, max {lengths.max():.0f}), "
+                f"{words.mean():.0f} words mean"
+            )
+        elif unique == len(text) and _id_name(name):
+            kind, summary = "id", f"unique strings like {text.iloc[0]!r}"
+        elif unique > 0.5 * len(text):
+            summary = f"high cardinality ({unique} distinct in {len(text)} rows), e.g. " + ", ".join(
+                repr(_short(v, 30)) for v in text.head(3)
+            )
+        else:
+            summary = f"{unique} levels; top {_top(nonnull)}"
+    return ColumnInfo(name=name, dtype=str(s.dtype), kind=kind, missing_pct=round(missing, 1), unique=unique,
+                      summary=summary)  # fmt: skip
+
+
+def _id_name(name: str) -> bool:
+    low = name.lower()
+    return (
+        low in ("id", "index", "key", "uid", "guid")
+        or low.endswith(("id", "_id", "_key"))
+        or low.startswith("id_")
+    )
+
+
+def _num(x: Any) -> str:
+    x = float(x)
+    return f"{x:.4g}" if abs(x) < 1e6 else f"{x:.3e}"
+
+
+def _top(s: pd.Series, k: int = 5) -> str:
+    vc = s.astype(str).value_counts()
+    parts = [f"{_short(v, 30)} ({c / max(1, len(s)) * 100:.0f}%)" for v, c in vc.head(k).items()]
+    return ", ".join(parts) + (f", ... {len(vc) - k} more" if len(vc) > k else "")
+
+
+DATE_RE = re.compile(
+    r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?|^\d{1,2}[-/]\d{1,2}[-/]\d{4}"
+)
+
+
+def _looks_datetime(text: pd.Series) -> bool:
+    sample = text.head(200)
+    if not len(sample):
+        return False
+    return sample.str.match(DATE_RE).mean() >= 0.9
+
+
+def _distribution(y: pd.Series) -> str:
+    import pandas as pd
+
+    y = y.dropna()
+    n = y.nunique()
+    if pd.api.types.is_numeric_dtype(y) and (n > 20 or pd.api.types.is_float_dtype(y) and (y % 1 != 0).any()):
+        q = y.quantile([0.05, 0.5, 0.95])
+        skew = float(y.skew()) if len(y) > 2 else 0.0
+        text = (
+            f"numeric: mean {_num(y.mean())}, std {_num(y.std())}, min {_num(y.min())}, 5% {_num(q.iloc[0])}, "
+            f"median {_num(q.iloc[1])}, 95% {_num(q.iloc[2])}, max {_num(y.max())}, skew {skew:.2f}"
+        )
+        if y.min() > 0 and skew > 1:
+            text += " (right-skewed and positive: a log transform usually helps)"
+        return text
+    vc = y.astype(str).value_counts()
+    parts = [f"{v}: {c} ({c / len(y) * 100:.1f}%)" for v, c in vc.head(12).items()]
+    more = f", ... {len(vc) - 12} more classes" if len(vc) > 12 else ""
+    ratio = vc.iloc[0] / max(1, vc.iloc[-1])
+    imbalance = f"; imbalance {ratio:.1f}:1" if ratio >= 3 else ""
+    return f"{len(vc)} classes: " + ", ".join(parts) + more + imbalance
+
+
+def _problem_type(train: pd.DataFrame | None, targets: list[str], sub_targets: list[str], metric) -> str:
+    if train is None or not targets or metric is None:
+        if metric is not None and metric.kind == "value":
+            return "regression"
+        return "other"
+    if len(targets) > 1:
+        y = train[targets]
+        if metric.kind in ("proba", "label") and all(set(y[c].dropna().unique()) <= {0, 1} for c in targets):
+            return "multilabel"
+        return "regression" if metric.kind == "value" else "multilabel"
+    from automind.prepare import infer_problem_type
+
+    return infer_problem_type(train[targets[0]], metric)
+
+
+def _modalities(da: DataAnalysis, train: pd.DataFrame | None, targets: list[str]) -> set[str]:
+    mods: set[str] = set()
+    feature_cols = [
+        c for t in da.tables for c in t.columns
+        if c.name not in targets and c.name != da.id_column and c.kind not in ("id", "constant")
+    ]  # fmt: skip
+    if any(c.kind in ("numeric", "categorical", "boolean") for c in feature_cols):
+        mods.add("tabular")
+    if da.text_columns:
+        mods.add("text")
+    if da.images:
+        mods.add("image")
+    if da.audio:
+        mods.add("audio")
+    if da.datetime_columns:
+        mods.add("time")
+    if len(da.id_like_columns) >= 2 or any("user" in c.lower() for c in da.id_like_columns):
+        mods.add("ids")
+    if not mods and da.tables:
+        mods.add("tabular")
+    return mods
+
+
+# ---------------------------------------------------------------------------------------------- media
+
+
+def _media(public: Path, files: list[Path], shape_of) -> MediaInfo:
+    info = MediaInfo(count=len(files))
+    if not files:
+        return info
+    info.extensions = dict(Counter(p.suffix.lower() for p in files).most_common())
+    info.folders = sorted({str(p.parent.relative_to(public)) for p in files})[:10]
+    info.total_mb = round(sum(p.stat().st_size for p in files) / 2**20, 2)
+    step = max(1, len(files) // 30)
+    shapes = Counter()
+    for p in files[::step][:30]:
+        try:
+            shape = shape_of(p)
+        except (OSError, ValueError, struct.error, EOFError):
+            shape = None
+        shapes[shape or "unknown"] += 1
+    info.sizes = dict(shapes.most_common(8))
+    return info
+
+
+def _image_size(path: Path) -> str | None:
+    """Width x height from the file header (PNG, JPEG, GIF, BMP); PIL for anything else when installed."""
+    with open(path, "rb") as f:
+        head = f.read(32)
+        if head[:8] == b"\x89PNG\r\n\x1a\n":
+            w, h = struct.unpack(">II", head[16:24])
+            return f"{w}x{h}"
+        if head[:6] in (b"GIF87a", b"GIF89a"):
+            w, h = struct.unpack("<HH", head[6:10])
+            return f"{w}x{h}"
+        if head[:2] == b"BM":
+            w, h = struct.unpack("<ii", head[18:26])
+            return f"{w}x{abs(h)}"
+        if head[:2] == b"\xff\xd8":
+            f.seek(2)
+            while True:
+                marker = f.read(2)
+                if len(marker) < 2 or marker[0] != 0xFF:
+                    return None
+                if marker[1] in (0xD8, 0x01) or 0xD0 <= marker[1] <= 0xD7:
+                    continue
+                (length,) = struct.unpack(">H", f.read(2))
+                if 0xC0 <= marker[1] <= 0xCF and marker[1] not in (0xC4, 0xC8, 0xCC):
+                    h, w = struct.unpack(">xHH", f.read(5))
+                    return f"{w}x{h}"
+                f.seek(length - 2, 1)
+    try:
+        from PIL import Image
+    except ImportError:
+        return None
+    with Image.open(path) as im:
+        return f"{im.width}x{im.height}"
+
+
+def _audio_shape(path: Path) -> str | None:
+    if path.suffix.lower() != ".wav":
+        return None
+    import wave
+
+    with wave.open(str(path), "rb") as w:
+        secs = w.getnframes() / max(1, w.getframerate())
+        return f"{w.getframerate()} Hz, {w.getnchannels()} ch, ~{secs:.0f} s"
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+
+
+def _render(da: DataAnalysis, max_cols: int, samples: int) -> str:
+    out = [f"## Data analysis: {da.task}"]
+    direction = (
+        ""
+        if da.lower_is_better is None
+        else (", lower is better" if da.lower_is_better else ", higher is better")
+    )
+    targets = ", ".join(f"`{t}`" for t in (list(da.target) or da.target_columns)) or "?"
+    out.append(
+        f"Problem: {da.problem_type}; target {targets}; metric {da.metric}{direction}. "
+        f"Modalities: {', '.join(sorted(da.modalities)) or 'unknown'}. "
+        f"{da.n_files} files, {da.total_mb:g} MB."
+    )
+    out.append("\n### Files\n" + "\n".join(f"- {line}" for line in da.tree))
+    train_cols: list[str] | None = None
+    for t in da.tables:
+        rows = f"~{t.rows}" if t.rows_estimated else str(t.rows)
+        if t.error:
+            out.append(f"\n### {t.path}: {t.error}")
+            continue
+        names = [c.name for c in t.columns]
+        if t.role == "sample_submission":
+            example = json.dumps(t.sample_rows[0], default=str)[:300] if t.sample_rows else ""
+            out.append(
+                f"\n### {t.path} (submission format): {rows} rows; columns {', '.join(names)}; e.g. {example}"
+            )
+            continue
+        out.append(f"\n### {t.path}: {rows} rows x {len(t.columns)} columns")
+        if train_cols is not None and set(names) <= set(train_cols) and len(names) > 3:
+            dropped = [c for c in train_cols if c not in names]
+            out.append(
+                f"Same columns as the training table{' minus ' + ', '.join(dropped) if dropped else ''}."
+            )
+            continue
+        if train_cols is None and len(names) > 3:
+            train_cols = names
+        for c in t.columns[:max_cols]:
+            miss = f", {c.missing_pct:g}% missing" if c.missing_pct else ""
+            out.append(f"- `{c.name}` {c.dtype} {c.kind}{miss}, {c.unique} unique: {c.summary}")
+        if len(t.columns) > max_cols:
+            rest = t.columns[max_cols:]
+            out.append(f"- ... {len(rest)} more: " + ", ".join(f"{c.name} ({c.kind})" for c in rest[:80]))
+        for row in t.sample_rows[:samples]:
+            out.append("  sample: " + json.dumps(row, default=str)[:400])
+    if da.target:
+        out.append("\n### Target")
+        out.extend(f"- `{k}`: {v}" for k, v in da.target.items())
+    if da.text_columns:
+        out.append(f"\nText columns: {', '.join(da.text_columns)}")
+    if da.datetime_columns:
+        out.append(f"Datetime columns: {', '.join(da.datetime_columns)}")
+    if da.id_like_columns:
+        out.append(f"Key columns (user/item-like): {', '.join(da.id_like_columns)}")
+    for label, m in (("Images", da.images), ("Audio", da.audio)):
+        if m:
+            exts = ", ".join(f"{n} {e}" for e, n in m.extensions.items())
+            sizes = ", ".join(f"{s} ({n})" for s, n in m.sizes.items())
+            out.append(
+                f"{label}: {m.count} files ({exts}; {m.total_mb:g} MB) in {', '.join(m.folders)}; sampled: {sizes}"
+            )
+    if da.notes:
+        out.append("\nNotes:\n" + "\n".join(f"- {n}" for n in da.notes))
+    return "\n".join(out) + "\n"
