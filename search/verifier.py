@@ -53,6 +53,10 @@ def task_direction(task: Task) -> bool | None:
 
 
 def _as_float(text: str) -> float | None:
+    try:
+        return float((text or "").strip())  # also "nan" and "inf", which the verifier must reject
+    except ValueError:
+        pass
     m = re.search(NUMBER, text or "")
     return float(m.group(0)) if m else None
 

@@ -1,0 +1,114 @@
+"""`automind solve/report/runs list` through the CLI, and the HTML report's content."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from search_fakes import ScriptedRoles, script
+from typer.testing import CliRunner
+
+from automind.cli import app
+from automind.report import write_report
+from automind.roles import Trick
+from automind.run import solve
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    roles = ScriptedRoles({"draft": [script(0.7), script(0.75)], "*": [script(0.8)]})
+    monkeypatch.setattr("automind.roles.make_roles", lambda settings, spec=None: roles)
+    return roles
+
+
+def test_solve_json_resume_report_and_runs_list(task_dir, tmp_path, scripted):
+    out = tmp_path / "runs" / "r1"
+    res = runner.invoke(
+        app,
+        [
+            "solve",
+            str(task_dir),
+            "--steps",
+            "2",
+            "--out",
+            str(out),
+            "--no-knowledge",
+            "--json",
+            "--seed",
+            "4",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.output)
+    assert summary["steps"] == 2 and summary["status"] == "finished" and summary["best_metric"] == 0.75
+    assert summary["grade"]["score"] == 1.0
+    info = json.loads((out / "run.json").read_text())
+    assert info["config"]["search"]["seed"] == 4 and info["knowledge"]["disabled"] is True
+
+    res = runner.invoke(app, ["solve", "--resume", str(out), "--steps", "3", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["steps"] == 3
+
+    (out / "report.html").unlink()
+    res = runner.invoke(app, ["report", str(out)])
+    assert res.exit_code == 0 and (out / "report.html").is_file()
+
+    res = runner.invoke(app, ["runs", "list", "--dir", str(tmp_path / "runs"), "--json"])
+    rows = json.loads(res.output)
+    assert (
+        rows[0]["run"] == "r1" and rows[0]["steps"] == 3 and rows[0]["best_metric"] == 0.75
+    )  # 3 drafts by default
+    res = runner.invoke(app, ["runs", "list", "--dir", str(tmp_path / "runs")])
+    assert "r1" in res.output and "tiny" in res.output
+
+
+def test_solve_live_view_prints_result(task_dir, tmp_path, scripted):
+    res = runner.invoke(
+        app, ["solve", str(task_dir), "--steps", "1", "--out", str(tmp_path / "r"), "--no-knowledge"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "best" in res.output and "0.7" in res.output and "graded" in res.output
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["solve"], "give a TASK"),
+        (["solve", "x", "--coder", "fast"], "--coder 'fast'"),
+        (["solve", "/no/such/task", "--no-knowledge"], "not a"),
+        (["solve", "--resume", "/no/such/run"], "no journal.json"),
+        (["report", "/no/such/run"], "no journal.json"),
+        (["runs", "list", "--dir", "/no/such/dir"], "no such folder"),
+    ],
+)
+def test_cli_errors_are_specific(args, message, scripted):
+    res = runner.invoke(app, args)
+    assert res.exit_code != 0
+    assert message in " ".join(res.output.split())
+
+
+def test_report_shows_tree_tricks_safety_net_and_escapes(task_dir, tmp_path, settings_factory, monkeypatch):
+    from dataclasses import asdict
+
+    trick = Trick("t1", "blend <b>two</b> models", "x", source="card:blend")
+    monkeypatch.setattr(
+        "automind.run.load_knowledge",
+        lambda *a: {"labels": [], "tips": [], "pool": [asdict(trick)]},
+    )
+    llm = ScriptedRoles({"draft": [script(None, submit=False)], "improve": [script(0.9)]}, repair_fixes=False)
+    recipe = ScriptedRoles({"*": [script(0.6)]}, name="recipes")
+    s = settings_factory(
+        **{"search.steps": 3, "search.num_drafts": 1, "search.safety_net_share": 0.3, "search.debug_prob": 0.0,
+           "search.trick_prob": 1.0, "knowledge.enabled": True, "coding.one_pass_tries": 1}
+    )  # fmt: skip
+    result = solve(task_dir, s, out=tmp_path / "run", roles=llm, safety_roles=recipe)
+    assert [n.stage for n in result.journal.nodes] == ["draft", "safety-net", "improve"]
+    html = write_report(tmp_path / "run").read_text()
+    assert html.count("<details>") >= 4 and "<svg" in html and "<polyline" in html
+    assert "safety net" in html and "blend &lt;b&gt;two&lt;/b&gt; models" in html and "<b>two</b>" not in html
+    assert "(helped)" in html and "card:blend" in html
+    assert re.search(r"#2 improve", html) and "no submission/submission.csv" in html
+    assert not re.search(r"""(src|href)=["']https?:""", html)  # self-contained

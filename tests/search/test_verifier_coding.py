@@ -1,0 +1,132 @@
+"""Verifier facts override the verdict; coder choice and one-pass repair, on real sandbox runs."""
+
+from __future__ import annotations
+
+import pytest
+from automind.search.verifier import read_metric, verify
+from search_fakes import BUG, ScriptedRoles, script
+
+from automind.coding import choose, one_pass, rate_complexity
+from automind.config import CodingConfig
+from automind.roles import Context, Plan, RoleError
+from automind.sandbox import Sandbox
+from automind.task import Task
+
+
+@pytest.fixture
+def task(task_dir):
+    return Task.load(task_dir)
+
+
+@pytest.fixture
+def sandbox(task, tmp_path):
+    return Sandbox(task, tmp_path / "work", timeout_s=20, memory_mb=2048, threads=1)
+
+
+def judge(task, sandbox, code, **roles_kw):
+    roles = ScriptedRoles(**roles_kw)
+    ctx = Context(task=task, action="draft", analysis="")
+    return verify(roles, ctx, task, code, sandbox.run_script(code))
+
+
+def test_clean_script_is_valid_with_metric_from_file(task, sandbox):
+    v = judge(task, sandbox, script(0.83))
+    assert not v.buggy and v.metric == 0.83 and v.lower_is_better is False and v.notes == []
+
+
+@pytest.mark.parametrize(
+    "code,reason",
+    [
+        (script(0.8, bug=True), "RuntimeError: injected bug"),
+        (script(0.8, submit=False), "no submission/submission.csv"),
+        (script(None), "validation metric not found"),
+        (
+            script(0.8, threshold=0.5).replace('w.writerow(["id", "y"])', 'w.writerow(["idx", "y"])'),
+            "invalid submission",
+        ),
+        ("import sys\nprint('score: 0.9')\nsys.exit(3)\n", "exited with code 3"),
+        (script(float("nan")), "validation metric is nan"),
+    ],
+)
+def test_facts_override_a_happy_verdict(task, sandbox, code, reason):
+    v = judge(task, sandbox, code)  # the scripted verifier always says "looks fine"
+    assert v.buggy and v.metric is None and reason in v.error
+
+
+def test_rows_missing_from_submission_are_caught(task, sandbox):
+    code = script(0.8).replace("    for r in rows:", "    for r in rows[:5]:")
+    v = judge(task, sandbox, code)
+    assert v.buggy and "invalid submission" in v.error
+
+
+def test_printed_metric_line_when_no_file(task, sandbox):
+    v = judge(task, sandbox, script(0.77, print_only=True))
+    assert not v.buggy and v.metric == 0.77 and "printed line" in v.notes[0]
+
+
+def test_verdict_bug_makes_node_buggy(task, sandbox):
+    v = judge(task, sandbox, script(0.8), verdict_bug=True)
+    assert v.buggy and v.error == "verifier: looks fine"
+
+
+def test_task_direction_wins_and_majority_needs_reports(task, sandbox, monkeypatch):
+    v = judge(task, sandbox, script(0.8), lower_is_better=True)
+    assert v.lower_is_better is False  # accuracy: higher is better, whatever the verifier says
+    monkeypatch.setattr("automind.search.verifier.task_direction", lambda t: None)
+    v = judge(task, sandbox, script(0.8), lower_is_better=True)
+    assert v.lower_is_better is True  # no known direction: the verifier's report is recorded for the vote
+
+
+def test_verifier_role_failure_falls_back_to_facts(task, sandbox):
+    class Broken(ScriptedRoles):
+        def verify(self, ctx, code, result):
+            raise RoleError("verifier reply was not JSON")
+
+    ctx = Context(task=task, action="draft", analysis="")
+    v = verify(Broken(), ctx, task, script(0.8), sandbox.run_script(script(0.8)))
+    assert not v.buggy and v.metric == 0.8 and "verifier role failed" in v.notes[0]
+
+
+def test_read_metric_prefers_file_then_last_metric_line(task, sandbox):
+    code = "import os\nos.makedirs('submission', exist_ok=True)\nprint('fold 1 auc: 0.70')\nprint('CV AUC = 0.75')\nprint('done')\n"
+    value, source = read_metric(sandbox.run_script(code))
+    assert value == 0.75 and "CV AUC" in source
+
+
+def test_complexity_rating_and_choice(task):
+    roles = ScriptedRoles(complexity="hard")
+    ctx, plan = Context(task=task, action="draft", analysis=""), Plan("p")
+    assert rate_complexity(roles, ctx, plan) == 5.0
+    roles._complexity = None
+    assert rate_complexity(roles, ctx, plan) == 5.0
+    roles._complexity = 9
+    assert rate_complexity(roles, ctx, plan) == 5.0
+    roles._complexity = 2.5
+    assert rate_complexity(roles, ctx, plan) == 2.5
+    assert choose("adaptive", 3.5, 3.5) == "one-pass" and choose("adaptive", 4.0, 3.5) == "stepwise"
+    assert choose("one-pass", 5.0, 3.5) == "one-pass" and choose("stepwise", 1.0, 3.5) == "stepwise"
+
+
+def test_syntax_error_is_repaired_without_executing(task, sandbox, tmp_path):
+    roles = ScriptedRoles()
+    broken = script(0.8).replace("import csv, os, time", "import csv, os, time\n" + BUG + "\ndef oops(:")
+    ctx = Context(task=task, action="draft", analysis="")
+
+    class Fixer(ScriptedRoles):
+        def repair(self, ctx, code, error, step=None):
+            self.calls.append(("repair", error))
+            return script(0.8)
+
+    roles = Fixer()
+    out = one_pass(roles, ctx, broken, sandbox, tries=3)
+    assert out.result.ok and out.attempts == 2 and out.error is None
+    assert roles.calls[0][1].startswith("SyntaxError")
+    assert len(list((tmp_path / "work").glob("exec-*"))) == 1  # the broken script never ran
+
+
+def test_one_pass_gives_up_after_tries(task, sandbox):
+    roles = ScriptedRoles(repair_fixes=False)
+    ctx = Context(task=task, action="improve", analysis="")
+    out = one_pass(roles, ctx, script(0.8, bug=True), sandbox, tries=CodingConfig().one_pass_tries)
+    assert not out.result.ok and out.attempts == 3 and "injected bug" in out.error
+    assert [c[0] for c in roles.calls] == ["repair", "repair"]
