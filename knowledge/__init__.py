@@ -174,7 +174,8 @@ def _card_files() -> list[tuple[str, str]]:
     return [(f"knowledge/cards/{f.name}", f.read_text(encoding="utf-8")) for f in files]
 
 
-def _parse_cards(name: str, text: str) -> list[Card]:
+def parse_cards(name: str, text: str) -> list[Card]:
+    """Validate one card file's text; `name` (a path) is used in error messages."""
     try:
         data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as e:
@@ -198,6 +199,9 @@ def _parse_cards(name: str, text: str) -> list[Card]:
     return cards
 
 
+_parse_cards = parse_cards  # older name, used by ingest/loaders.py
+
+
 def load_cards(extra_dirs: Iterable[str | Path] = ()) -> list[Card]:
     """All shipped cards plus those in `extra_dirs` (*.yaml), validated; duplicate ids are an error."""
     sources = list(_card_files())
@@ -205,11 +209,15 @@ def load_cards(extra_dirs: Iterable[str | Path] = ()) -> list[Card]:
         d = Path(d)
         if not d.is_dir():
             raise KnowledgeError(f"card directory {d} does not exist")
-        sources += [(str(p), p.read_text(encoding="utf-8")) for p in sorted(d.glob("*.yaml"))]
+        for p in sorted(d.glob("*.yaml")):
+            try:
+                sources.append((str(p), p.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError) as e:
+                raise KnowledgeError(f"{p}: cannot read card file ({e}); save it as UTF-8 text") from e
     seen: dict[str, str] = {}
     cards: list[Card] = []
     for name, text in sources:
-        for card in _parse_cards(name, text):
+        for card in parse_cards(name, text):
             if card.id in seen:
                 raise KnowledgeError(
                     f"duplicate card id {card.id!r} in {name} (first defined in {seen[card.id]})"
@@ -241,4 +249,5 @@ __all__ = [
     "cards_fingerprint",
     "load_cards",
     "load_taxonomy",
+    "parse_cards",
 ]

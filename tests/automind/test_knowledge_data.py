@@ -237,3 +237,11 @@ def test_card_model_validates_directly():
     )  # fmt: skip
     assert card.labels == ["Natural Language Processing/Text Classification"]
     assert "Pitfalls" not in card.text()
+
+
+def test_unreadable_card_file_is_a_knowledge_error(tmp_path):
+    d = tmp_path / "bin"
+    d.mkdir()
+    (d / "latin1.yaml").write_bytes(b"- id: caf\xe9\n")
+    with pytest.raises(KnowledgeError, match=r"latin1\.yaml: cannot read"):
+        load_cards(extra_dirs=[d])
