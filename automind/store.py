@@ -112,27 +112,32 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 
 
 class HashEmbedder:
-    """Deterministic hashed bag of words, word bigrams and char trigrams: tiny, instant, no model."""
+    """Deterministic hashed bag of words and word bigrams: tiny, instant, no model (for tests)."""
 
     name = "hash"
 
     def __init__(self, dim: int = 512):
         self.dim = dim
+        self._slots: dict[str, tuple[int, float]] = {}
 
-    def _features(self, text: str) -> Iterable[str]:
-        words = _TOKEN.findall(text.lower())
-        yield from words
-        yield from (f"{a}_{b}" for a, b in zip(words, words[1:], strict=False))
-        for w in words:
-            padded = f"<{w}>"
-            yield from (padded[i : i + 3] for i in range(len(padded) - 2))
+    def _slot(self, feat: str) -> tuple[int, float]:
+        slot = self._slots.get(feat)
+        if slot is None:
+            h = zlib.crc32(feat.encode())
+            slot = (h % self.dim, 1.0 if (h >> 31) & 1 else -1.0)
+            if len(self._slots) < 500_000:
+                self._slots[feat] = slot
+        return slot
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            for feat in self._features(text):
-                h = zlib.crc32(feat.encode())
-                out[row, h % self.dim] += 1.0 if (h >> 31) & 1 else -1.0
+            words = _TOKEN.findall(text.lower())
+            feats = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
+            if not feats:
+                continue
+            idx, sign = zip(*map(self._slot, feats), strict=True)
+            np.add.at(out[row], np.fromiter(idx, dtype=np.int64), np.fromiter(sign, dtype=np.float32))
         return _normalise(out)
 
 
@@ -214,21 +219,32 @@ def _batches(n: int, size: int) -> Iterable[slice]:
 class Store:
     """One chroma collection per kind (`automind-<kind>`), cosine space, vectors from one embedder."""
 
-    def __init__(self, client, embedder: Embedder, location: str):
+    def __init__(self, client, embedder: Embedder | str, location: str, strict: bool = True):
         self.client = client
-        self.embedder = embedder
+        self._embedder = embedder  # a name is loaded on first use: admin commands never need the model
         self.location = location
+        self.strict = strict
         self._collections: dict[str, Any] = {}
         try:
             self.max_batch = int(client.get_max_batch_size())
         except Exception:
             self.max_batch = 5000
 
+    @property
+    def embedder(self) -> Embedder:
+        if isinstance(self._embedder, str):
+            self._embedder = get_embedder(self._embedder)
+        return self._embedder
+
     @classmethod
-    def open(cls, location: str | Path | None = None, embedder: Embedder | str | None = None) -> Store:
+    def open(
+        cls, location: str | Path | None = None, embedder: Embedder | str | None = None, strict: bool = True
+    ) -> Store:
         """Open (creating if needed) the store at a directory or http(s) URL.
 
-        Defaults come from `settings.knowledge` (which already honours AUTOMIND_STORE).
+        Defaults come from `settings.knowledge` (which already honours AUTOMIND_STORE). With
+        `strict=False` collections are not checked against the embedder: for stats, export and rm,
+        which read or delete records but never embed.
         """
         if location is None or embedder is None:
             from automind.config import load_config
@@ -236,12 +252,14 @@ class Store:
             knowledge = load_config().settings.knowledge
             location = location or knowledge.store
             embedder = embedder or knowledge.embedder
-        if isinstance(embedder, str):
+        if isinstance(embedder, str) and strict:
             embedder = get_embedder(embedder)
-        return cls(_client(str(location)), embedder, str(location))
+        return cls(_client(str(location)), embedder, str(location), strict=strict)
 
     # -- collections -------------------------------------------------------------------------------
     def _check(self, kind: str, col) -> None:
+        if not self.strict:
+            return
         meta = col.metadata or {}
         built, dim = meta.get("embedder"), meta.get("dim")
         if built != self.embedder.name or (dim is not None and int(dim) != self.embedder.dim):
@@ -307,7 +325,7 @@ class Store:
                 ids=list(ids[s]),
                 documents=list(documents[s]),
                 metadatas=list(metadatas[s]) if metadatas is not None else None,
-                embeddings=vecs[s].tolist(),
+                embeddings=vecs[s],
             )
         return len(ids)
 

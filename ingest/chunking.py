@@ -1,0 +1,135 @@
+"""Split documents into retrieval-sized chunks that still say where they come from.
+
+Markdown headings split first (so a chunk never straddles two sections), then long sections are cut
+by size with overlap. Each chunk's text starts with its title and heading path, because a bare
+paragraph ("we used 5 folds") is useless to a reader, or an embedder, who does not know its context.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from automind.ingest.loaders import Document
+
+_HEADERS = [("#", "h1"), ("##", "h2"), ("###", "h3"), ("####", "h4")]
+
+# Stage of a chunk, guessed from its heading path first and its text second. Word prefixes, not
+# regexes: this runs on every chunk of every paper and must cost next to nothing.
+_STAGE_STEMS = {
+    "validation": ("validat", "crossval", "fold", "kfold", "leak", "holdout", "cv"),
+    "preprocessing": (
+        "preprocess",
+        "cleaning",
+        "normaliz",
+        "normalis",
+        "augment",
+        "resiz",
+        "tokeniz",
+        "missing",
+    ),
+    "feature engineering": ("feature", "encoding"),
+    "model": (
+        "model",
+        "architecture",
+        "backbone",
+        "network",
+        "lightgbm",
+        "xgboost",
+        "catboost",
+        "transformer",
+        "bert",
+    ),
+    "training": ("training", "optimiz", "optimis", "epoch", "loss", "schedul", "pretrain"),
+    "ensembling": ("ensembl", "blend", "stack", "averag", "voting"),
+    "post-processing": ("postprocess", "threshold", "calibrat", "rounding", "tta"),
+}
+_WORD = re.compile(r"[a-z]+")
+
+
+@lru_cache(maxsize=50_000)
+def _stage_of_word(word: str) -> str | None:
+    for stage, stems in _STAGE_STEMS.items():
+        if any(word.startswith(s) if len(s) > 3 else word == s for s in stems):
+            return stage
+    return None
+
+
+def _stage_counts(text: str) -> dict[str, int]:
+    counts = dict.fromkeys(_STAGE_STEMS, 0)
+    for w in _WORD.findall(text.lower().replace("-", "")):
+        st = _stage_of_word(w)
+        if st:
+            counts[st] += 1
+    return counts
+
+
+@dataclass
+class Chunk:
+    text: str
+    index: int
+    heading: str  # "Section > Subsection"
+    stage: str
+
+
+def guess_stage(heading: str, text: str) -> str:
+    """One of the card stages, or 'general' when nothing stands out."""
+    for part in reversed([p for p in heading.split(" > ") if p]):
+        counts = _stage_counts(part)
+        hits = [k for k, n in counts.items() if n]
+        if hits:  # "Model training" is about training: a generic 'model' yields to a more specific stage
+            return next((h for h in hits if h != "model"), hits[0])
+    counts = _stage_counts(text)
+    best = max(counts, key=counts.get)
+    return best if counts[best] >= 3 else "general"
+
+
+@lru_cache(maxsize=32)
+def _splitters(chunk_size: int, overlap: int):
+    from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
+
+    md = MarkdownHeaderTextSplitter(headers_to_split_on=_HEADERS, strip_headers=True)
+    rec = RecursiveCharacterTextSplitter(
+        chunk_size=chunk_size,
+        chunk_overlap=min(overlap, chunk_size // 2),
+        separators=["\n\n", "\n```", "\n", ". ", " ", ""],
+    )
+    return md, rec
+
+
+def chunk_document(doc: Document, chunk_size: int = 1200, overlap: int = 150) -> list[Chunk]:
+    """Chunks of one document; `doc.summary` (papers) becomes chunk 0 with stage 'summary'."""
+    title = str(doc.metadata.get("title") or "").strip()
+    chunks: list[Chunk] = []
+    if doc.summary:
+        chunks.append(Chunk(doc.summary.strip(), 0, "Summary", "summary"))
+    if not doc.split:
+        text = doc.text.strip()
+        stage = str(doc.metadata.get("stage") or guess_stage("", text))
+        chunks.append(Chunk(text, len(chunks), "", stage))
+        return chunks
+    body = max(200, chunk_size - min(len(title), 200) - 60)  # leave room for the heading prefix
+    md, rec = _splitters(body, overlap)
+    seen: set[str] = set()
+    for section in md.split_text(doc.text):
+        path = [section.metadata[k].strip() for _, k in _HEADERS if section.metadata.get(k)]
+        if path and title and path[0].lower() == title.lower():
+            path = path[1:]
+        heading = " > ".join(path)
+        content = section.page_content.strip()
+        if not content:
+            continue
+        prefix = "\n".join(x for x in (title, heading) if x)
+        for piece in rec.split_text(content):
+            piece = piece.strip()
+            if len(piece) < 20 and not chunks:
+                continue
+            text = f"{prefix}\n\n{piece}" if prefix else piece
+            if text in seen:
+                continue
+            seen.add(text)
+            chunks.append(Chunk(text, len(chunks), heading, guess_stage(heading, piece)))
+    if not chunks and doc.text.strip():
+        chunks.append(Chunk(doc.text.strip()[:chunk_size], 0, "", "general"))
+    return chunks
