@@ -154,9 +154,12 @@ class ExperienceStore:
         return self.add(exp, positive=best is not None)
 
     def mark_solved(self, task: str) -> int:
-        """Purge the task's negative entries: once solved, its old failures are noise."""
+        """Purge the task's failure entries (unfixed errors, failed-run summaries) once it is solved.
+
+        Trick outcomes stay: "this trick hurt here" is knowledge about the trick, not a failure of the task.
+        """
         before = self.store.count(NEGATIVE)
-        self.store.delete(NEGATIVE, where={"task": task})
+        self.store.delete(NEGATIVE, where={"$and": [{"task": task}, {"kind": {"$in": ["error", "summary"]}}]})
         return before - self.store.count(NEGATIVE)
 
     # ---- reads --------------------------------------------------------------------------
@@ -210,3 +213,99 @@ def open_experience(settings) -> ExperienceStore:
 
     location = settings.experience.store or settings.knowledge.store
     return ExperienceStore(Store.open(location, settings.knowledge.embedder))
+
+
+class RunMemory:
+    """Connects one run to the experience store: hints into each step's context, outcomes out of each node.
+
+    Every call is best-effort: a broken store must not break a solve, so failures are collected in
+    `self.errors` (the run reports them as fallbacks) instead of raised.
+    """
+
+    def __init__(
+        self, exp: ExperienceStore, task_slug: str, task_text: str, labels: list[str], run: str = ""
+    ):
+        self.exp, self.task, self.task_text, self.labels, self.run = exp, task_slug, task_text, labels, run
+        self.errors: list[str] = []
+        self._judged: set[str] = set()  # trick origins already recorded
+
+    def _safe(self, what: str, fn, default):
+        try:
+            return fn()
+        except Exception as e:  # noqa: BLE001 - memory is an aid, never a point of failure
+            self.errors.append(f"experience {what} failed ({type(e).__name__}: {e})")
+            return default
+
+    def hints(self, ctx: Any) -> list[str]:
+        """Debug: similar errors and their fixes; draft: similar tasks; improve: tricks that helped/hurt."""
+        if ctx.action == "debug":
+            return self._safe("lookup", lambda: self.exp.for_debug(ctx.parent_output or ""), [])
+        if ctx.action == "draft":
+            return self._safe(
+                "lookup", lambda: self.exp.for_draft(self.task_text, exclude_task=self.task), []
+            )
+        return self._safe("lookup", lambda: self.exp.for_improve(self.task_text), [])
+
+    def order_tricks(self, pool: list[Any]) -> list[Any]:
+        """Stable re-order of a trick pool by experience priors (helped first, hurt last)."""
+        priors = self._safe("priors", lambda: self.exp.trick_priors(self.task_text), {})
+        return sorted(pool, key=lambda t: -priors.get(t.id, 0.0)) if priors else pool
+
+    def on_node(self, node: Any) -> None:
+        """Record what a finished node teaches: an unfixed error, a verified fix, a trick outcome."""
+        parent = node.parent
+        if node.is_buggy and node.output:
+            self._safe(
+                "write",
+                lambda: self.exp.record_error(
+                    self.task, node.error or node.output, node.code, self.labels, self.run
+                ),
+                None,
+            )
+        if node.action == "debug" and not node.is_buggy and parent is not None:
+            tip = node.summary or (node.plan.strip().splitlines() or ["fixed"])[0][:200]
+            self._safe(
+                "write",
+                lambda: self.exp.record_fix(
+                    self.task,
+                    parent.error or parent.output,
+                    parent.code,
+                    node.code,
+                    tip,
+                    self.labels,
+                    self.run,
+                ),
+                None,
+            )
+        origin = node  # same walk as Journal._resolve_trick: an improve, or the debug fix that made it run
+        while origin.trick is None and origin.action == "debug" and origin.parent is not None:
+            origin = origin.parent
+        if origin.trick is not None and origin.trick_helpful is not None and origin.id not in self._judged:
+            self._judged.add(origin.id)
+            base = origin.parent
+            delta = None
+            if node.metric is not None and base is not None and base.metric is not None:
+                diff = node.metric.value - base.metric.value
+                delta = -diff if node.metric.lower_is_better else diff
+            self._safe(
+                "write",
+                lambda: self.exp.record_trick(
+                    self.task, origin.trick.id, origin.trick.title, self.labels, delta, self.run
+                ),
+                None,
+            )
+
+    def on_finish(self, journal: Any) -> None:
+        """Summarise the run; when it produced a valid solution, purge the task's old failures."""
+        best = journal.best_node
+        metric = None if best is None or best.metric is None else best.metric.value
+        what = None if best is None else (best.summary or best.plan.strip().splitlines()[0][:200])
+        if best is not None:
+            self._safe("purge", lambda: self.exp.mark_solved(self.task), 0)
+        self._safe(
+            "write",
+            lambda: self.exp.record_summary(
+                self.task, self.task_text, journal.memory(), what, metric, self.labels, self.run
+            ),
+            None,
+        )

@@ -44,15 +44,17 @@ def test_unfixed_error_is_negative_and_verified_fix_is_positive(exp: ExperienceS
     assert hints and "one-hot encode" in hints[0] and "Fixed code" in hints[0]
 
 
-def test_solving_a_task_purges_only_its_negative_entries(exp: ExperienceStore) -> None:
+def test_solving_a_task_purges_only_its_failures(exp: ExperienceStore) -> None:
     exp.record_error("titanic", TRACE, "a", [])
+    exp.record_summary("titanic", "predict survival", ["x -> failed"], None, None, [])
     exp.record_error("houses", "KeyError: 'SalePrice'", "b", [])
     exp.record_trick("titanic", "freq-enc", "Frequency encoding", [], delta=-0.01)
     exp.record_trick("titanic", "log-target", "Log target", [], delta=0.02)
     assert exp.mark_solved("titanic") == 2
-    left = exp.store.get(NEGATIVE)
-    assert [r.metadata["task"] for r in left] == ["houses"]
-    assert exp.store.count(POSITIVE) == 1  # the helpful trick stays
+    left = sorted((r.metadata["task"], r.metadata["kind"]) for r in exp.store.get(NEGATIVE))
+    # the other task's error and the outcome of a trick that hurt stay
+    assert left == [("houses", "error"), ("titanic", "trick")]
+    assert exp.store.count(POSITIVE) == 1
 
 
 def test_trick_priors_and_improve_hints(exp: ExperienceStore) -> None:
