@@ -24,7 +24,7 @@ from typing import Any
 
 from automind.config import Settings
 from automind.roles import Roles, Trick
-from automind.search.agent import Agent, is_budget_error
+from automind.search.agent import Agent, ExperienceProvider, is_budget_error
 from automind.search.journal import Journal, Node
 from automind.search.policy import Decision, decide
 from automind.search.verifier import task_direction
@@ -174,6 +174,17 @@ def merge_usage(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str,
     return {**a, **b, "roles": roles, "total": add(a.get("total", {}), b.get("total", {}))}
 
 
+def restore_usage(llm: Any, summary: dict[str, Any]) -> None:
+    """Load an earlier session's per-role usage into a fresh LLM so totals and budgets continue."""
+    from dataclasses import fields
+
+    from automind.llm.client import RoleUsage
+
+    names = {f.name for f in fields(RoleUsage)}
+    for role, rec in (summary.get("roles") or {}).items():
+        llm.usage[role] = RoleUsage(**{k: v for k, v in rec.items() if k in names})
+
+
 def make_safety_roles(settings: Settings) -> Roles:
     from automind.recipes import RecipeRoles
 
@@ -198,6 +209,7 @@ class Runner:
         run_info: dict[str, Any],
         safety_roles: Roles | Callable[[], Roles] | None = None,
         on_event: Event | None = None,
+        experience: ExperienceProvider | None = None,
     ):
         self.task, self.settings, self.run_dir, self.roles = task, settings, run_dir, roles
         self.journal, self.knowledge, self.info = journal, knowledge, run_info
@@ -232,9 +244,13 @@ class Runner:
             usage=(lambda: {r: u.tokens for r, u in llm.usage.items()}) if llm is not None else None,
             exec_timeout=self.exec_timeout,
             elapsed=self.elapsed,
+            experience=experience,
             on_phase=lambda phase: self.on_event("phase", {"phase": phase}),
         )
         self.llm = llm
+        if llm is not None and self.prior_usage:
+            restore_usage(llm, self.prior_usage)  # budgets count what earlier sessions spent
+            self.prior_usage = {}
 
     def elapsed(self) -> float:
         return self.base_elapsed + (time.monotonic() - self.t0)
@@ -386,6 +402,7 @@ def solve(
     roles: Roles | None = None,
     safety_roles: Roles | Callable[[], Roles] | None = None,
     on_event: Event | None = None,
+    experience: ExperienceProvider | None = None,
 ) -> RunResult:
     """Start a new run. `roles` defaults to make_roles(settings); tests pass scripted roles."""
     task = task_arg if isinstance(task_arg, Task) else resolve_task(task_arg)
@@ -434,7 +451,7 @@ def solve(
     journal = Journal(lower_is_better=task_direction(task), max_debug_depth=settings.search.max_debug_depth)
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
-        safety_roles=safety_roles, on_event=on_event,
+        safety_roles=safety_roles, on_event=on_event, experience=experience,
     )  # fmt: skip
     runner.save("running")
     return runner.run()
@@ -454,6 +471,7 @@ def resume(
     roles: Roles | None = None,
     safety_roles: Roles | Callable[[], Roles] | None = None,
     on_event: Event | None = None,
+    experience: ExperienceProvider | None = None,
 ) -> RunResult:
     """Continue a run from its journal to the budget recorded in run.json (steps and time already spent count)."""
     run_dir = Path(run_dir)
@@ -479,6 +497,6 @@ def resume(
     info["sessions"] = int(info.get("sessions", 1)) + 1
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
-        safety_roles=safety_roles, on_event=on_event,
+        safety_roles=safety_roles, on_event=on_event, experience=experience,
     )  # fmt: skip
     return runner.run()

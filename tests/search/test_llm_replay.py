@@ -95,3 +95,24 @@ def test_solve_with_replayed_llm_roles(task_dir, tmp_path, settings_factory):
     info = json.loads((tmp_path / "run/run.json").read_text())
     assert info["roles"] == "llm" and info["usage"]["total"]["tokens"] == 17 * 120
     assert info["usage"]["roles"]["coder"]["calls"] == 7
+
+
+def test_resume_continues_llm_usage_and_budget(task_dir, tmp_path, settings_factory):
+    tape = tmp_path / "tape.jsonl"
+    first = [say("planner", "Threshold x."), say("planner", "<score>1</score>"), say("coder", py(script(0.8))),
+             verdict(0.8)]  # fmt: skip
+    tape.write_text("\n".join(json.dumps(e) for e in [{"cassette": 1, "ordered": True}, *first]) + "\n")
+    s = settings_factory(**{"llm.provider": f"replay:{tape}", "search.steps": 1})
+    solve(task_dir, s, out=tmp_path / "run")
+    assert json.loads((tmp_path / "run/run.json").read_text())["usage"]["total"]["tokens"] == 480
+
+    second = [say("planner", "Improve it."), say("coder", py(script(0.9))), verdict(0.9)]
+    tape.write_text("\n".join(json.dumps(e) for e in [{"cassette": 1, "ordered": True}, *second]) + "\n")
+    from automind.run import resume
+
+    # 480 tokens were spent before: the plan (600 total) passes the 500-token budget check, the code does not
+    res = resume(tmp_path / "run", overrides={"search.steps": 3, "llm.budget_tokens": 500})
+    assert res.status == "budget" and len(res.journal) == 1
+    info = json.loads((tmp_path / "run/run.json").read_text())
+    assert info["usage"]["total"]["tokens"] == 600 and info["usage"]["roles"]["planner"]["calls"] == 3
+    assert info["sessions"] == 2 and info["status"] == "budget"
