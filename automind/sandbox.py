@@ -457,6 +457,32 @@ def _exited(pid: int) -> bool:
         return True
 
 
+class _ExitWaiter:
+    """Sleep until the child exits or a timeout passes: a pidfd wakes at once (Linux), else short naps."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        try:
+            self.fd: int | None = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            self.fd = None
+
+    def wait(self, timeout: float) -> bool:
+        if self.fd is not None:
+            return bool(select.select([self.fd], [], [], timeout)[0]) or _exited(self.pid)
+        deadline = time.monotonic() + timeout
+        while not _exited(self.pid):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
 def _kill_and_reap(proc: subprocess.Popen, tree: _Tree) -> tuple[int, float]:
     """Kill the whole tree, then reap the child: exit code (negative signal) and its max RSS in MB."""
     tree.kill_all()
@@ -487,6 +513,43 @@ def _read(path: Path, limit: int = 4_000_000, offset: int = 0) -> str:
             f.seek(size - limit // 2)
             data = head + f"\n... [{n - limit} bytes cut] ...\n".encode() + f.read()
     return data.decode("utf-8", errors="replace")
+
+
+def _link_tree(src: str, dst: str, private: str, seen: set[str], dirs: list[str]) -> None:
+    """Mirror src into dst with hardlinks (copies across filesystems), files read-only.
+
+    Only symlinks need resolving (cheap for folders of many images); a symlink that resolves into the
+    private folder is skipped, and symlinked folders are followed once (cycles are ignored)."""
+    with os.scandir(src) as entries:
+        for e in entries:
+            target = os.path.join(dst, e.name)
+            path = e.path
+            if e.is_symlink():
+                path = os.path.realpath(e.path)
+                if path == private or path.startswith(private + os.sep):
+                    continue
+                if os.path.isdir(path):
+                    if path in seen:
+                        continue
+                    seen.add(path)
+                    os.mkdir(target)
+                    dirs.append(target)
+                    _link_tree(path, target, private, seen, dirs)
+                    continue
+                if not os.path.isfile(path):
+                    continue
+            elif e.is_dir(follow_symlinks=False):
+                os.mkdir(target)
+                dirs.append(target)
+                _link_tree(path, target, private, seen, dirs)
+                continue
+            elif not e.is_file(follow_symlinks=False):
+                continue
+            try:
+                os.link(path, target)
+            except OSError:
+                shutil.copy2(path, target)
+            os.chmod(target, 0o444)
 
 
 # ---------------------------------------------------------------------------------------------- sandbox
@@ -568,30 +631,13 @@ class Sandbox:
     def _fill_input(self, dst: Path) -> None:
         """Hardlink (same filesystem) or copy the public files; nothing that resolves into private/."""
         dst.mkdir()
-        if self.task is None:
-            dst.chmod(0o555)
-            return
-        src_root = self.task.public_dir
-        private = os.path.realpath(self.task.private_dir)
-        dirs = [dst]
-        for root, dirnames, files in os.walk(src_root, followlinks=False):
-            rel = Path(root).relative_to(src_root)
-            for d in dirnames:
-                (dst / rel / d).mkdir()
-                dirs.append(dst / rel / d)
-            for f in files:
-                src = Path(root) / f
-                real = os.path.realpath(src)
-                if real == private or real.startswith(private + os.sep) or not os.path.isfile(real):
-                    continue
-                target = dst / rel / f
-                try:
-                    os.link(real, target)
-                except OSError:
-                    shutil.copy2(real, target)
-                os.chmod(target, 0o444)
+        dirs = [str(dst)]
+        if self.task is not None:
+            private = os.path.realpath(self.task.private_dir)
+            src = os.path.realpath(self.task.public_dir)
+            _link_tree(src, str(dst), private, {src}, dirs)
         for d in reversed(dirs):
-            d.chmod(0o555)
+            os.chmod(d, 0o555)
 
     @staticmethod
     def remove(workspace: str | Path) -> None:
@@ -664,8 +710,9 @@ class Sandbox:
         t0 = time.monotonic()
         proc, tree, out, err = self._spawn([sys.executable, name], ws, boot)
         killed: Status | None = None
+        waiter = _ExitWaiter(proc.pid)
         try:
-            while not _exited(proc.pid):
+            while not waiter.wait(POLL_S):
                 rss = tree.poll()
                 if self.memory_mb and rss > self.memory_mb:
                     killed = "memory"
@@ -673,8 +720,8 @@ class Sandbox:
                 if time.monotonic() - t0 > limit:
                     killed = "timeout"
                     break
-                time.sleep(POLL_S if time.monotonic() - t0 > 0.5 else POLL_S / 5)
         finally:
+            waiter.close()
             code, maxrss = _kill_and_reap(proc, tree)
             out.close()
             err.close()
