@@ -129,14 +129,9 @@ class LLMRoles:
     def _vars(self, ctx: Context) -> dict[str, Any]:
         spec = ctx.task.spec
         metric = spec.metric
-        lower = metric.lower_is_better
-        if lower is None:
-            try:
-                from automind.metrics import get_metric
+        from automind.search.verifier import task_direction
 
-                lower = get_metric(metric.name).lower_is_better
-            except Exception:  # noqa: BLE001 - direction is a hint in the prompt, not required
-                lower = None
+        lower = ctx.facts.get("lower_is_better", task_direction(ctx.task))
         return {
             "task_description": ctx.task.description,
             "analysis": ctx.analysis,
