@@ -101,6 +101,7 @@ class Agent:
             roles=getattr(roles, "name", ""), safety_net=safety_net,
         )  # fmt: skip
         workdir = self.run_dir / "work" / node_id
+        shutil.rmtree(self.node_dir(node_id), ignore_errors=True)  # leftovers of a step cut off by a kill
         before = self.usage() if self.usage else {}
         t0 = self.clock()
         try:
