@@ -185,6 +185,21 @@ def restore_usage(llm: Any, summary: dict[str, Any]) -> None:
         llm.usage[role] = RoleUsage(**{k: v for k, v in rec.items() if k in names})
 
 
+def open_memory(
+    settings: Settings, task: Task, labels: list[str], run_dir: Path, fallbacks: list[str]
+) -> Any:
+    """The experience memory for this run (Agent K), or None when disabled or unavailable (noted)."""
+    if not settings.experience.enabled:
+        return None
+    try:
+        from automind.experience import RunMemory, open_experience
+
+        return RunMemory(open_experience(settings), task.slug, task.description, labels, run=run_dir.name)
+    except Exception as e:  # noqa: BLE001 - the search runs without experience, and says so
+        fallbacks.append(f"experience memory unavailable ({type(e).__name__}: {e}); searching without it")
+        return None
+
+
 def make_safety_roles(settings: Settings) -> Roles:
     from automind.recipes import RecipeRoles
 
@@ -247,6 +262,12 @@ class Runner:
             experience=experience,
             on_phase=lambda phase: self.on_event("phase", {"phase": phase}),
         )
+        self.memory = None
+        if experience is None:
+            self.memory = open_memory(settings, task, self.agent.labels, run_dir, self.fallbacks)
+            if self.memory is not None:
+                self.agent.experience = self.memory.hints
+                self.pool = self.memory.order_tricks(self.pool)
         self.llm = llm
         if llm is not None and self.prior_usage:
             restore_usage(llm, self.prior_usage)  # budgets count what earlier sessions spent
@@ -326,7 +347,18 @@ class Runner:
                     return "budget"
                 raise
             self.save("running")
+            self._remember(node)
             self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage()})
+
+    def _remember(self, node: Node | None = None) -> None:
+        """Feed the experience memory; its failures become fallbacks, never errors."""
+        if self.memory is None:
+            return
+        if node is not None:
+            self.memory.on_node(node)
+        else:
+            self.memory.on_finish(self.journal)
+        self.fallbacks.extend(e for e in self.memory.errors if e not in self.fallbacks)
 
     def finish(self, status: str) -> RunResult:
         """Copy the best solution out, grade it when answers exist, write the report."""
@@ -353,6 +385,7 @@ class Runner:
                 grade = grade_fn(self.task, self.run_dir / "submission.csv").model_dump(mode="json")
             except Exception as e:  # noqa: BLE001 - grading is a report, never a reason to lose the run
                 self.fallbacks.append(f"grading failed ({type(e).__name__}: {e})")
+        self._remember()
         self.info["grade"] = grade
         self.info["stop_reason"] = status
         self.write_info(status)

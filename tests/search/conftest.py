@@ -17,6 +17,7 @@ _spec.loader.exec_module(fakes)
 @pytest.fixture(autouse=True)
 def _home(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("AUTOMIND_EXPERIENCE__ENABLED", "false")  # CLI runs: no store to open
     monkeypatch.chdir(tmp_path)
 
 
@@ -35,6 +36,7 @@ def make_settings(**overrides):
         "search.exec_timeout_s": 20,
         "search.max_debug_depth": 2,
         "knowledge.enabled": False,
+        "experience.enabled": False,
         "llm.provider": "none",
         "sandbox.memory_mb": 2048,
         "search.safety_net_share": 1.0,  # only the safety-net tests lower it

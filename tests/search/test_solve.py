@@ -259,3 +259,21 @@ def test_stepwise_steps_are_limited(task_dir, tmp_path, settings_factory):
     assert (
         roles.calls.count(("step_code", "2")) == 0 and node.status == "buggy"
     )  # 2 of 3 cells: no submission
+
+
+def test_experience_memory_is_wired_into_the_run(task_dir, tmp_path, settings_factory):
+    """A real experience store (hash embedder): hints reach the context, outcomes are recorded."""
+    roles = ScriptedRoles(
+        {"draft": [script(0.6, bug=True), script(0.7)], "*": [script(0.8)]}, repair_fixes=False
+    )
+    s = settings_factory(
+        **{"search.steps": 3, "search.num_drafts": 2, "coding.one_pass_tries": 1, "experience.enabled": True,
+           "knowledge.store": str(tmp_path / "store"), "knowledge.embedder": "hash"}
+    )  # fmt: skip
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    assert len(res.journal) == 3
+    assert not [f for f in res.fallbacks if "experience" in f], res.fallbacks
+    from automind.experience import open_experience
+
+    stats = open_experience(s).stats()  # the debug fix was learned; the run's failures purged on success
+    assert stats["positive"] == {"error_fix": 1, "summary": 1} and stats["negative"] == {}
