@@ -56,6 +56,8 @@ def register(app: typer.Typer) -> None:
             out = make_example(name, out_dir, force=force, seed=seed)
         except (ExampleError, PrepareError) as e:
             fail(str(e))
-        console.print(f"[green]made[/] {name} in {out}  (check it with `automind task check {out}`)", soft_wrap=True)
+        console.print(
+            f"[green]made[/] {name} in {out}  (check it with `automind task check {out}`)", soft_wrap=True
+        )
 
     app.add_typer(group, name="examples")
