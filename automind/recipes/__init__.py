@@ -1,0 +1,388 @@
+"""The offline policy: plan, code, repair and verify from recipe cards, with no LLM.
+
+`RecipeRoles` implements `automind.roles.Roles` deterministically. A solution is a recipe *state* (one
+draft card, the trick cards applied on its lineage in order, repairs, seed, earlier nodes to ensemble);
+`compose.render` turns a state into a standalone four-step script. Drafts pick a not-yet-tried draft card
+for the task's main modality; improves add one trick card (the search's, or the best applicable one);
+debug recognises the failure from its text and adds a repair or drops the last trick. Recipes are data
+(knowledge/cards/recipes-*.yaml, contract in docs/recipes.md): a new card adds behaviour without code.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from automind.recipes.compose import FIXES, HOOK_LISTS, STEP_TITLES, State, render, render_steps, snake
+from automind.recipes.profile import Profile, profile_task
+from automind.roles import Context, Plan, RoleError, Step, Verdict
+
+if TYPE_CHECKING:
+    from automind.config import Settings
+    from automind.knowledge import Card
+    from automind.sandbox import ExecResult
+
+_DRAFT_TAG = re.compile(r"\[draft ([a-z0-9-]+)\]")
+# (pattern over the error text, repair); checked in order, each repair used once per lineage
+_RULES: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            r"MemoryError|out of memory|Cannot allocate|std::bad_alloc|status[:=] ?memory|killed", re.I
+        ),
+        "resources",
+    ),
+    (re.compile(r"timed? ?out|timeout|time limit", re.I), "resources"),
+    (
+        re.compile(
+            r"could not convert string to float|dtype|must be int, float|Unknown label type|invalid literal"
+            r"|not supported between instances|Cannot cast|unhashable type",
+            re.I,
+        ),
+        "coerce",
+    ),  # fmt: skip
+    (re.compile(r"contains NaN|contains infinity|NaN|too large for dtype", re.I), "fillna"),
+]
+
+
+def _applies(recipe: dict[str, Any], profile: Profile, family: str | None, flags: set[str]) -> bool:
+    """A recipe's `applies` block against the task: every listed condition must hold."""
+    a = recipe.get("applies") or {}
+    if a.get("problems") and profile.problem not in a["problems"]:
+        return False
+    if a.get("metric_kinds") and profile.kind not in a["metric_kinds"]:
+        return False
+    if a.get("families") and family not in a["families"]:
+        return False
+    if a.get("needs") and not set(a["needs"]) <= flags:
+        return False
+    if recipe.get("hook") == "draft":
+        return not a.get("modalities") or profile.primary in a["modalities"]
+    return not a.get("modalities") or bool(set(a["modalities"]) & set(profile.modalities))
+
+
+def _sibling_dirs(sib: dict[str, Any]) -> list[str]:
+    """Where an earlier node's saved predictions may be: copied into working/siblings/<id>, or its folder."""
+    dirs = [f"./working/siblings/{sib.get('id')}"]
+    for key in ("dir", "artifacts", "node_dir", "workspace", "path"):
+        if sib.get(key):
+            p = Path(str(sib[key]))
+            dirs += [str(p), str(p / "submission")]
+    return dirs
+
+
+class RecipeRoles:
+    """Deterministic planner/coder/verifier over recipe cards (name "recipes")."""
+
+    name = "recipes"
+
+    def __init__(self, settings: Settings, cards: list[Card] | None = None):
+        if cards is None:
+            from automind.knowledge import load_cards
+
+            cards = load_cards()
+        self.settings = settings
+        self.cards = {c.id: c for c in cards if c.recipe}
+        self.recipes: dict[str, dict[str, Any]] = {cid: dict(c.recipe or {}) for cid, c in self.cards.items()}
+        self._profiles: dict[Path, Profile] = {}
+
+    # --- facts about the task ----------------------------------------------------------------------
+    def profile(self, ctx: Context) -> Profile:
+        root = Path(ctx.task.root)
+        if root not in self._profiles:
+            self._profiles[root] = profile_task(ctx.task, ctx.facts)
+            self._profiles[root].threads = max(1, int(self.settings.sandbox.threads))
+        return self._profiles[root]
+
+    def _registry(self, ctx: Context) -> dict[str, dict[str, Any]]:
+        """Shipped recipes plus any carried by retrieved tricks (cards from extra card folders)."""
+        reg = dict(self.recipes)
+        for t in [*ctx.knowledge, *([ctx.trick] if ctx.trick else [])]:
+            if t.recipe and t.id not in reg:
+                reg[t.id] = dict(t.recipe)
+        return reg
+
+    def _flags(self, ctx: Context, profile: Profile) -> set[str]:
+        return profile.flags | ({"siblings"} if ctx.siblings else set())
+
+    def _title(self, rid: str, reg: dict[str, dict[str, Any]]) -> str:
+        card = self.cards.get(rid)
+        return card.title if card else reg[rid].get("title", rid)
+
+    # --- choosing ----------------------------------------------------------------------------------
+    def _drafts(self, ctx: Context, profile: Profile, reg: dict[str, dict[str, Any]]) -> list[str]:
+        tops = {label.split("/")[0] for label in ctx.labels[:3]}
+
+        def rank(rid: str) -> tuple[float, str]:
+            card = self.cards.get(rid)
+            bonus = 10 if card and tops & {lab.split("/")[0] for lab in card.labels} else 0
+            return (-(float(reg[rid].get("priority", 0)) + bonus), rid)
+
+        flags = self._flags(ctx, profile)
+        drafts = [
+            r for r, rec in reg.items() if rec.get("hook") == "draft" and _applies(rec, profile, None, flags)
+        ]
+        if not drafts and profile.primary != "tabular":  # no draft for this modality: treat it as a table
+            tab = Profile(**{**asdict(profile), "modalities": ["tabular"]})
+            drafts = [
+                r for r, rec in reg.items() if rec.get("hook") == "draft" and _applies(rec, tab, None, flags)
+            ]
+        if not drafts:
+            raise RoleError(
+                f"no recipe draft applies to a {profile.problem} task with {profile.modalities} data"
+            )
+        return sorted(drafts, key=rank)
+
+    def _next_trick(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
+        profile, family = self.profile(ctx), reg[state.draft].get("family")
+        flags, used = self._flags(ctx, profile), set(state.tricks) | set(ctx.parent_tricks)
+        options = [
+            rid for rid, rec in reg.items()
+            if rec.get("hook") not in (None, "draft") and rid not in used and _applies(rec, profile, family, flags)
+        ]  # fmt: skip
+        options.sort(key=lambda r: (-float(reg[r].get("priority", 0)), r))
+        return options[0] if options else None
+
+    def _draft_state(self, ctx: Context, reg: dict[str, dict[str, Any]]) -> State:
+        drafts = self._drafts(ctx, self.profile(ctx), reg)
+        tried = [m for line in ctx.memory for m in _DRAFT_TAG.findall(line)]
+        fresh = [d for d in drafts if d not in tried]
+        state = State(draft=fresh[0] if fresh else drafts[len(tried) % len(drafts)], seed=ctx.seed)
+        # Recipes that only express the metric's own scale (log target for RMSLE) belong in every draft.
+        profile, family = self.profile(ctx), reg[state.draft].get("family")
+        for rid in sorted(reg):
+            rec = reg[rid]
+            loose = {**rec, "applies": {k: v for k, v in (rec.get("applies") or {}).items() if k != "needs"}}
+            auto = profile.metric in (rec.get("auto_for_metrics") or []) and rec.get("hook") != "draft"
+            if auto and _applies(loose, profile, family, self._flags(ctx, profile)):
+                state.tricks.append(rid)
+        return state
+
+    def _with_siblings(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> State:
+        if any(reg[t].get("hook") == "ensemble" for t in state.tricks) and ctx.siblings:
+            state.siblings = [{"id": str(s.get("id")), "dirs": _sibling_dirs(s)} for s in ctx.siblings]
+        return state
+
+    # --- repairs -----------------------------------------------------------------------------------
+    def _repair_state(
+        self, ctx: Context, state: State, error: str, reg: dict[str, dict[str, Any]]
+    ) -> tuple[State, str]:
+        """One deterministic change that addresses the error; the note says what and why."""
+        s = State(**asdict(state))
+        for rid in reversed(s.tricks):  # the traceback names a trick's function: drop that trick
+            if f"{reg[rid]['hook']}__{snake(rid)}" in error:
+                s.tricks.remove(rid)
+                return s, f"the error comes from trick {rid}: dropped it"
+        for pattern, fix in _RULES:
+            if not pattern.search(error):
+                continue
+            if fix == "resources":
+                if "light" not in s.fixes:
+                    s.fixes.append("light")
+                    return s, "out of time/memory: lighter preset (3 folds, no bagging, fewer rounds)"
+                if s.fixes.count("subsample") < 3:
+                    s.fixes.append("subsample")
+                    return s, "still out of time/memory: train on half as many rows"
+            elif fix not in s.fixes:
+                s.fixes.append(fix)
+                if fix == "coerce" and "fillna" not in s.fixes:
+                    s.fixes.append("fillna")
+                return s, {"coerce": "type error: numeric-looking text to numbers, other text to category codes",
+                           "fillna": "NaN/inf in the model input: fill with zeros"}[fix]  # fmt: skip
+        if s.tricks:
+            dropped = s.tricks.pop()
+            return s, f"unrecognised failure: dropped the last trick {dropped}"
+        for fix in ("coerce", "fillna", "light"):
+            if fix not in s.fixes:
+                s.fixes.append(fix)
+                return s, f"unrecognised failure in the base pipeline: safe mode ({fix})"
+        drafts = self._drafts(ctx, self.profile(ctx), reg)
+        later = [d for d in drafts if d != s.draft]
+        if later:
+            nxt = later[(drafts.index(s.draft) if s.draft in drafts else 0) % len(later)]
+            return State(draft=nxt, seed=s.seed), f"the {s.draft} pipeline keeps failing: switched to {nxt}"
+        s.fixes.append("subsample")
+        return s, "the only applicable pipeline keeps failing: fewer rows"
+
+    def _parent_state(self, ctx: Context, reg: dict[str, dict[str, Any]]) -> State | None:
+        state = State.from_code(ctx.parent_code)
+        if state is None or state.draft not in reg:
+            return None
+        state.tricks = [t for t in state.tricks if t in reg]
+        return state
+
+    # --- Roles -------------------------------------------------------------------------------------
+    def plan(self, ctx: Context) -> Plan:
+        reg, profile = self._registry(ctx), self.profile(ctx)
+        parent = self._parent_state(ctx, reg)
+        note, applied = "", None
+        if ctx.action == "draft" or parent is None:
+            state = self._draft_state(ctx, reg)
+            if ctx.action != "draft":
+                note = "the parent was not written by a recipe, so this starts from a fresh recipe draft"
+        elif ctx.action == "improve":
+            state = parent
+            want = ctx.trick.id if ctx.trick else None
+            family = reg[state.draft].get("family")
+            if (
+                want
+                and want in reg
+                and want not in state.tricks
+                and reg[want].get("hook") != "draft"
+                and _applies(reg[want], profile, family, self._flags(ctx, profile))
+            ):
+                applied = want
+            else:
+                applied = self._next_trick(ctx, state, reg)
+                if want:
+                    why = "has no executable recipe" if want not in reg else "does not apply to this pipeline"
+                    note = f"suggested trick {want} {why}; applied {applied or 'a new seed'} instead"
+            if applied:
+                state.tricks.append(applied)
+            else:
+                state.seed += 1
+                note = note or "every applicable trick is already on this lineage: re-run with a new seed"
+        else:  # debug
+            state, note = self._repair_state(ctx, parent, ctx.parent_output or "", reg)
+        state = self._with_siblings(ctx, state, reg)
+        return self._make_plan(ctx, state, reg, note, applied)
+
+    def _make_plan(
+        self, ctx: Context, state: State, reg: dict[str, dict[str, Any]], note: str, applied: str | None
+    ) -> Plan:
+        profile = self.profile(ctx)
+        draft = self.cards.get(state.draft)
+        lines = [f"Recipe pipeline `{state.draft}`: {self._title(state.draft, reg)}."]
+        if draft:
+            lines.append(draft.trick)
+        lines.append(
+            f"Task: {profile.problem} on {', '.join(profile.modalities)} data, target {profile.target}, "
+            f"{profile.n_rows} training rows; validation by {5 if 'light' not in state.fixes else 3}-fold CV on "
+            f"{profile.metric} ({'lower' if profile.lower_is_better else 'higher'} is better)."
+        )
+        for rid in state.tricks:
+            card = self.cards.get(rid)
+            lines.append(f"- trick `{rid}`{' (new)' if rid == applied else ''}: {self._title(rid, reg)}"
+                         + (f" — {card.trick}" if card and rid == applied else ""))  # fmt: skip
+        if state.fixes:
+            lines.append(f"Repairs in effect: {', '.join(state.fixes)}.")
+        if note:
+            lines.append(f"Note: {note}.")
+        head = {"draft": f"[draft {state.draft}]", "improve": f"[improve {state.draft}]",
+                "debug": f"[debug {state.draft}]"}[ctx.action]  # fmt: skip
+        what = f"+ {applied}" if applied else (note or self._title(state.draft, reg))
+        summary = f"{head} {what}" + (f" (tricks: {', '.join(state.tricks)})" if state.tricks else "")
+        meta = {"state": asdict(state), "trick_id": applied, "note": note}
+        return Plan(text="\n".join(lines), summary=summary[:200], meta=meta)
+
+    def _state(self, plan: Plan) -> State:
+        return State(**plan.meta["state"])
+
+    def complexity(self, ctx: Context, plan: Plan) -> float:
+        """Draft card's base complexity + 1 per trick (+0.5 more for ensembles), within 1-5."""
+        reg, state = self._registry(ctx), self._state(plan)
+        score = float(reg[state.draft].get("complexity", 2))
+        for t in state.tricks:
+            score += 1.5 if reg[t].get("hook") == "ensemble" else 1.0
+        return max(1.0, min(5.0, score))
+
+    def code(self, ctx: Context, plan: Plan) -> str:
+        return render(self.profile(ctx), self._state(plan), self._registry(ctx), plan.summary)
+
+    def decompose(self, ctx: Context, plan: Plan) -> list[Step]:
+        return [Step(title, details) for title, details in STEP_TITLES]
+
+    def step_code(self, ctx: Context, plan: Plan, steps: list[Step], index: int, program: str) -> str:
+        state = State.from_code(program) or self._state(plan)  # repaired earlier steps carry the newest state
+        return render_steps(self.profile(ctx), state, self._registry(ctx), plan.summary)[index]
+
+    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None) -> str:
+        reg, profile = self._registry(ctx), self.profile(ctx)
+        state = State.from_code(code)
+        if state is None or state.draft not in reg:
+            if step is not None:
+                raise RoleError("cannot repair a step that was not written by a recipe")
+            return render(profile, self._draft_state(ctx, reg), reg, "fresh recipe draft (unrecognised code)")
+        new, note = self._repair_state(ctx, state, error, reg)
+        if step is None:
+            return render(profile, new, reg, f"repaired: {note}")
+        titles = [t for t, _ in STEP_TITLES]
+        index = titles.index(step.title) if step.title in titles else 0
+        cell = render_steps(profile, new, reg, f"repaired: {note}")[index]
+        if index == 0:
+            return cell
+        # Earlier cells already ran with the old state: restate what the new state changes.
+        from automind.recipes.compose import build_cfg
+
+        old, fresh = build_cfg(profile, state, reg), build_cfg(profile, new, reg)
+        changed = {k: v for k, v in fresh.items() if old.get(k) != v}
+        lines = [f"# repair: {note}", f"CFG.update({changed!r})"]
+        for hook, var in HOOK_LISTS.items():
+            if hook in ("config", "target", "features"):
+                names = [
+                    f"{hook}__{snake(t)}"
+                    for t in new.tricks
+                    if reg[t].get("hook") == hook and reg[t].get("code")
+                ]
+                lines.append(f"{var} = [{', '.join(names)}]")
+        heading, _, rest = cell.partition("\n")
+        return heading + "\n" + "\n".join(lines) + "\n" + rest
+
+    def integrate(self, ctx: Context, plan: Plan, program: str) -> str:
+        """The canonical script of the final state (identical to `program` when no step was repaired)."""
+        state = State.from_code(program)
+        if state is None or state.draft not in self._registry(ctx):
+            return program
+        note = plan.summary if state == self._state(plan) else f"{plan.summary} (repaired while stepping)"
+        return render(self.profile(ctx), state, self._registry(ctx), note)
+
+    def verify(self, ctx: Context, code: str, result: ExecResult) -> Verdict:
+        """Facts only: exit status, submission on disk and valid, metric parsed; direction from the task."""
+        from automind.metrics import get_metric
+
+        spec = ctx.task.spec.metric
+        lower = get_metric(spec.name, spec.lower_is_better).lower_is_better
+        sub = Path(result.workspace) / "submission" / ctx.task.spec.submission_file
+        metric = read_metric(Path(result.workspace), result.stdout)
+        problems = []
+        if not result.ok:
+            last = (result.traceback or result.stderr or "").strip().splitlines()[-1:] or [result.status]
+            problems.append(
+                f"the script failed ({result.status}, {result.exc_type or 'exit ' + str(result.exit_code)}): {last[0][:300]}"
+            )
+        if not sub.is_file():
+            problems.append("no submission/submission.csv was written")
+        else:
+            try:
+                from automind.grading import validate_submission
+
+                validate_submission(ctx.task, sub)
+            except ImportError:
+                pass
+            except ValueError as e:
+                problems.append(f"the submission is invalid: {e}")
+        if metric is None:
+            problems.append("no validation metric in submission/eval_metric.txt or the output")
+        summary = "; ".join(problems) if problems else f"ran clean; validation {spec.name} = {metric:.6g}"
+        return Verdict(is_bug=bool(problems), summary=summary, metric=metric, lower_is_better=lower,
+                       has_csv_submission=sub.is_file())  # fmt: skip
+
+
+def read_metric(workspace: Path, stdout: str = "") -> float | None:
+    """eval_metric.txt, else the last 'Validation <name>: <number>' line; None unless finite."""
+    path = workspace / "submission" / "eval_metric.txt"
+    values: list[str] = []
+    if path.is_file():
+        values = path.read_text(encoding="utf-8", errors="replace").split()[:1]
+    if not values:
+        values = re.findall(r"Validation [^:\n]*:\s*([-+0-9.eE]+|nan|inf)", stdout or "")[-1:]
+    try:
+        value = float(values[0]) if values else None
+    except ValueError:
+        return None
+    return value if value is not None and math.isfinite(value) else None
+
+
+__all__ = ["FIXES", "RecipeRoles", "State", "read_metric"]

@@ -1,0 +1,251 @@
+"""What the recipes need to know about a task, read from its files (and the analysis facts when present).
+
+The profile is small and deterministic: paths as the script sees them (./input/...), id/target columns,
+problem type, metric name/kind/direction, column kinds and a set of flags that recipe cards declare in
+`applies.needs` (see docs/recipes.md). Text columns are detected here on purpose with a strict rule, so a
+name or address column never turns a tabular task into a text task.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from automind.roles import RoleError
+from automind.task import Task
+
+TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".npy", ".pgm", ".ppm")
+PROFILE_ROWS = 200_000
+
+
+@dataclass
+class Profile:
+    train: str
+    test: str
+    sample: str
+    id: str | None
+    target: list[str]
+    problem: str
+    metric: str
+    metric_params: dict[str, Any]
+    lower_is_better: bool
+    kind: str  # label | proba | value | ranking
+    modalities: list[str]  # primary first: image > text > tabular
+    text_cols: list[str] = field(default_factory=list)
+    image_col: str | None = None
+    image_size: int = 16
+    n_rows: int = 0
+    n_features: int = 0
+    flags: set[str] = field(default_factory=set)
+    threads: int = 2
+
+    @property
+    def primary(self) -> str:
+        return self.modalities[0]
+
+    def cfg(self) -> dict[str, Any]:
+        """The CFG literal every generated script starts from."""
+        return {
+            "train": self.train,
+            "test": self.test,
+            "sample": self.sample,
+            "input": "./input",
+            "out": "./submission",
+            "work": "./working",
+            "id": self.id,
+            "target": list(self.target),
+            "problem": self.problem,
+            "metric": self.metric,
+            "metric_params": dict(self.metric_params),
+            "lower_is_better": self.lower_is_better,
+            "kind": self.kind,
+            "text_cols": list(self.text_cols),
+            "image_col": self.image_col,
+            "image_size": self.image_size,
+            "seed": 0,
+            "folds": 5,
+            "bags": 1,
+            "threads": self.threads,
+            "n_rows": self.n_rows,
+        }
+
+
+def _rel(task: Task, path: Path) -> str:
+    return "./input/" + path.relative_to(task.public_dir).as_posix()
+
+
+def _first_table(paths: list[Path], what: str, task: Task) -> Path:
+    for p in paths:
+        if p.is_file() and p.name.lower().endswith(TABLE_SUFFIXES):
+            return p
+    for p in paths:  # a folder named train/ may hold the table
+        if p.is_dir():
+            for q in sorted(p.iterdir()):
+                if q.is_file() and q.name.lower().endswith(TABLE_SUFFIXES):
+                    return q
+    raise RoleError(
+        f"recipes need a {what} table (csv/tsv/parquet/json) in {task.public_dir}; found only "
+        f"{[p.name for p in paths] or 'nothing'}. List it in task.yaml ({what}_files)."
+    )
+
+
+def _read(path: Path, nrows: int | None = None):
+    import pandas as pd
+
+    name = path.name.lower()
+    if name.endswith(".parquet"):
+        df = pd.read_parquet(path)
+        return df.head(nrows) if nrows else df
+    if name.endswith((".json", ".jsonl")):
+        return pd.read_json(
+            path, lines=name.endswith(".jsonl"), nrows=nrows if name.endswith(".jsonl") else None
+        )
+    return pd.read_csv(path, sep="\t" if name.endswith(".tsv") else ",", nrows=nrows, low_memory=False)
+
+
+def _is_text(s) -> bool:
+    """Free text: long or many-worded strings that are mostly distinct (titles/names stay categorical)."""
+    if s.dtype != object:
+        return False
+    v = s.dropna().astype(str).head(2000)
+    if len(v) < 10:
+        return False
+    words = v.str.split().str.len().mean()
+    return (words >= 6 or v.str.len().mean() >= 50) and v.nunique() > 0.3 * len(v)
+
+
+def _image_files(root: Path) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for dirpath, _, files in os.walk(root):
+        for f in sorted(files):
+            if f.lower().endswith(IMAGE_SUFFIXES):
+                p = Path(dirpath) / f
+                found.setdefault(f, p)
+                found.setdefault(Path(f).stem, p)
+    return found
+
+
+def _native_size(path: Path) -> int:
+    """Largest side of one image, so the recipe never upsamples tiny images (digits are 8x8)."""
+    import numpy as np
+
+    from automind.recipes import runtime
+
+    try:
+        img = np.load(path) if path.suffix == ".npy" else runtime.read_image(path)
+        return int(max(img.shape[:2]))
+    except Exception:  # noqa: BLE001 - unknown format: the script will say so; assume a medium size
+        return 32
+
+
+def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
+    """Read headers and a bounded sample of train to fill the Profile; facts fill gaps, never override files."""
+    import numpy as np
+
+    from automind.metrics import get_metric
+
+    facts = facts or {}
+    train_p = _first_table(task.train_paths, "train", task)
+    test_p = _first_table(task.test_paths, "test", task)
+    train = _read(train_p, PROFILE_ROWS)
+    test_cols = list(_read(test_p, 5).columns)
+    sample_cols = list(_read(task.sample_submission_path, 5).columns)
+
+    id_col = task.spec.id_column or facts.get("id_column") or (sample_cols[0] if sample_cols else None)
+    if id_col not in sample_cols and id_col not in test_cols:
+        id_col = None
+    wanted = [c for c in task.spec.target_columns if c != id_col] or list(facts.get("target_columns") or [])
+    target = [c for c in wanted if c in train.columns]
+    if not target or len(target) < len(wanted):
+        only_train = [c for c in train.columns if c not in test_cols and c != id_col]
+        if len(only_train) == 1:
+            target = only_train
+        elif not target:
+            raise RoleError(
+                f"cannot tell the target column of {train_p.name}: sample submission columns {sample_cols}, "
+                f"columns only in train {only_train}. Set target_columns in task.yaml."
+            )
+
+    metric = get_metric(task.spec.metric.name, task.spec.metric.lower_is_better)
+    y = train[target[0]].dropna()
+    problem = task.spec.problem_type or facts.get("problem_type")
+    if problem not in ("binary", "multiclass", "multilabel", "regression"):
+        if metric.kind == "value":
+            problem = "regression"
+        elif len(target) > 1:
+            problem = "multilabel"
+        else:
+            problem = "binary" if y.nunique() <= 2 else "multiclass"
+
+    feats = [c for c in train.columns if c in test_cols and c != id_col and c not in target]
+    text_cols = [c for c in feats if _is_text(train[c])]
+    flags: set[str] = set()
+    image_col, image_size = None, 16
+    images = _image_files(task.public_dir)
+    if images:
+        for c in [*feats, id_col]:
+            if c is None:
+                continue
+            keys = train[c].dropna().astype(str).head(50)
+            if len(keys) and all(
+                k in images or Path(k).name in images or Path(k).stem in images for k in keys
+            ):
+                image_col = c
+                first = train[c].dropna().astype(str).iloc[0]
+                image_size = min(32, _native_size(images.get(first) or images.get(Path(first).name)
+                                                  or images[Path(first).stem]))  # fmt: skip
+                break
+    other = [c for c in feats if c not in text_cols and c != image_col]
+    num = [c for c in other if np.issubdtype(train[c].dtype, np.number)]
+    cat = [c for c in other if c not in num]
+    modalities = (["image"] if image_col else []) + (["text"] if text_cols else []) + ["tabular"]
+
+    if cat:
+        flags.add("categorical")
+        if any(train[c].nunique() > 30 for c in cat):
+            flags.add("high_cardinality")
+    if len(num) >= 2:
+        flags.add("numeric_pairs")
+    if num and cat:
+        flags.add("numeric_and_categorical")
+    if other:
+        flags.add("tabular_features")
+    if train[feats].isna().any().any():
+        flags.add("missing")
+    if text_cols:
+        flags.add("text")
+    if image_col:
+        flags.add("images")
+    if len(train) < 5000:
+        flags.add("small")
+    if len(train) >= 100_000:
+        flags.add("large")
+    if problem == "regression" and np.issubdtype(y.dtype, np.number) and y.min() >= 0:
+        flags.add("nonneg_target")
+        if float(y.skew()) > 0.75:
+            flags.add("skewed_target")
+    if problem in ("binary", "multiclass") and y.value_counts(normalize=True).min() < 0.15:
+        flags.add("imbalanced")
+
+    return Profile(
+        train=_rel(task, train_p),
+        test=_rel(task, test_p),
+        sample=_rel(task, task.sample_submission_path),
+        id=id_col,
+        target=target,
+        problem=problem,
+        metric=metric.name,
+        metric_params=dict(task.spec.metric.params),
+        lower_is_better=metric.lower_is_better,
+        kind=metric.kind,
+        modalities=modalities,
+        text_cols=text_cols,
+        image_col=image_col,
+        image_size=image_size,
+        n_rows=len(train),
+        n_features=len(feats),
+        flags=flags,
+    )
