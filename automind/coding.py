@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from automind.roles import Context, Plan, Roles, Step
+from automind.roles import Context, Plan, RoleError, Roles, Step
 
 if TYPE_CHECKING:
     from automind.config import CodingConfig
@@ -35,6 +35,15 @@ class Coded:
     attempts: int = 0
     steps: list[Step] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+
+
+def is_budget_error(e: BaseException) -> bool:
+    """A spent LLM budget stops the run; every other RoleError only fails the node."""
+    try:
+        from automind.llm import BudgetExceeded
+    except ImportError:  # the LLM layer is optional for the offline policy
+        return False
+    return isinstance(e, BudgetExceeded)
 
 
 def rate_complexity(roles: Roles, ctx: Context, plan: Plan) -> float:
@@ -92,7 +101,13 @@ def one_pass(
         out.error = error
         out.log.append(f"try {attempt}: {error.strip().splitlines()[-1] if error.strip() else 'failed'}")
         if attempt < tries:
-            out.code = roles.repair(ctx, out.code, error)
+            try:
+                out.code = roles.repair(ctx, out.code, error)
+            except RoleError as e:  # keep the code that failed, so a debug step can start from it
+                if is_budget_error(e):
+                    raise
+                out.log.append(f"repair failed: {e}")
+                break
     return out
 
 
@@ -113,9 +128,19 @@ def stepwise(
         done.log.insert(0, "decompose gave no steps; wrote the script in one pass")
         return done
     program = ""
+
+    def abandon(reason: str, code: str) -> Coded:
+        out.code, out.error = code, f"plan abandoned: {reason}"
+        return out
+
     with sandbox.session() as session:
         for i, step in enumerate(steps):
-            cell = roles.step_code(ctx, plan, steps, i, program)
+            try:
+                cell = roles.step_code(ctx, plan, steps, i, program)
+            except RoleError as e:
+                if is_budget_error(e):
+                    raise
+                return abandon(f"no code for step {i + 1} '{step.title}' ({e})", program)
             for attempt in range(1, cfg.step_tries + 1):
                 out.attempts += 1
                 candidate = (program + "\n\n" + cell).strip("\n") + "\n"
@@ -133,14 +158,20 @@ def stepwise(
                             session.run(program, timeout_s=timeout_s)
                 out.log.append(f"step {i + 1} '{step.title}' try {attempt}: {_last_line(error)}")
                 if attempt == cfg.step_tries:
-                    out.code = candidate
-                    out.error = (
-                        f"plan abandoned: step {i + 1} '{step.title}' still failed after {cfg.step_tries} "
-                        f"tries: {_last_line(error)}"
-                    )
-                    return out
-                cell = roles.repair(ctx, cell, error, step)
-    script = roles.integrate(ctx, plan, program)
+                    why = f"step {i + 1} '{step.title}' still failed after {cfg.step_tries} tries: "
+                    return abandon(why + _last_line(error), candidate)
+                try:
+                    cell = roles.repair(ctx, cell, error, step)
+                except RoleError as e:
+                    if is_budget_error(e):
+                        raise
+                    return abandon(f"repair of step {i + 1} '{step.title}' failed ({e})", candidate)
+    try:
+        script = roles.integrate(ctx, plan, program)
+    except RoleError as e:
+        if is_budget_error(e):
+            raise
+        return abandon(f"integration failed ({e})", program)
     final = one_pass(roles, ctx, script, sandbox, cfg.one_pass_tries, coder="stepwise", timeout_s=timeout_s)
     final.steps, final.log = steps, out.log + final.log
     final.attempts += out.attempts

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from automind.coding import write_code
+from automind.coding import is_budget_error, write_code
 from automind.roles import Context, RoleError, Roles, Trick
 
 from .journal import Journal, MetricValue, Node
@@ -25,14 +25,6 @@ if TYPE_CHECKING:
     from automind.task import Task
 
 ExperienceProvider = Callable[[Context], list[str]]
-
-
-def is_budget_error(e: BaseException) -> bool:
-    try:
-        from automind.llm import BudgetExceeded
-    except ImportError:  # the LLM layer is optional for the offline policy
-        return False
-    return isinstance(e, BudgetExceeded)
 
 
 @dataclass

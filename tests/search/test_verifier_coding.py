@@ -130,3 +130,12 @@ def test_one_pass_gives_up_after_tries(task, sandbox):
     out = one_pass(roles, ctx, script(0.8, bug=True), sandbox, tries=CodingConfig().one_pass_tries)
     assert not out.result.ok and out.attempts == 3 and "injected bug" in out.error
     assert [c[0] for c in roles.calls] == ["repair", "repair"]
+
+
+def test_failed_repair_keeps_the_failing_code(task, sandbox):
+    roles = ScriptedRoles()  # its repair raises RoleError when the injected bug line is absent
+    ctx = Context(task=task, action="draft", analysis="")
+    code = "raise ValueError('bad column')\n"
+    out = one_pass(roles, ctx, code, sandbox, tries=3)
+    assert out.code == code and out.attempts == 1 and "ValueError: bad column" in out.error
+    assert out.log[-1] == "repair failed: repair: nothing to fix"
