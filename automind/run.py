@@ -124,15 +124,18 @@ def _label_text(label: Any) -> str:
 
 
 def load_knowledge(
-    task: Task, analysis: Any, settings: Settings, use_llm: bool, fallbacks: list[str]
+    task: Task, analysis: Any, settings: Settings, llm: Any, fallbacks: list[str]
 ) -> dict[str, Any]:
-    """Labels, draft tips and the improve trick pool from the knowledge base; failures become fallbacks."""
+    """Labels, draft tips and the improve trick pool from the knowledge base; failures become fallbacks.
+
+    With an LLM the task is labelled and the tips condensed by the model; without one, offline.
+    """
     out: dict[str, Any] = {"labels": [], "tips": [], "pool": []}
     try:
         from automind.retrieval import KnowledgeBase
 
-        kb = KnowledgeBase.open(settings)
-        tips = kb.tips(task, analysis=analysis, k=settings.knowledge.k, use_llm=use_llm)
+        kb = KnowledgeBase.open(settings, llm=llm)
+        tips = kb.tips(task, analysis=analysis, k=settings.knowledge.k, use_llm=llm is not None)
         out["labels"] = [_label_text(label) for label in tips.labels]
         out["tips"] = [asdict(t) for t in tips.tricks]
         fallbacks.extend(f"knowledge: {f}" for f in getattr(tips, "fallbacks", []) or [])
@@ -472,7 +475,7 @@ def solve(
     if no_knowledge or not settings.knowledge.enabled:
         knowledge: dict[str, Any] = {"labels": [], "tips": [], "pool": [], "disabled": True}
     else:
-        knowledge = load_knowledge(task, analysis, settings, getattr(roles, "name", "") == "llm", fallbacks)
+        knowledge = load_knowledge(task, analysis, settings, getattr(roles, "llm", None), fallbacks)
     info["knowledge"] = {
         "disabled": bool(knowledge.get("disabled")),
         "labels": knowledge["labels"],
