@@ -1,0 +1,70 @@
+"""Config layering with provenance, `automind config show`, and a fast `automind --help`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from automind.cli import app
+from automind.config import ConfigError, load_config
+
+
+def test_layers_in_order_with_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setattr("automind.config.HOME", home)
+    (home / "automind.yaml").write_text("search:\n  steps: 5\n  num_drafts: 2\nllm:\n  model: home-model\n")
+    (tmp_path / "automind.yaml").write_text("search:\n  steps: 7\n")
+    env = {"AUTOMIND_SEARCH__NUM_DRAFTS": "4", "AUTOMIND_LLM__ROLES__CODER__TEMPERATURE": "0.9"}
+    loaded = load_config({"search.seed": 11}, cwd=tmp_path, environ=env)
+    s = loaded.settings
+    assert (s.search.steps, s.search.num_drafts, s.search.seed, s.llm.model) == (7, 4, 11, "home-model")
+    assert s.llm.roles["coder"].temperature == 0.9 and s.llm.roles["planner"].temperature == 0.7
+    assert loaded.sources["search.steps"] == str(tmp_path / "automind.yaml")
+    assert loaded.sources["search.num_drafts"] == "env"
+    assert loaded.sources["search.seed"] == "cli"
+    assert loaded.sources["llm.model"] == str(home / "automind.yaml")
+    rows = {k: src for k, _, src in loaded.rows()}
+    assert rows["search.debug_prob"] == "default"
+
+
+def test_bad_values_name_the_key_and_source(tmp_path: Path) -> None:
+    (tmp_path / "automind.yaml").write_text("search:\n  steps: many\n")
+    with pytest.raises(ConfigError, match=r"search\.steps \(from .*automind\.yaml\)"):
+        load_config(cwd=tmp_path, environ={})
+    with pytest.raises(ConfigError, match="unknown_key"):
+        load_config({"search.unknown_key": 1}, cwd=tmp_path / "nowhere", environ={})
+
+
+def test_malformed_yaml_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "automind.yaml").write_text("search: [unclosed\n")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(cwd=tmp_path, environ={})
+
+
+def test_config_show_masks_secrets_and_reports_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AUTOMIND_SEARCH__STEPS", "3")
+    monkeypatch.setenv("AUTOMIND_LLM__BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-should-never-appear")
+    res = CliRunner().invoke(app, ["config", "show", "--json"])
+    assert res.exit_code == 0, res.output
+    rows = {r["key"]: r for r in json.loads(res.output)}
+    assert rows["search.steps"] == {"key": "search.steps", "value": 3, "source": "env"}
+    assert rows["llm.api_key_env"]["value"] == "OPENAI_API_KEY"
+    assert "sk-should-never-appear" not in res.output
+
+
+def test_help_does_not_import_heavy_libraries() -> None:
+    code = (
+        "import sys, automind.cli\n"
+        "heavy = ['torch', 'chromadb', 'sentence_transformers', 'lightgbm', 'pandas', 'sklearn', 'openai', 'kaggle']\n"
+        "print([m for m in heavy if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
