@@ -223,13 +223,35 @@ def resolve_llm(labeler: str, settings, llm=None):
 
 
 def _paper_summariser(llm) -> Callable | None:
+    """An LLM paper summary as {display field: text}, or None without an LLM (extractive is used)."""
     if llm is None:
         return None
     try:
         from automind.llm.tasks import summarize_paper
     except ImportError:
         return None
-    return lambda **kw: summarize_paper(llm, **kw)
+    names = {
+        "data_type": "Data type",
+        "domain": "Domain",
+        "dataset": "Dataset",
+        "task": "Task",
+        "techniques": "Techniques / ML phase",
+        "contribution": "Key contribution",
+    }
+
+    def summarise(title: str, abstract: str, sections: list[str], text: str) -> dict[str, str]:
+        brief = f"Title: {title}\n\nAbstract: {abstract}\n\nSections: {'; '.join(sections)}\n\n{text}"
+        raw = summarize_paper(llm, brief)
+        out = {}
+        for key, label in names.items():
+            value = raw.get(key)
+            if isinstance(value, dict):
+                value = "; ".join(f"{phase}: {', '.join(map(str, v))}" for phase, v in value.items())
+            if value:
+                out[label] = str(value)
+        return out
+
+    return summarise
 
 
 def _progress(enabled: bool):

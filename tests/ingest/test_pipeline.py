@@ -120,7 +120,7 @@ def test_labeler_llm_without_llm_is_a_clear_error(corpus, store):
         ingest([str(corpus)], store=store, labeler="llm", progress=False)
 
 
-def test_llm_labels_are_used_when_given(corpus, store, monkeypatch):
+def test_llm_labels_and_paper_summaries_are_used_when_given(corpus, store, monkeypatch):
     import sys
     import types
 
@@ -130,9 +130,18 @@ def test_llm_labels_are_used_when_given(corpus, store, monkeypatch):
     fake.label_with_llm = lambda llm, text, taxonomy, top_k=3: [
         Label("Graph Learning", "Link Prediction", 0.9)
     ]
+    fake.summarize_paper = lambda llm, text: {"data_type": "LLM_DATA_TYPE", "techniques": {"model": ["GNN"]}}
     monkeypatch.setitem(sys.modules, "automind.llm.tasks", fake)
-    ingest([str(corpus / "posts")], store=store, labeler="llm", llm=object(), progress=False)
+    ingest(
+        [str(corpus / "posts"), str(corpus / "papers")],
+        store=store,
+        labeler="llm",
+        llm=object(),
+        progress=False,
+    )
     assert {r.metadata["top_label"] for r in store.get("posts")} == {"Graph Learning"}
+    summaries = [r.document for r in store.get("papers", where={"stage": "summary"})]
+    assert len(summaries) == 2 and all("LLM_DATA_TYPE" in d and "model: GNN" in d for d in summaries)
 
 
 def test_ensure_cards_first_use_then_only_on_change(store):
@@ -165,3 +174,30 @@ def test_ensure_cards_leaves_user_cards_alone(store, tmp_path):
     assert rep.added == 1
     ensure_cards(store, cards=load_cards()[:2])
     assert store.get("cards", where={"source": "card:my-own-trick"})
+
+
+def test_urls_are_fetched_and_a_dead_link_is_reported(store, monkeypatch):
+    import requests
+
+    page = "<html><head><title>Write-up</title></head><body><nav>MENU</nav><h2>Models</h2><p>Blend.</p></body></html>"
+
+    class Resp:
+        text = page
+
+        def raise_for_status(self):
+            pass
+
+    def fake_get(url, timeout, headers):
+        assert timeout <= 30
+        if "dead" in url:
+            raise requests.ConnectionError("name resolution failed")
+        return Resp()
+
+    monkeypatch.setattr(requests, "get", fake_get)
+    rep = run(["https://example.org/writeup", "https://dead.example.org/x"], store)
+    assert rep.added == 1
+    assert rep.failed == [
+        ("https://dead.example.org/x", "could not fetch: ConnectionError: name resolution failed")
+    ]
+    (rec,) = store.get("posts")
+    assert rec.metadata["source"] == "https://example.org/writeup" and "MENU" not in rec.document
