@@ -8,6 +8,8 @@ from automind.knowledge import load_taxonomy
 
 from automind.store import get_embedder
 
+pytestmark = pytest.mark.slow  # loads the real MiniLM model (about 10 s on an idle 2-core machine)
+
 
 @pytest.fixture(scope="module")
 def minilm():
