@@ -143,7 +143,10 @@ class RecipeRoles:
             if rec.get("hook") not in (None, "draft") and rid not in used and _applies(rec, profile, family, flags)
         ]  # fmt: skip
         options.sort(key=lambda r: (-float(reg[r].get("priority", 0)), r))
-        return options[0] if options else None
+        # Skip what this run already tried on top of the same tricks (the memory lines carry the trick list).
+        tried = "\n".join(ctx.memory)
+        fresh = [r for r in options if f"(tricks: {', '.join([*state.tricks, r])})" not in tried]
+        return (fresh or options or [None])[0]
 
     def _draft_state(self, ctx: Context, reg: dict[str, dict[str, Any]]) -> State:
         drafts = self._drafts(ctx, self.profile(ctx), reg)

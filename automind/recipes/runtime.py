@@ -81,6 +81,9 @@ def encode_target(train):
     if CFG["problem"] in ("binary", "multiclass"):
         values = train[cols[0]]
         classes = sorted(values.unique().tolist(), key=str)
+        pos = CFG.get("metric_params", {}).get("pos_label")
+        if CFG["problem"] == "binary" and pos in classes:  # the task names its positive class: put it last
+            classes = [c for c in classes if c != pos] + [pos]
         index = {c: i for i, c in enumerate(classes)}
         CFG["classes"], CFG["n_classes"] = classes, len(classes)
         return values.map(index).to_numpy(dtype=int)
@@ -152,12 +155,16 @@ def metric_score(y, pred):
             a, b = a.astype(int), b.astype(int)
     else:
         a, b = y, pred
-    fn = _inline_metric(CFG["metric"]) if not CFG.get("metric_params") else None
-    if fn is not None:
+    params = dict(CFG.get("metric_params") or {})
+    fn = _inline_metric(CFG["metric"]) if set(params) <= {"pos_label"} else None
+    if fn is not None:  # encoded classes already put the positive class at index 1
         return float(fn(a, b))
     from automind.metrics import get_metric
 
-    return float(get_metric(CFG["metric"], CFG["lower_is_better"])(a, b, **CFG.get("metric_params", {})))
+    if kind != "label" and CFG["problem"] == "binary":
+        a = np.asarray(CFG["classes"], dtype=object)[y]
+        params.setdefault("pos_label", CFG["classes"][-1])
+    return float(get_metric(CFG["metric"], CFG["lower_is_better"])(a, b, **params))
 
 
 def better(a, b):

@@ -1,0 +1,407 @@
+"""The offline recipe policy: cards follow the hook contract, drafts/improves/repairs run in the sandbox and
+produce valid submissions with a metric, stepwise cells add up to the script, and everything is deterministic."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from automind.config import load_config
+from automind.knowledge import Card, load_cards
+from automind.prepare import prepare_task
+from automind.recipes import RecipeRoles, State, read_metric
+from automind.recipes.compose import HOOKS, join_steps
+from automind.recipes.profile import profile_task
+from automind.roles import Context, Step
+from automind.sandbox import Sandbox
+from automind.task import Task
+
+SIGNATURES = {
+    "config": ["cfg"],
+    "features": ["train", "test", "cfg"],
+    "target": ["y", "cfg", "inverse"],
+    "params": ["p", "cfg"],
+    "ensemble": ["oof", "test_pred", "y", "cfg"],
+    "postprocess": ["pred", "cfg"],
+}
+DRAFT_SIGNATURES = {
+    "prepare": {"prepare": ["train", "test", "cfg"]},
+    "model": {"default_params": ["cfg"], "fit_predict": ["X_tr", "y_tr", "X_va", "y_va", "X_te", "params", "cfg"]},
+}
+APPLIES_KEYS = {"problems", "modalities", "families", "metric_kinds", "needs"}
+FLAGS = {"categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features",
+         "missing", "text", "images", "small", "large", "nonneg_target", "skewed_target", "imbalanced", "siblings"}  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+
+
+@pytest.fixture(scope="module")
+def settings():
+    return load_config({"sandbox.timeout_s": 120}).settings
+
+
+@pytest.fixture(scope="module")
+def roles(settings):
+    return RecipeRoles(settings)
+
+
+def _frame(n: int, kind: str, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=n), rng.normal(size=n)
+    color = rng.choice(["red", "green", "blue", "teal"], size=n)
+    b[rng.random(n) < 0.1] = np.nan
+    df = pd.DataFrame({"a": a, "b": b, "color": color, "size": rng.integers(1, 9, size=n)})
+    signal = a + np.nan_to_num(b) + (color == "red") * 1.5
+    if kind == "binary":
+        df["y"] = np.where(signal + rng.normal(scale=0.5, size=n) > 0.3, "yes", "no")
+    elif kind == "multiclass":
+        df["y"] = pd.cut(signal, [-np.inf, -0.5, 0.8, np.inf], labels=["low", "mid", "high"]).astype(str)
+    else:
+        df["y"] = np.exp(1 + 0.5 * signal + rng.normal(scale=0.2, size=n))
+    return df
+
+
+def _text_frame(n: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    good = ["great", "tasty", "lovely", "perfect", "fresh"]
+    bad = ["awful", "stale", "bland", "broken", "late"]
+    filler = ["the", "box", "arrived", "and", "it", "was", "quite", "really", "coffee", "snack"]
+    rows = []
+    for _ in range(n):
+        label = int(rng.random() < 0.5)
+        words = list(rng.choice(filler, size=8)) + list(rng.choice(good if label else bad, size=2))
+        rng.shuffle(words)
+        rows.append({"review": " ".join(words), "stars_hint": int(rng.integers(1, 6)), "label": label})
+    return pd.DataFrame(rows)
+
+
+def _image_task(root: Path) -> Path:
+    from sklearn.datasets import load_digits
+
+    from automind.examples import png_gray
+
+    d = load_digits()
+    idx = np.arange(300)
+    df = pd.DataFrame({"id": idx, "label": d.target[idx]})
+    task = prepare_task(df, root, "label", "accuracy", id_col="id", name="tiny-digits")
+    out = task / "public" / "images"
+    out.mkdir()
+    for i in idx:
+        (out / f"{i}.png").write_bytes(png_gray([[int(v * 255 / 16) for v in row] for row in d.images[i]]))
+    return task
+
+
+@pytest.fixture(scope="module")
+def tasks(tmp_path_factory) -> dict[str, Task]:
+    root = tmp_path_factory.mktemp("tasks")
+    made = {
+        "binary": prepare_task(_frame(300, "binary"), root / "binary", "y", "roc_auc", name="tiny-binary"),
+        "multiclass": prepare_task(_frame(300, "multiclass"), root / "multi", "y", "accuracy", name="tiny-multi"),
+        "regression": prepare_task(_frame(300, "regression"), root / "reg", "y", "rmse", name="tiny-reg"),
+        "text": prepare_task(_text_frame(300), root / "text", "label", "accuracy", name="tiny-text"),
+        "image": _image_task(root / "image"),
+    }
+    return {k: Task.load(v) for k, v in made.items()}
+
+
+def _ctx(task: Task, action: str = "draft", **kw) -> Context:
+    return Context(task=task, action=action, analysis="", **kw)
+
+
+def _run(task: Task, code: str, tmp: Path, settings) -> tuple:
+    res = Sandbox.from_settings(task, tmp, settings).run_script(code)
+    return res, read_metric(res.workspace, res.stdout)
+
+
+# --- the contract ------------------------------------------------------------------------------
+
+
+def _defs(code: str) -> dict[str, list[str]]:
+    tree = ast.parse(code)
+    return {n.name: [a.arg for a in n.args.args] for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+def test_every_recipe_card_follows_its_hook_contract():
+    cards = [c for c in load_cards() if c.recipe]
+    assert len(cards) >= 20
+    for card in cards:
+        r = card.recipe
+        assert set(r.get("applies") or {}) <= APPLIES_KEYS, card.id
+        assert set((r.get("applies") or {}).get("needs", [])) <= FLAGS, card.id
+        if r["hook"] == "draft":
+            assert r.get("family"), card.id
+            for part, expected in DRAFT_SIGNATURES.items():
+                defs = _defs(r["code"][part])
+                for name, args in expected.items():
+                    assert defs.get(name) == args, (card.id, name, defs.get(name))
+            continue
+        assert r["hook"] in HOOKS, card.id
+        if r.get("code"):
+            defs = _defs(r["code"])
+            assert list(defs) == [r["hook"]], (card.id, list(defs))  # exactly the hook, no stray helpers
+            assert defs[r["hook"]] == SIGNATURES[r["hook"]], card.id
+        else:
+            assert r.get("set") or r.get("params"), card.id
+
+
+# --- drafts ------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["binary", "multiclass", "regression", "text", "image"])
+def test_first_draft_runs_and_writes_a_valid_submission(kind, tasks, roles, settings, tmp_path):
+    from automind.grading import grade
+
+    task = tasks[kind]
+    ctx = _ctx(task)
+    plan = roles.plan(ctx)
+    code = roles.code(ctx, plan)
+    res, metric = _run(task, code, tmp_path, settings)
+    assert res.ok, res.output
+    verdict = roles.verify(ctx, code, res)
+    assert not verdict.is_bug, verdict.summary
+    assert verdict.metric == metric and metric is not None
+    assert verdict.lower_is_better == (kind == "regression")
+    report = grade(task, res.workspace / "submission" / "submission.csv")
+    assert report.valid, report.error
+    floor = {"binary": 0.75, "multiclass": 0.6, "text": 0.8, "image": 0.8}
+    if kind in floor:  # learnable synthetic signal: far better than chance
+        assert report.score > floor[kind]
+
+
+def test_drafts_differ_and_follow_the_memory(tasks, roles):
+    task = tasks["binary"]
+    first = roles.plan(_ctx(task))
+    second = roles.plan(_ctx(task, memory=[f"tried {first.summary} -> validation 0.8"]))
+    assert first.meta["state"]["draft"] != second.meta["state"]["draft"]
+    assert roles.plan(_ctx(tasks["text"])).meta["state"]["draft"].startswith("rcp-text")
+    assert roles.plan(_ctx(tasks["image"])).meta["state"]["draft"].startswith("rcp-image")
+
+
+def test_same_inputs_give_the_same_code(tasks, settings):
+    a, b = RecipeRoles(settings), RecipeRoles(settings)
+    ctx = _ctx(tasks["regression"], seed=3)
+    pa, pb = a.plan(ctx), b.plan(ctx)
+    assert pa.text == pb.text and a.code(ctx, pa) == b.code(ctx, pb)
+    assert "'seed': 3" in a.code(ctx, pa)
+
+
+def test_profile_reads_targets_problem_and_flags(tasks):
+    p = profile_task(tasks["binary"])
+    assert p.target == ["y"] and p.problem == "binary" and p.kind == "proba"
+    assert {"categorical", "missing", "numeric_pairs"} <= p.flags
+    r = profile_task(tasks["regression"])
+    assert r.problem == "regression" and {"nonneg_target", "skewed_target"} <= r.flags
+    assert profile_task(tasks["text"]).primary == "text"
+    img = profile_task(tasks["image"])
+    assert img.primary == "image" and img.image_size == 8  # native 8x8 digits: never upsampled
+
+
+# --- stepwise ----------------------------------------------------------------------------------
+
+
+def test_steps_concatenate_to_the_integrated_script(tasks, roles):
+    ctx = _ctx(tasks["text"])
+    plan = roles.plan(ctx)
+    assert roles.complexity(ctx, plan) > 3.5  # text draft goes stepwise
+    steps = roles.decompose(ctx, plan)
+    assert [s.title for s in steps] == ["Load data", "Preprocess and features", "Model and cross-validation",
+                                        "Predict and write submission"]  # fmt: skip
+    program = ""
+    for i in range(len(steps)):  # accumulate exactly as automind.coding.stepwise does
+        program = (program + "\n\n" + roles.step_code(ctx, plan, steps, i, program)).strip("\n") + "\n"
+    assert program == roles.code(ctx, plan) == roles.integrate(ctx, plan, program)
+    assert roles.complexity(_ctx(tasks["binary"]), roles.plan(_ctx(tasks["binary"]))) <= 3.5
+
+
+def test_step_repair_restates_the_new_state(tasks, roles):
+    task = tasks["binary"]
+    parent = roles.code(_ctx(task), roles.plan(_ctx(task)))
+    ctx = _ctx(task, "improve", parent_code=parent)
+    plan = roles.plan(ctx)
+    trick = plan.meta["trick_id"]
+    steps = roles.decompose(ctx, plan)
+    cells = [roles.step_code(ctx, plan, steps, i, "") for i in range(4)]
+    hook = roles.recipes[trick]["hook"]
+    step = next(s for s, c in zip(steps, cells, strict=True) if f"{hook}__" in c)
+    error = f'Traceback...\n  File "<cell>", line 9, in {hook}__{trick.replace("-", "_")}\nKeyError: \'x\''
+    fixed = roles.repair(ctx, cells[steps.index(step)], error, step)
+    assert trick not in State.from_code(fixed).tricks
+    ast.parse(fixed)
+
+
+# --- improves ----------------------------------------------------------------------------------
+
+
+def _applicable_tricks(roles, ctx, state):
+    from automind.recipes import _applies
+
+    p = roles.profile(ctx)
+    fam = roles.recipes[state.draft]["family"]
+    flags = roles._flags(ctx, p)
+    return [r for r, rec in sorted(roles.recipes.items()) if rec["hook"] != "draft" and _applies(rec, p, fam, flags)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["binary", "regression", "text"])
+def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, roles, settings, tmp_path):
+    task = tasks[kind]
+    base_ctx = _ctx(task)
+    base_plan = roles.plan(base_ctx)
+    base_code = roles.code(base_ctx, base_plan)
+    base, base_metric = _run(task, base_code, tmp_path / "base", settings)
+    assert base.ok, base.output
+    sib_dir = tmp_path / "sib"  # a second model's saved predictions, for the ensemble tricks
+    other_ctx = _ctx(task, memory=[f"tried {base_plan.summary} -> validation {base_metric}"])
+    other, _ = _run(task, roles.code(other_ctx, roles.plan(other_ctx)), tmp_path / "other", settings)
+    assert other.ok, other.output
+    shutil.copytree(other.workspace / "submission", sib_dir / "submission")
+    siblings = [{"id": "1", "dir": str(sib_dir)}, {"id": "2", "dir": str(sib_dir)}]
+    tricks = _applicable_tricks(roles, _ctx(task, siblings=siblings), State.from_code(base_code))
+    assert tricks
+    for trick in tricks:
+        if trick in State.from_code(base_code).tricks:
+            continue
+        ctx = _ctx(task, "improve", parent_code=base_code, siblings=siblings,
+                   trick=roles.cards[trick].to_trick())  # fmt: skip
+        plan = roles.plan(ctx)
+        assert plan.meta["trick_id"] == trick
+        code = roles.code(ctx, plan)
+        assert code != base_code
+        res, metric = _run(task, code, tmp_path / trick, settings)
+        assert res.ok, (trick, res.output)
+        assert metric is not None, trick
+        changed = not np.allclose(
+            np.load(res.workspace / "submission" / "oof.npy"), np.load(base.workspace / "submission" / "oof.npy")
+        )
+        if roles.recipes[trick]["hook"] == "ensemble":  # it must use the siblings; it may keep the single model
+            assert "this model + 2 earlier node(s)" in res.stdout, (trick, res.stdout)
+            assert changed or "keeping it" in res.stdout, trick
+        else:
+            assert changed, f"{trick} did not change the out-of-fold predictions"
+
+
+def test_a_new_card_adds_behaviour_without_code_changes(tasks, settings, tmp_path):
+    extra = tmp_path / "cards"
+    extra.mkdir()
+    (extra / "mine.yaml").write_text(
+        """
+- id: my-abs-feature
+  title: Absolute value of column a
+  labels: [General Machine Learning]
+  stage: feature engineering
+  when: A signed column whose magnitude matters.
+  trick: Add |a| as a feature.
+  recipe:
+    hook: features
+    priority: 1000
+    applies: {problems: [binary]}
+    code: |
+      def features(train, test, cfg):
+          for df in (train, test):
+              df["a_abs"] = df["a"].abs()
+          return train, test
+""",
+        encoding="utf-8",
+    )
+    roles = RecipeRoles(settings, cards=load_cards([extra]))
+    task = tasks["binary"]
+    parent = roles.code(_ctx(task), roles.plan(_ctx(task)))
+    ctx = _ctx(task, "improve", parent_code=parent)  # no trick given: the highest-priority applicable one
+    code = roles.code(ctx, roles.plan(ctx))
+    assert "def features__my_abs_feature(" in code and "FEATURE_HOOKS = [features__my_abs_feature]" in code
+
+
+# --- debug -------------------------------------------------------------------------------------
+
+NAIVE = Card.model_validate({
+    "id": "naive-forest",
+    "title": "A forest that assumes every column is a number",
+    "labels": ["General Machine Learning"],
+    "stage": "model",
+    "when": "test only",
+    "trick": "cast the raw frame to float",
+    "recipe": {
+        "hook": "draft", "family": "forest", "priority": 1000, "applies": {"modalities": ["tabular"]},
+        "code": {
+            "prepare": "def prepare(train, test, cfg):\n    return train.astype(float).fillna(-1), test.astype(float).fillna(-1)\n",
+            "model": (
+                "def default_params(cfg):\n    return {}\n\n\n"
+                "def fit_predict(X_tr, y_tr, X_va, y_va, X_te, params, cfg):\n"
+                "    from sklearn.ensemble import RandomForestClassifier\n\n"
+                "    m = RandomForestClassifier(50, random_state=cfg['seed']).fit(X_tr, y_tr)\n"
+                "    return class_proba(m, X_va), class_proba(m, X_te)\n"
+            ),
+        },
+    },
+})  # fmt: skip
+
+
+@pytest.mark.slow
+def test_debug_repairs_an_object_column_dtype_error(tasks, settings, tmp_path):
+    roles = RecipeRoles(settings, cards=[*load_cards(), NAIVE])
+    task = tasks["binary"]
+    ctx = _ctx(task)
+    plan = roles.plan(ctx)
+    assert plan.meta["state"]["draft"] == "naive-forest"
+    code = roles.code(ctx, plan)
+    res, _ = _run(task, code, tmp_path / "a", settings)
+    assert not res.ok and "could not convert string to float" in res.output
+    assert roles.verify(ctx, code, res).is_bug
+    dbg = _ctx(task, "debug", parent_code=code, parent_output=res.output)
+    fix = roles.plan(dbg)
+    assert "coerce" in fix.meta["state"]["fixes"] and "type error" in fix.text
+    res2, metric = _run(task, roles.code(dbg, fix), tmp_path / "b", settings)
+    assert res2.ok, res2.output
+    assert metric is not None and not roles.verify(dbg, roles.code(dbg, fix), res2).is_bug
+
+
+@pytest.mark.parametrize(
+    "error, expect",
+    [
+        ("MemoryError", ("fixes", "light")),
+        ("sandbox: timed out after 600 s", ("fixes", "light")),
+        ("ValueError: Input X contains NaN.", ("fixes", "fillna")),
+        ("TypeError: '<' not supported between instances of 'str' and 'float'", ("fixes", "coerce")),
+    ],
+)
+def test_error_texts_map_to_repairs(error, expect, tasks, roles):
+    task = tasks["binary"]
+    code = roles.code(_ctx(task), roles.plan(_ctx(task)))
+    state = roles.plan(_ctx(task, "debug", parent_code=code, parent_output=error)).meta["state"]
+    assert expect[1] in state[expect[0]]
+
+
+def test_unknown_failure_drops_the_last_trick_then_goes_safe(tasks, roles):
+    task = tasks["binary"]
+    base = roles.code(_ctx(task), roles.plan(_ctx(task)))
+    ictx = _ctx(task, "improve", parent_code=base)
+    improved = roles.code(ictx, roles.plan(ictx))
+    tricks = State.from_code(improved).tricks
+    dropped = roles.plan(_ctx(task, "debug", parent_code=improved, parent_output="RuntimeError: odd")).meta["state"]
+    assert dropped["tricks"] == tricks[:-1]
+    safe = roles.plan(_ctx(task, "debug", parent_code=base, parent_output="RuntimeError: odd")).meta["state"]
+    assert safe["fixes"] and safe["draft"] == State.from_code(base).draft
+
+
+def test_foreign_code_is_replaced_by_a_recipe_draft(tasks, roles):
+    task = tasks["binary"]
+    fixed = roles.repair(_ctx(task, "debug"), "print('hello')\n", "NameError: x")
+    assert State.from_code(fixed) is not None
+    with pytest.raises(Exception, match="not written by a recipe"):
+        roles.repair(_ctx(task, "debug"), "print('hello')\n", "NameError", Step("Load data", ""))
+
+
+def test_verify_reports_a_missing_submission(tasks, roles, settings, tmp_path):
+    task = tasks["binary"]
+    res, _ = _run(task, "print('Validation roc_auc: 0.9')\n", tmp_path, settings)
+    v = roles.verify(_ctx(task), "", res)
+    assert v.is_bug and "no submission" in v.summary and v.metric == 0.9 and v.lower_is_better is False
