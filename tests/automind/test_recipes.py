@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from automind.knowledge import Card, load_cards
 
 from automind.config import load_config
-from automind.knowledge import Card, load_cards
 from automind.prepare import prepare_task
 from automind.recipes import RecipeRoles, State, read_metric
-from automind.recipes.compose import HOOKS, join_steps
+from automind.recipes.compose import HOOKS
 from automind.recipes.profile import profile_task
 from automind.roles import Context, Step
 from automind.sandbox import Sandbox
@@ -31,7 +31,10 @@ SIGNATURES = {
 }
 DRAFT_SIGNATURES = {
     "prepare": {"prepare": ["train", "test", "cfg"]},
-    "model": {"default_params": ["cfg"], "fit_predict": ["X_tr", "y_tr", "X_va", "y_va", "X_te", "params", "cfg"]},
+    "model": {
+        "default_params": ["cfg"],
+        "fit_predict": ["X_tr", "y_tr", "X_va", "y_va", "X_te", "params", "cfg"],
+    },
 }
 APPLIES_KEYS = {"problems", "modalities", "families", "metric_kinds", "needs"}
 FLAGS = {"categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features",
@@ -104,7 +107,9 @@ def tasks(tmp_path_factory) -> dict[str, Task]:
     root = tmp_path_factory.mktemp("tasks")
     made = {
         "binary": prepare_task(_frame(300, "binary"), root / "binary", "y", "roc_auc", name="tiny-binary"),
-        "multiclass": prepare_task(_frame(300, "multiclass"), root / "multi", "y", "accuracy", name="tiny-multi"),
+        "multiclass": prepare_task(
+            _frame(300, "multiclass"), root / "multi", "y", "accuracy", name="tiny-multi"
+        ),
         "regression": prepare_task(_frame(300, "regression"), root / "reg", "y", "rmse", name="tiny-reg"),
         "text": prepare_task(_text_frame(300), root / "text", "label", "accuracy", name="tiny-text"),
         "image": _image_task(root / "image"),
@@ -232,7 +237,7 @@ def test_step_repair_restates_the_new_state(tasks, roles):
     cells = [roles.step_code(ctx, plan, steps, i, "") for i in range(4)]
     hook = roles.recipes[trick]["hook"]
     step = next(s for s, c in zip(steps, cells, strict=True) if f"{hook}__" in c)
-    error = f'Traceback...\n  File "<cell>", line 9, in {hook}__{trick.replace("-", "_")}\nKeyError: \'x\''
+    error = f"Traceback...\n  File \"<cell>\", line 9, in {hook}__{trick.replace('-', '_')}\nKeyError: 'x'"
     fixed = roles.repair(ctx, cells[steps.index(step)], error, step)
     assert trick not in State.from_code(fixed).tricks
     ast.parse(fixed)
@@ -247,7 +252,11 @@ def _applicable_tricks(roles, ctx, state):
     p = roles.profile(ctx)
     fam = roles.recipes[state.draft]["family"]
     flags = roles._flags(ctx, p)
-    return [r for r, rec in sorted(roles.recipes.items()) if rec["hook"] != "draft" and _applies(rec, p, fam, flags)]
+    return [
+        r
+        for r, rec in sorted(roles.recipes.items())
+        if rec["hook"] != "draft" and _applies(rec, p, fam, flags)
+    ]
 
 
 @pytest.mark.slow
@@ -280,9 +289,12 @@ def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, rol
         assert res.ok, (trick, res.output)
         assert metric is not None, trick
         changed = not np.allclose(
-            np.load(res.workspace / "submission" / "oof.npy"), np.load(base.workspace / "submission" / "oof.npy")
+            np.load(res.workspace / "submission" / "oof.npy"),
+            np.load(base.workspace / "submission" / "oof.npy"),
         )
-        if roles.recipes[trick]["hook"] == "ensemble":  # it must use the siblings; it may keep the single model
+        if (
+            roles.recipes[trick]["hook"] == "ensemble"
+        ):  # it must use the siblings; it may keep the single model
             assert "this model + 2 earlier node(s)" in res.stdout, (trick, res.stdout)
             assert changed or "keeping it" in res.stdout, trick
         else:
@@ -386,7 +398,9 @@ def test_unknown_failure_drops_the_last_trick_then_goes_safe(tasks, roles):
     ictx = _ctx(task, "improve", parent_code=base)
     improved = roles.code(ictx, roles.plan(ictx))
     tricks = State.from_code(improved).tricks
-    dropped = roles.plan(_ctx(task, "debug", parent_code=improved, parent_output="RuntimeError: odd")).meta["state"]
+    dropped = roles.plan(_ctx(task, "debug", parent_code=improved, parent_output="RuntimeError: odd")).meta[
+        "state"
+    ]
     assert dropped["tricks"] == tricks[:-1]
     safe = roles.plan(_ctx(task, "debug", parent_code=base, parent_output="RuntimeError: odd")).meta["state"]
     assert safe["fixes"] and safe["draft"] == State.from_code(base).draft
