@@ -286,8 +286,8 @@ def ingest_documents(
     settings = settings or _settings()
     report = report or IngestReport(dry_run=dry_run)
     kc = settings.knowledge
-    embedder = store.embedder if store is not None else None
-    labeller = make_labeller(embedder, load_taxonomy(), llm) if embedder is not None else None
+    # A dry run never embeds, so it must not pay for loading the model either.
+    labeller = None if dry_run or store is None else make_labeller(store.embedder, load_taxonomy(), llm)
     writer = _Writer(store, report, labeller, dry_run, on_chunks)
     for doc in documents:
         if isinstance(doc, LoadError):
