@@ -209,6 +209,16 @@ def redact(key: str, value: Any) -> Any:
     return value
 
 
+def _source_of(key: str, sources: dict[str, str]) -> str:
+    """Where a failing key came from; an unknown section is reported by the leaf that created it."""
+    dotted = key if key in sources else next((k for k in sources if k.startswith(key + ".")), None)
+    if dotted is None:
+        return "default"
+    if sources[dotted] == "env":
+        return "env AUTOMIND_" + dotted.upper().replace(".", "__")
+    return sources[dotted]
+
+
 def load_config(
     overrides: dict[str, Any] | None = None,
     *,
@@ -235,6 +245,6 @@ def load_config(
         problems = []
         for err in e.errors():
             key = ".".join(str(p) for p in err["loc"])
-            problems.append(f"  {key} (from {sources.get(key, 'default')}): {err['msg']}")
+            problems.append(f"  {key} (from {_source_of(key, sources)}): {err['msg']}")
         raise ConfigError("invalid configuration:\n" + "\n".join(problems)) from e
     return LoadedConfig(settings, sources)

@@ -25,7 +25,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json([{"key": k, "value": v, "source": s} for k, v, s in rows])
             return
-        table = Table("key", "value", "source")
+        table = Table("key", "value")
+        table.add_column("source", overflow="fold")  # a YAML path must stay readable in full
         for k, v, s in rows:
             table.add_row(k, str(v), s)
         console.print(table)

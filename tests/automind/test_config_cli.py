@@ -41,6 +41,16 @@ def test_bad_values_name_the_key_and_source(tmp_path: Path) -> None:
         load_config({"search.unknown_key": 1}, cwd=tmp_path / "nowhere", environ={})
 
 
+def test_unknown_section_and_bad_env_name_their_source(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"foo \(from env AUTOMIND_FOO__BAR\)"):
+        load_config(cwd=tmp_path, environ={"AUTOMIND_FOO__BAR": "1"})
+    (tmp_path / "automind.yaml").write_text("serch:\n  steps: 3\n")
+    with pytest.raises(ConfigError, match=r"serch \(from .*automind\.yaml\)"):
+        load_config(cwd=tmp_path, environ={})
+    with pytest.raises(ConfigError, match=r"search\.steps \(from env AUTOMIND_SEARCH__STEPS\)"):
+        load_config(cwd=tmp_path / "nowhere", environ={"AUTOMIND_SEARCH__STEPS": "abc"})
+
+
 def test_malformed_yaml_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "automind.yaml").write_text("search: [unclosed\n")
     with pytest.raises(ConfigError, match="not valid YAML"):
@@ -58,6 +68,18 @@ def test_config_show_masks_secrets_and_reports_env(monkeypatch: pytest.MonkeyPat
     assert rows["search.steps"] == {"key": "search.steps", "value": 3, "source": "env"}
     assert rows["llm.api_key_env"]["value"] == "OPENAI_API_KEY"
     assert "sk-should-never-appear" not in res.output
+
+
+def test_config_show_prints_the_full_yaml_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    deep = tmp_path / "a-rather-long-project-folder-name" / "sub"
+    deep.mkdir(parents=True)
+    (deep / "automind.yaml").write_text("search:\n  steps: 4\n")
+    monkeypatch.chdir(deep)
+    monkeypatch.setenv("COLUMNS", "80")
+    res = CliRunner().invoke(app, ["config", "show"])
+    assert res.exit_code == 0, res.output
+    cells = "".join(ch for ch in res.output if ch not in " \n│")
+    assert str(deep / "automind.yaml").replace(" ", "") in cells
 
 
 def test_help_does_not_import_heavy_libraries() -> None:
