@@ -157,7 +157,16 @@ def _summary(path: Path, task=None) -> None:
     for w in task.warnings:
         info.add_row("warning", w)
     console.print(info)
+    # Top-level entries only: a folder of 1797 images is one row, so train/test stay visible.
     files = Table("public file", "size", "rows", title="public/")
-    for p in sorted(q for q in task.public_dir.rglob("*") if q.is_file())[:30]:
-        files.add_row(str(p.relative_to(task.public_dir)), _size(p.stat().st_size), _rows(p))
+    entries = sorted(task.public_dir.iterdir())
+    for p in entries[:30]:
+        if p.is_dir():
+            inner = [q for q in p.rglob("*") if q.is_file()]
+            size = sum(q.stat().st_size for q in inner)
+            files.add_row(f"{p.name}/", _size(size), f"{len(inner)} files")
+        else:
+            files.add_row(p.name, _size(p.stat().st_size), _rows(p))
+    if len(entries) > 30:
+        files.add_row(f"... {len(entries) - 30} more", "", "")
     console.print(files)

@@ -75,6 +75,18 @@ def test_check_names_every_problem(data_csv, tmp_path):
     assert "description.md" in r.output and "no training data" in r.output
 
 
+def test_check_summarises_folders_so_data_files_stay_visible(data_csv, tmp_path):
+    out = tmp_path / "task"
+    assert _prepare(data_csv, out).exit_code == 0
+    (out / "public/images").mkdir()
+    for i in range(40):
+        (out / f"public/images/{i}.png").write_bytes(b"x" * 10)
+    r = runner.invoke(app, ["task", "check", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "train.csv" in r.output and "test.csv" in r.output and "sample_submission.csv" in r.output
+    assert "images/" in r.output and "40 files" in r.output and "7.png" not in r.output
+
+
 def test_grade_without_answers(data_csv, tmp_path):
     out = tmp_path / "task"
     _prepare(data_csv, out)
