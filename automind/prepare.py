@@ -175,6 +175,16 @@ def prepare_task(
         df = df[[id_col] + [c for c in df.columns if c != id_col]]
     y = df[targets[0]] if len(targets) == 1 else df[targets]
     problem = problem_type or infer_problem_type(y, m)
+    if problem == "regression":
+        for t in targets:
+            numbers = pd.to_numeric(df[t], errors="coerce")
+            if numbers.isna().any():
+                bad = df.loc[numbers.isna(), t].iloc[0]
+                raise PrepareError(
+                    f"metric '{m.name}' scores numeric predictions, but target '{t}' has non-numeric "
+                    f"values (e.g. {bad!r}). Use a classification metric such as accuracy or log_loss, "
+                    f"or convert the column to numbers."
+                )
 
     stratify = None
     if problem in ("binary", "multiclass") and isinstance(y, pd.Series):

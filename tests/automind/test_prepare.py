@@ -75,6 +75,13 @@ def test_bad_arguments_name_the_columns(tmp_path):
     assert not (tmp_path / "a").exists() and not (tmp_path / "c").exists()
 
 
+def test_regression_metric_on_text_target_is_a_clear_error(tmp_path):
+    df = pd.DataFrame({"f": range(20), "y": ["cat", "dog"] * 10})
+    with pytest.raises(PrepareError, match="target 'y' has non-numeric values"):
+        prepare_task(df, tmp_path / "r", "y", "rmse")
+    assert not (tmp_path / "r").exists()
+
+
 @pytest.mark.parametrize(
     ("metric", "cols", "problem"),
     [("roc_auc", ["id", "y"], "binary"), ("log_loss", ["id", "y"], "binary"),
