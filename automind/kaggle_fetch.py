@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 import zipfile
 from pathlib import Path
 from typing import Any, Protocol
@@ -58,8 +59,9 @@ class KaggleAPI:
 
                 self._api = KaggleApi()
                 self._api.authenticate()
-        except Exception as e:  # noqa: BLE001 - the package raises many kinds on bad/missing credentials
-            raise FetchError(f"Kaggle authentication failed ({e}). {NO_CREDENTIALS}") from e
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - it raises many kinds, and exits on a bad kaggle.json
+            why = f"exit {e.code}" if isinstance(e, SystemExit) else str(e)
+            raise FetchError(f"Kaggle authentication failed ({why}). {NO_CREDENTIALS}") from e
 
     def download(self, slug: str, dest: Path) -> None:
         self._api.competition_download_files(slug, path=str(dest), quiet=True)
@@ -115,12 +117,15 @@ def fetch_competition(
             raise FetchError(NO_CREDENTIALS)
         api = KaggleAPI()
     raw = out / "raw"
+    made = out if not out.exists() else raw if not raw.exists() else None
     raw.mkdir(parents=True, exist_ok=True)
     try:
         api.download(slug, raw)
-    except FetchError:
-        raise
     except Exception as e:  # noqa: BLE001 - network, 403 (rules not accepted), 404 (bad slug)
+        if made is not None:  # leave nothing behind, so a retry needs no --force
+            shutil.rmtree(made, ignore_errors=True)
+        if isinstance(e, FetchError):
+            raise
         raise FetchError(
             f"downloading '{slug}' from Kaggle failed ({e}). Check the network, the competition name, and that you "
             f"accepted its rules at https://www.kaggle.com/c/{slug}/rules."

@@ -134,6 +134,7 @@ def test_fetch_with_fake_api(tmp_path):
 def test_fetch_errors(tmp_path):
     with pytest.raises(FetchError, match="rules"):
         fetch_competition("x", tmp_path / "a", api=FakeKaggle(fail=OSError("403 Forbidden")))
+    assert not (tmp_path / "a").exists()  # a failed download leaves nothing, so a retry needs no --force
     with pytest.raises(FetchError, match="Known metrics"):
         fetch_competition("x", tmp_path / "b", api=FakeKaggle(metric="SomethingExotic"))
     assert fetch_competition(
@@ -150,3 +151,13 @@ def test_fetch_without_credentials(tmp_path, monkeypatch):
     r = runner.invoke(app, ["task", "fetch", "spaceship-titanic", str(tmp_path / "out")])
     assert r.exit_code == 1
     assert "KAGGLE_USERNAME" in r.output and "kaggle.json" in r.output
+
+
+def test_fetch_with_unreadable_kaggle_json_is_a_clear_error(tmp_path, monkeypatch):
+    for var in ("KAGGLE_USERNAME", "KAGGLE_KEY", "KAGGLE_API_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    (tmp_path / "kcfg").mkdir()
+    (tmp_path / "kcfg/kaggle.json").write_text("{not json")
+    monkeypatch.setenv("KAGGLE_CONFIG_DIR", str(tmp_path / "kcfg"))
+    r = runner.invoke(app, ["task", "fetch", "titanic", str(tmp_path / "out")])
+    assert r.exit_code == 1 and "Kaggle authentication failed" in r.output
