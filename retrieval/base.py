@@ -1,0 +1,226 @@
+"""`KnowledgeBase`: the one object the CLI, the search agent and users' code ask for knowledge.
+
+It owns the opened store, the embedder, the taxonomy and the shipped cards, and caches what repeats
+between calls (taxonomy and label-text vectors, description vectors, task labels), so asking again
+for the same task costs only the chroma queries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+from automind.retrieval import labeler, search, tips
+from automind.retrieval.tips import Tips
+
+from automind.roles import Trick
+
+SEARCH_KINDS = ("cards", "posts", "papers", "competitions", "solutions")
+CACHE_SIZE = 256
+
+
+class _LRU(OrderedDict):
+    def get_or(self, key, make):
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        value = self[key] = make()
+        if len(self) > CACHE_SIZE:
+            self.popitem(last=False)
+        return value
+
+
+def _key(*parts: Any) -> str:
+    return hashlib.sha1("\x00".join(map(str, parts)).encode()).hexdigest()
+
+
+class KnowledgeBase:
+    def __init__(self, store, settings, llm=None, taxonomy=None, cards=None):
+        from automind.knowledge import load_cards, load_taxonomy
+
+        self.store = store
+        self.settings = settings
+        self.llm = llm
+        self.taxonomy = taxonomy or load_taxonomy()
+        self.cards = {c.id: c for c in (cards if cards is not None else load_cards())}
+        self._vectors = _LRU()
+        self._labels = _LRU()
+
+    @classmethod
+    def open(cls, settings=None, store=None, embedder=None, llm=None, ensure: bool = True) -> KnowledgeBase:
+        """Open the configured store (or use `store`) and make sure the shipped cards are in it."""
+        if settings is None:
+            from automind.config import load_config
+
+            settings = load_config().settings
+        if store is None:
+            from automind.store import Store
+
+            store = Store.open(settings.knowledge.store, embedder or settings.knowledge.embedder)
+        if ensure:
+            from automind.ingest.cards import ensure_cards
+
+            ensure_cards(store, settings=settings)
+        return cls(store, settings, llm=llm)
+
+    @property
+    def embedder(self):
+        return self.store.embedder
+
+    # -- vectors -----------------------------------------------------------------------------------
+    def vectors(self, texts: list[str]) -> np.ndarray:
+        """Embeddings of `texts`, each text embedded once per KnowledgeBase."""
+        missing = [t for t in dict.fromkeys(texts) if _key(t) not in self._vectors]
+        if missing:
+            for t, v in zip(missing, self.embedder.embed(missing), strict=True):
+                self._vectors.get_or(_key(t), lambda v=v: v)
+        return (
+            np.stack([self._vectors[_key(t)] for t in texts]) if texts else np.zeros((0, self.embedder.dim))
+        )
+
+    def label_text(self, label) -> str:
+        """What a label is searched by: the category description plus the subcategory's."""
+        cat = self.taxonomy.get(label.top)
+        if cat is None:
+            return label.top
+        text = f"{cat.name}: {cat.description}"
+        sub = cat.sub(label.sub) if label.sub else None
+        return f"{text}\n{sub.name}: {sub.description}" if sub else text
+
+    @staticmethod
+    def description_text(task) -> str:
+        desc = getattr(task, "description", None) or (task if isinstance(task, str) else "")
+        return labeler.clean_description(desc)[:2000] or getattr(task, "name", "") or "task"
+
+    # -- labels ------------------------------------------------------------------------------------
+    def labels(self, task, analysis=None, use_llm: bool = True, fallbacks: list[str] | None = None) -> list:
+        """Task labels, best first (cached per description, data modalities and labeller)."""
+        llm = self.llm if use_llm and self.settings.knowledge.labeler != "embedding" else None
+        desc = getattr(task, "description", "") or ""
+        mods = sorted(getattr(analysis, "modalities", None) or ())
+        key = _key(desc, mods, getattr(analysis, "problem_type", None), llm is not None)
+        failed: list[str] = []
+
+        def make():
+            out = labeler.label_task(task, analysis, self.embedder, self.taxonomy, llm=llm, fallbacks=failed)
+            return out, list(failed)
+
+        labels, notes = self._labels.get_or(key, make)
+        if fallbacks is not None:
+            fallbacks.extend(notes)
+        return list(labels)
+
+    # -- search ------------------------------------------------------------------------------------
+    def ranked(
+        self, task, labels: list, kinds=SEARCH_KINDS, k: int | None = None, per_query: int | None = None
+    ) -> list[search.Scored]:
+        """Search every collection by description and label texts, then filter and re-rank."""
+        ks = self.settings.knowledge
+        want = k or ks.k
+        n = per_query or max(3 * want, 20)
+        desc_text = self.description_text(task)
+        labels = search.strong_labels(labels)
+        label_texts = [self.label_text(lb) for lb in labels]
+        vecs = self.vectors([desc_text, *label_texts])
+        present = set(self.store.kinds())
+        found: list[tuple[Any, np.ndarray]] = []
+        banned = {getattr(task, "slug", None) or ""} - {""}
+        # The competitions collection is always asked, with the description at least: a stored copy
+        # of the task's own description bans its whole competition even when only posts are wanted.
+        for kind in dict.fromkeys([*kinds, "competitions"]):
+            if kind not in present:
+                continue
+            wanted = kind in kinds
+            got = search.query_many(self.store, kind, vecs if wanted else vecs[:1], n if wanted else 5)
+            if kind == "competitions":
+                comp = [(h, float(e @ vecs[0])) for h, e in got]
+                banned |= search.near_duplicate_competitions(comp, getattr(task, "description", "") or "")
+            if wanted:
+                found += got
+        cands = search.score_candidates(
+            found, vecs[0], vecs[1:], [lb.top for lb in labels], ks.desc_weight, ks.label_weight
+        )
+        return search.select(cands, banned, ks.per_source_cap, None)
+
+    def tips(self, task, analysis=None, k: int = 10, use_llm: bool = True) -> Tips:
+        """Labels and 8-12 (LLM) or the k best (offline) tricks for a task, with provenance."""
+        t0 = time.perf_counter()
+        fallbacks: list[str] = []
+        labels = self.labels(task, analysis, use_llm=use_llm, fallbacks=fallbacks)
+        t1 = time.perf_counter()
+        ranked = self.ranked(task, labels, k=k)
+        t2 = time.perf_counter()
+        tricks = None
+        if use_llm and self.llm is not None:
+            tricks = tips.llm_tricks(self.llm, self._task_text(task, analysis), ranked, fallbacks, k)
+        if tricks is None:
+            tricks = tips.offline_tricks(ranked, self.cards, k)
+        t3 = time.perf_counter()
+        timings = {"labels_s": t1 - t0, "search_s": t2 - t1, "tricks_s": t3 - t2, "total_s": t3 - t0}
+        return Tips(labels=labels, tricks=tricks, fallbacks=fallbacks, timings=timings)
+
+    @staticmethod
+    def _task_text(task, analysis) -> str:
+        desc = getattr(task, "description", "") or ""
+        if analysis is not None and hasattr(analysis, "render"):
+            return f"{desc[:6000]}\n\n# Data analysis\n{analysis.render()}"
+        return desc[:8000]
+
+    def papers(self, task, k: int = 3, analysis=None) -> list[Trick]:
+        """The k most relevant paper chunks for a task, one per paper."""
+        labels = self.labels(task, analysis, use_llm=False)
+        ranked = self.ranked(task, labels, kinds=("papers",), k=k)
+        one_each = search.cap_per_source(ranked, 1)
+        return tips.offline_tricks(one_each, self.cards, k)
+
+    def trick_pool(self, task, analysis=None, k: int = 40) -> list[Trick]:
+        """Ranked candidate tricks for improve steps: cards first (recipes included), then other material.
+
+        Every shipped recipe card that carries one of the task's labels is in the pool even if the
+        similarity search ranked it lower, so the offline policy always has something executable.
+        """
+        labels = self.labels(task, analysis, use_llm=False)
+        ranked = self.ranked(task, labels, k=k, per_query=max(k, 40))
+        pool = tips.offline_tricks([c for c in ranked if c.hit.kind == "cards"], self.cards, k)
+        seen = {t.id for t in pool}
+        tops = [lb.top for lb in labels]
+        extra = [
+            c
+            for c in self.cards.values()
+            if c.recipe and c.id not in seen and any(lab.split("/")[0] in tops for lab in c.labels)
+        ]
+        extra.sort(
+            key=lambda c: (
+                min(tops.index(lab.split("/")[0]) for lab in c.labels if lab.split("/")[0] in tops),
+                c.id,
+            )
+        )
+        pool += [c.to_trick(score=0.0) for c in extra]
+        pool += tips.offline_tricks(
+            [c for c in ranked if c.hit.kind != "cards"], self.cards, max(0, k - len(pool))
+        )
+        return pool
+
+    # -- free text ---------------------------------------------------------------------------------
+    def query(self, text: str, k: int = 5, category: str | None = None, kind: str | None = None) -> list:
+        """Nearest stored chunks to `text`, optionally of one category and/or one kind, best first."""
+        where = None
+        if category:
+            cat = self.taxonomy.get(category.split("/")[0])
+            if cat is None:
+                raise ValueError(
+                    f"unknown category {category!r}; known: {', '.join(self.taxonomy.top_names())}"
+                )
+            where = {f"lbl__{search.slugify(cat.name)}": {"$gte": 0.0}}
+        present = self.store.kinds()
+        if kind and kind not in present:
+            raise ValueError(f"no '{kind}' collection in the store; present: {', '.join(present) or 'none'}")
+        vec = self.vectors([text])[0]
+        hits = []
+        for kd in [kind] if kind else [p for p in present if p in SEARCH_KINDS]:
+            hits += self.store.query(kd, vec, k, where=where)
+        hits.sort(key=lambda h: -h.similarity)
+        return hits[:k]
