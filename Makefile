@@ -26,7 +26,8 @@ install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
 demo: install
-	$(BIN)/automind solve titanic --steps 6 --time-limit 600 --out runs/demo
+	rm -rf runs/demo
+	$(BIN)/automind solve titanic --steps 6 --time-limit 900 --out runs/demo
 
 test: install-dev
 	$(BIN)/pytest -q
