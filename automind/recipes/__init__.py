@@ -148,6 +148,32 @@ class RecipeRoles:
         fresh = [r for r in options if f"(tricks: {', '.join([*state.tricks, r])})" not in tried]
         return (fresh or options or [None])[0]
 
+    def _closest(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
+        """The applicable recipe most like a suggested trick that has none (same idea, prose-only card)."""
+
+        def words(text: str) -> set[str]:
+            return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2} - {
+                "rcp",
+                "tab",
+                "the",
+                "and",
+                "for",
+            }
+
+        assert ctx.trick is not None
+
+        def sim(a: set[str], b: set[str]) -> float:
+            return len(a & b) / max(1, len(a | b))
+
+        want_id, want = words(ctx.trick.id), words(f"{ctx.trick.id} {ctx.trick.title}")
+        best, best_score = None, 0.3
+        while (cand := self._next_trick(ctx, state, reg)) is not None:
+            score = max(sim(want_id, words(cand)), sim(want, words(f"{cand} {self._title(cand, reg)}")))
+            if score > best_score:
+                best, best_score = cand, score
+            state = State(**{**asdict(state), "tricks": [*state.tricks, cand]})  # look at the next option
+        return best
+
     def _draft_state(self, ctx: Context, reg: dict[str, dict[str, Any]]) -> State:
         drafts = self._drafts(ctx, self.profile(ctx), reg)
         tried = [m for line in ctx.memory for m in _DRAFT_TAG.findall(line)]
@@ -238,7 +264,9 @@ class RecipeRoles:
             ):
                 applied = want
             else:
-                applied = self._next_trick(ctx, state, reg)
+                applied = (self._closest(ctx, state, reg) if ctx.trick else None) or self._next_trick(
+                    ctx, state, reg
+                )
                 if want:
                     why = "has no executable recipe" if want not in reg else "does not apply to this pipeline"
                     note = f"suggested trick {want} {why}; applied {applied or 'a new seed'} instead"

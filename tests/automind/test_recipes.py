@@ -419,3 +419,12 @@ def test_verify_reports_a_missing_submission(tasks, roles, settings, tmp_path):
     res, _ = _run(task, "print('Validation roc_auc: 0.9')\n", tmp_path, settings)
     v = roles.verify(_ctx(task), "", res)
     assert v.is_bug and "no submission" in v.summary and v.metric == 0.9 and v.lower_is_better is False
+
+
+def test_a_prose_trick_maps_to_the_recipe_with_the_same_idea(tasks, roles):
+    prose = next(c for c in load_cards() if c.id == "tab-missing-indicators" and not c.recipe)
+    task = tasks["binary"]
+    parent = roles.code(_ctx(task), roles.plan(_ctx(task)))
+    plan = roles.plan(_ctx(task, "improve", parent_code=parent, trick=prose.to_trick()))
+    assert plan.meta["trick_id"] == "rcp-missing-indicators"
+    assert "tab-missing-indicators has no executable recipe" in plan.text
