@@ -101,7 +101,11 @@ class KnowledgeBase:
         llm = self.llm if use_llm and self.settings.knowledge.labeler != "embedding" else None
         desc = getattr(task, "description", "") or ""
         mods = sorted(getattr(analysis, "modalities", None) or ())
-        key = _key(desc, mods, getattr(analysis, "problem_type", None), llm is not None)
+        ptype = getattr(analysis, "problem_type", None)
+        key = _key(desc, mods, ptype, llm is not None)
+        llm_key = _key(desc, mods, ptype, True)
+        if llm is None and llm_key in self._labels and not self._labels[llm_key][1]:
+            return list(self._labels[llm_key][0])  # the LLM already labelled this task: reuse its answer
         failed: list[str] = []
 
         def make():

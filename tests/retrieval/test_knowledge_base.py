@@ -212,3 +212,12 @@ def test_tips_with_minilm_on_a_card_subset(tmp_path):
     assert tips.labels[0].top == "Computer Vision"
     assert tips.tricks[0].labels and tips.tricks[0].labels[0].startswith("Computer Vision")
     assert all(t.source.startswith("card:") for t in tips.tricks)
+
+
+def test_trick_pool_reuses_the_llm_labels_of_tips(kb):
+    kb.llm = ScriptedLLM()
+    kb.tips(_task(), k=3)
+    kb.llm.calls.clear()
+    pool = kb.trick_pool(_task())
+    assert not kb.llm.calls  # no second labelling, no LLM call for the pool
+    assert pool and pool[0].labels[0].startswith("Natural Language Processing")
