@@ -71,14 +71,14 @@ class LLMConfig(_Model):
 
 
 class SearchConfig(_Model):
-    steps: int = 12
-    time_limit_s: float = 1800.0
-    exec_timeout_s: float = 600.0
-    num_drafts: int = 3
-    debug_prob: float = 1.0
-    greedy_prob: float = 0.8
-    trick_prob: float = 0.8
-    max_debug_depth: int = 3
+    steps: int = Field(12, ge=1)
+    time_limit_s: float = Field(1800.0, gt=0)
+    exec_timeout_s: float = Field(600.0, gt=0)
+    num_drafts: int = Field(3, ge=0)
+    debug_prob: float = Field(1.0, ge=0, le=1)
+    greedy_prob: float = Field(0.8, ge=0, le=1)
+    trick_prob: float = Field(0.8, ge=0, le=1)
+    max_debug_depth: int = Field(3, ge=0)
     seed: int = 0
     # LLM mode: insert a recipe draft when no valid node exists after this share of the budget.
     safety_net_share: float = 0.5
@@ -93,9 +93,9 @@ class CodingConfig(_Model):
 
 
 class SandboxConfig(_Model):
-    timeout_s: float = 600.0
-    memory_mb: int = 8192
-    threads: int = 2
+    timeout_s: float = Field(600.0, gt=0)
+    memory_mb: int = Field(8192, ge=0)  # 0: no memory limit
+    threads: int = Field(2, ge=1)
     output_head_chars: int = 4000
     output_tail_chars: int = 6000
 
@@ -216,6 +216,8 @@ def _source_of(key: str, sources: dict[str, str]) -> str:
         return "default"
     if sources[dotted] == "env":
         return "env AUTOMIND_" + dotted.upper().replace(".", "__")
+    if sources[dotted] == "cli":
+        return "a command-line flag"
     return sources[dotted]
 
 

@@ -51,6 +51,17 @@ def test_unknown_section_and_bad_env_name_their_source(tmp_path: Path) -> None:
         load_config(cwd=tmp_path / "nowhere", environ={"AUTOMIND_SEARCH__STEPS": "abc"})
 
 
+def test_out_of_range_limits_are_refused(tmp_path: Path) -> None:
+    for key, value in [("sandbox.timeout_s", -1), ("search.steps", 0), ("search.trick_prob", 1.5)]:
+        with pytest.raises(ConfigError, match=rf"{key} \(from a command-line flag\)"):
+            load_config({key: value}, cwd=tmp_path, environ={})
+    assert load_config({"sandbox.memory_mb": 0}, cwd=tmp_path, environ={}).settings.sandbox.memory_mb == 0
+    script = tmp_path / "s.py"
+    script.write_text("print(1)\n")
+    res = CliRunner().invoke(app, ["exec", str(tmp_path), str(script), "--timeout", "-1"])
+    assert res.exit_code == 1 and "greater than 0" in res.output
+
+
 def test_malformed_yaml_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "automind.yaml").write_text("search: [unclosed\n")
     with pytest.raises(ConfigError, match="not valid YAML"):
