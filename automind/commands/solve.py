@@ -71,6 +71,14 @@ def _overrides(**flags: Any) -> dict[str, Any]:
     return {keys[k]: v for k, v in flags.items() if v is not None}
 
 
+def _same_task(arg: str, recorded: dict[str, Any]) -> bool:
+    """Whether TASK given with --resume names the run's own task (by name, slug or folder)."""
+    if arg in (recorded.get("name"), recorded.get("slug"), recorded.get("path")):
+        return True
+    path = recorded.get("path")
+    return bool(path) and Path(arg).expanduser().resolve() == Path(path).resolve()
+
+
 def _print_result(res) -> None:
     from rich.table import Table
 
@@ -156,13 +164,17 @@ def register(app: typer.Typer) -> None:
         overrides = _overrides(steps=steps, time_limit=time_limit, llm=llm, coder=coder, seed=seed)
         try:
             if resume_dir is not None:
-                if task:
-                    fail("--resume continues a recorded run: leave out TASK (it is read from run.json).")
                 info = (
                     json.loads((resume_dir / "run.json").read_text())
                     if (resume_dir / "run.json").is_file()
                     else {}
                 )
+                if task and not _same_task(task, info.get("task") or {}):
+                    recorded = (info.get("task") or {}).get("name", "?")
+                    fail(
+                        f"{resume_dir} is a run of task '{recorded}', not '{task}'. Leave out TASK to "
+                        f"continue it (the task is read from run.json), or start a new run without --resume."
+                    )
                 view = LiveView(overrides.get("search.steps") or (info.get("config") or {}).get("search", {}).get("steps", 0),
                                 (info.get("task") or {}).get("name", str(resume_dir)))  # fmt: skip
                 run = lambda ev: resume(resume_dir, overrides=overrides, on_event=ev)  # noqa: E731
@@ -178,6 +190,17 @@ def register(app: typer.Typer) -> None:
                     res = run(view)
         except (RunError, TaskError, ConfigError) as e:
             fail(str(e))
+        except KeyboardInterrupt:
+            # Ctrl-C during setup (analysis, knowledge): the loop's own handler never ran.
+            if resume_dir is not None:
+                fail(
+                    f"interrupted before the search went on; {resume_dir} is unchanged. Resume it again.", 130
+                )
+            fail(
+                "interrupted before the search started; nothing was recorded to resume. Run the same "
+                f"command again{f' (the folder {out} can be reused)' if out else ''}.",
+                code=130,
+            )
         except Exception as e:
             if type(e).__name__ in ("ExampleError", "LLMError", "SandboxError", "ValidationError"):
                 fail(str(e))

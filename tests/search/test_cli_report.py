@@ -48,8 +48,10 @@ def test_solve_json_resume_report_and_runs_list(task_dir, tmp_path, scripted):
     info = json.loads((out / "run.json").read_text())
     assert info["config"]["search"]["seed"] == 4 and info["knowledge"]["disabled"] is True
 
-    res = runner.invoke(app, ["solve", "--resume", str(out), "--steps", "3", "--json"])
-    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["solve", "other-task", "--resume", str(out), "--steps", "3"])
+    assert res.exit_code == 1 and "is a run of task 'tiny', not 'other-task'" in " ".join(res.output.split())
+    res = runner.invoke(app, ["solve", str(task_dir), "--resume", str(out), "--steps", "3", "--json"])
+    assert res.exit_code == 0, res.output  # naming the run's own task (as the README shows) is fine
     assert json.loads(res.output)["steps"] == 3
 
     (out / "report.html").unlink()
@@ -71,6 +73,16 @@ def test_solve_live_view_prints_result(task_dir, tmp_path, scripted):
     )
     assert res.exit_code == 0, res.output
     assert "best" in res.output and "0.7" in res.output and "graded" in res.output
+
+
+def test_ctrl_c_before_the_first_step_says_so(task_dir, tmp_path, scripted, monkeypatch):
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("automind.run.load_analysis", interrupted)
+    res = runner.invoke(app, ["solve", str(task_dir), "--steps", "1", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 130
+    assert "interrupted before the search started" in " ".join(res.output.split())
 
 
 @pytest.mark.parametrize(
