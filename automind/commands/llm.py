@@ -29,6 +29,8 @@ def register(app: typer.Typer) -> None:
         from automind.roles import RoleError
 
         s = settings()
+        if role not in s.llm.roles:
+            fail(f"unknown role '{role}' for --role. Roles: {', '.join(s.llm.roles)}.")
         try:
             llm = make_llm(s, llm_spec)
         except RoleError as e:

@@ -229,7 +229,7 @@ class LLM:
         self._record_failure(req.role)
         raise LLMError(
             f"{self.provider} at {self.base_url or '-'} (model '{req.model}', role {req.role}) failed "
-            f"{attempts} time(s); last error: {last}. Check the server, or raise llm.max_retries / llm.timeout_s."
+            f"{attempts} time(s); last error: {str(last).rstrip('.')}. Check the server, or raise llm.max_retries / llm.timeout_s."
         )
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
@@ -350,9 +350,8 @@ class OpenAILLM(LLM):
             raise LLMError(f"request rejected by {self._base_url} (model '{req.model}'): {_short(e)}") from e
         except openai.AuthenticationError as e:
             raise LLMError(
-                f"authentication failed at {self._base_url} (model '{req.model}'): set {self._key_source} "
-                "(or OPENAI_API_KEY) to a valid key for this server, or point llm.base_url / OPENAI_BASE_URL "
-                "at the server you meant."
+                f"authentication failed at {self._base_url} (model '{req.model}'): set {_key_names(self._key_source)} "
+                "to a valid key for this server, or point llm.base_url / OPENAI_BASE_URL at the server you meant."
             ) from e
         except openai.PermissionDeniedError as e:
             raise LLMError(
@@ -379,6 +378,11 @@ class OpenAILLM(LLM):
                 f"{self._base_url} answered {e.status_code} for model '{req.model}': {_short(e)}"
             ) from e
         return _to_reply(resp, req)
+
+
+def _key_names(env_name: str) -> str:
+    """The variable(s) a key is read from: the configured one, then OPENAI_API_KEY."""
+    return env_name if env_name == "OPENAI_API_KEY" else f"{env_name} (or OPENAI_API_KEY)"
 
 
 def _short(e: Exception, n: int = 300) -> str:
@@ -451,7 +455,7 @@ def _openai(settings: Settings, model: str | None, environ: dict[str, str] | Non
     key, base = resolve_endpoint(cfg, environ)
     if not key and not base:
         raise LLMError(
-            f"no API key: set {cfg.api_key_env} (or OPENAI_API_KEY), or point llm.base_url / OPENAI_BASE_URL "
+            f"no API key: set {_key_names(cfg.api_key_env)}, or point llm.base_url / OPENAI_BASE_URL "
             "at a local OpenAI-compatible server (see `automind llm local-setup`); use --llm none to run offline."
         )
     if model:

@@ -39,6 +39,25 @@ def test_check_reports_auth_error_without_key(stub):
         and "OPENAI_API_KEY" in res.output
     )
     assert "sk-hidden-123" not in res.output
+    assert "OPENAI_API_KEY (or OPENAI_API_KEY)" not in " ".join(res.output.split())
+
+
+def test_check_refuses_an_unknown_role(stub):
+    env = {"OPENAI_BASE_URL": stub.url, "OPENAI_API_KEY": "sk-x"}
+    res = runner.invoke(app, ["llm", "check", "--role", "plannr"], env=env)
+    assert res.exit_code == 1 and "unknown role 'plannr'" in res.output and "planner" in res.output
+    assert stub.requests == []
+
+
+def test_check_against_a_closed_port_is_one_clear_error():
+    env = {
+        "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+        "OPENAI_API_KEY": "sk-x",
+        "AUTOMIND_LLM__MAX_RETRIES": "0",
+    }
+    res = runner.invoke(app, ["llm", "check"], env=env)
+    text = " ".join(res.output.split())
+    assert res.exit_code == 1 and "cannot connect to http://127.0.0.1:9/v1" in text and ".." not in text
 
 
 def test_check_with_replay_and_without_any_llm(tmp_path):
