@@ -447,11 +447,11 @@ def solve(
         raise RunError(
             f"{run_dir} already holds a run. Use --resume {run_dir} to continue it, or another --out."
         )
-    run_dir.mkdir(parents=True, exist_ok=True)
-    if roles is None:
+    if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
         from automind.roles import make_roles
 
         roles = make_roles(settings)
+    run_dir.mkdir(parents=True, exist_ok=True)
     if safety_roles is None:
         safety_roles = lambda: make_safety_roles(settings)  # noqa: E731 - built only if ever needed
     fallbacks: list[str] = []

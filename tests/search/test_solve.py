@@ -251,6 +251,13 @@ def test_existing_run_folder_is_not_overwritten(task_dir, tmp_path, settings_fac
         solve(task_dir, s, out=tmp_path / "run", roles=roles)
 
 
+def test_bad_llm_spec_leaves_no_empty_run_folder(task_dir, tmp_path, settings_factory):
+    s = settings_factory(**{"llm.provider": f"replay:{tmp_path / 'missing.jsonl'}"})
+    with pytest.raises(Exception, match="missing.jsonl"):
+        solve(task_dir, s, out=tmp_path / "run")
+    assert not (tmp_path / "run").exists()
+
+
 def test_stepwise_steps_are_limited(task_dir, tmp_path, settings_factory):
     steps = [Step(f"s{i}", "") for i in range(3)]
     roles = ScriptedRoles({"*": [script(0.1)]}, complexity=5, steps=steps, step_cells=cells(0.9))
