@@ -57,8 +57,11 @@ def chart(journal: Journal) -> dict[str, Any] | None:
     if y0 == y1:
         y0, y1 = y0 - 0.5 * (abs(y0) or 1), y1 + 0.5 * (abs(y1) or 1)
 
+    y_ticks = [(v, _fmt(v)) for v in (y0, (y0 + y1) / 2, y1)]
+    left = max(PAD, 10 + 6 * max(len(t) for _, t in y_ticks))  # room for labels like 0.99455 at 10px
+
     def sx(x: float) -> float:
-        return round(PAD + (x - x0) / (x1 - x0) * (W - 2 * PAD), 1)
+        return round(left + (x - x0) / (x1 - x0) * (W - left - PAD), 1)
 
     def sy(y: float) -> float:
         return round(H - PAD - (y - y0) / (y1 - y0) * (H - 2 * PAD), 1)
@@ -73,12 +76,13 @@ def chart(journal: Journal) -> dict[str, Any] | None:
         "w": W,
         "h": H,
         "pad": PAD,
+        "left": left,
         "dots": [
             {"x": sx(n.elapsed_s), "y": sy(n.metric.value), "id": n.id, "v": _fmt(n.metric.value)}
             for n in valid
         ],
         "line": " ".join(line),
-        "y_labels": [{"y": sy(v), "text": _fmt(v)} for v in (y0, (y0 + y1) / 2, y1)],
+        "y_labels": [{"y": sy(v), "text": t} for v, t in y_ticks],
         "x_labels": [{"x": sx(t), "text": f"{t:.0f}s"} for t in (x0, (x0 + x1) / 2, x1)],
         "direction": "lower is better" if journal.direction else "higher is better",
     }

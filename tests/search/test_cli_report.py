@@ -124,3 +124,19 @@ def test_report_shows_tree_tricks_safety_net_and_escapes(task_dir, tmp_path, set
     assert "(helped)" in html and "card:blend" in html
     assert re.search(r"#2 improve", html) and "no submission/submission.csv" in html
     assert not re.search(r"""(src|href)=["']https?:""", html)  # self-contained
+
+
+def test_chart_leaves_room_for_long_score_labels():
+    from automind.search.journal import Journal, MetricValue, Node
+
+    from automind.report import chart
+
+    j = Journal(lower_is_better=True)
+    for i, v in enumerate((-0.0123456, 12345.678)):
+        j.append(
+            Node(plan="p", action="draft", metric=MetricValue(v, True), is_buggy=False, elapsed_s=10.0 * i)
+        )
+    c = chart(j)
+    for label in c["y_labels"]:  # right-aligned at left - 4, ~6 px per character at font-size 10
+        assert c["left"] - 4 - 6 * len(label["text"]) >= 0, label
+    assert min(d["x"] for d in c["dots"]) >= c["left"]
