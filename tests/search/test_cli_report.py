@@ -140,3 +140,25 @@ def test_chart_leaves_room_for_long_score_labels():
     for label in c["y_labels"]:  # right-aligned at left - 4, ~6 px per character at font-size 10
         assert c["left"] - 4 - 6 * len(label["text"]) >= 0, label
     assert min(d["x"] for d in c["dots"]) >= c["left"]
+
+
+def test_report_hides_empty_sections_and_wraps_plans(tmp_path):
+    from automind.search.journal import Journal, MetricValue, Node
+
+    j = Journal(lower_is_better=False)
+    j.append(Node(plan="", action="draft", is_buggy=True, error="LLMError: cannot connect"))
+    j.append(
+        Node(
+            plan="a long plan",
+            action="draft",
+            code="print(1)",
+            output="ok",
+            metric=MetricValue(0.5),
+            is_buggy=False,
+        )
+    )
+    (tmp_path / "run").mkdir()
+    j.save(tmp_path / "run" / "journal.json")
+    html = write_report(tmp_path / "run").read_text()
+    assert html.count("<h4>Code</h4>") == 1 and html.count("<h4>Plan</h4>") == 1
+    assert '<pre class="prose">a long plan</pre>' in html and "cannot connect" in html
