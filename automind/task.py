@@ -152,6 +152,22 @@ def _infer_columns(spec: dict[str, Any], sample: Path) -> None:
     spec.setdefault("target_columns", [c for c in header if c != spec["id_column"]])
 
 
+def _id_column_problem(spec_path: Path, id_col: str, sample: Path) -> list[str]:
+    """Submissions are matched on the id column, so it must be a column of the sample submission."""
+    import pandas as pd
+
+    try:
+        header = [str(c).strip() for c in pd.read_csv(sample, nrows=0).columns]
+    except Exception as e:  # noqa: BLE001 - any parse failure is a task problem
+        return [f"{sample}: cannot read the header ({e})."]
+    if id_col in header:
+        return []
+    return [
+        f"{spec_path}: id_column '{id_col}' is not a column of {sample.name} (columns: {', '.join(header)}). "
+        "Fix id_column in task.yaml or the sample submission's header."
+    ]
+
+
 def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
     """Load a task and collect every problem instead of stopping at the first one."""
     root = Path(path).expanduser().resolve()
@@ -232,6 +248,8 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
             sample = public / spec.sample_submission
             if not sample.is_file():
                 problems.append(f"{sample}: missing. Add a sample submission with the id and target columns.")
+            elif spec.id_column:
+                problems.extend(_id_column_problem(spec_path, spec.id_column, sample))
             task = Task(root, spec, description, warnings)
             if not task.train_paths:
                 problems.append(

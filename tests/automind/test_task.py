@@ -64,6 +64,16 @@ def test_unknown_metric_and_bad_field(task_dir):
     assert any("unknown metric 'wobble'" in p and "accuracy" in p for p in problems)
 
 
+def test_id_column_missing_from_sample_submission_is_a_problem(task_dir):
+    spec = yaml.safe_load((task_dir / "task.yaml").read_text())
+    spec["id_column"] = "nope"
+    (task_dir / "task.yaml").write_text(yaml.safe_dump(spec))
+    task, problems = inspect_task(task_dir)
+    assert task is None and any(
+        "id_column 'nope' is not a column of sample_submission.csv" in p for p in problems
+    )
+
+
 def test_mlebench_folder_accepted(task_dir):
     (task_dir / "task.yaml").unlink()
     (task_dir / "private/answers.csv").rename(task_dir / "private/test.csv")
