@@ -41,7 +41,9 @@ def check_run(task: Any, script: Path, workdir: Path, settings: Any) -> dict[str
         validate_submission(task, sub)
     except SubmissionError as e:
         return report | {"outcome": "submission invalid", "reason": str(e)}
-    if task.answers_path is not None:
+    if task.answers_path is None:
+        report["reason"] = "valid; not graded (the task has no private answers)"
+    else:
         try:
             report["grade"] = grade(task, sub).model_dump()
         except GradingError as e:

@@ -69,3 +69,14 @@ def test_human_output_and_missing_script(task_dir, tmp_path):
     assert r.exit_code == 2 and "submission not created" in r.output and "forgot" in r.output
     r = CliRunner().invoke(app, ["exec", str(task_dir), str(tmp_path / "absent.py")])
     assert r.exit_code == 1 and "no such script" in r.output
+
+
+def test_success_without_answers_says_it_was_not_graded(task_dir, tmp_path):
+    import shutil
+
+    bare = tmp_path / "bare"
+    shutil.copytree(task_dir, bare)
+    (bare / "private/answers.csv").unlink()
+    r, report = run(bare, tmp_path, GOOD)
+    assert report["outcome"] == "success" and r.exit_code == 0 and report["grade"] is None
+    assert "not graded" in report["reason"] and "no private answers" in report["reason"]
