@@ -122,6 +122,11 @@ class Agent:
         self._phase("planning")
         plan = roles.plan(ctx)
         node.plan, node.summary = plan.text, plan.summary
+        chosen = plan.meta.get("trick_id")
+        if d.action == "improve" and chosen and (node.trick is None or node.trick.id != chosen):
+            # the roles applied a different trick than suggested (or chose one): judge the one applied
+            node.trick = Trick(id=chosen, title=plan.meta.get("trick_title") or chosen, text="",
+                               source=f"card:{chosen}")  # fmt: skip
         node.timings["plan"] = round(self.clock() - tick, 3)
 
         tick = self.clock()

@@ -305,7 +305,8 @@ class RecipeRoles:
                 "debug": f"[debug {state.draft}]"}[ctx.action]  # fmt: skip
         what = f"+ {applied}" if applied else (note or self._title(state.draft, reg))
         summary = f"{head} {what}" + (f" (tricks: {', '.join(state.tricks)})" if state.tricks else "")
-        meta = {"state": asdict(state), "trick_id": applied, "note": note}
+        meta = {"state": asdict(state), "trick_id": applied, "note": note,
+                "trick_title": self._title(applied, reg) if applied else None}  # fmt: skip
         return Plan(text="\n".join(lines), summary=summary[:200], meta=meta)
 
     def _state(self, plan: Plan) -> State:

@@ -284,3 +284,21 @@ def test_experience_memory_is_wired_into_the_run(task_dir, tmp_path, settings_fa
 
     stats = open_experience(s).stats()  # the debug fix was learned; the run's failures purged on success
     assert stats["positive"] == {"error_fix": 1, "summary": 1} and stats["negative"] == {}
+
+
+def test_trick_chosen_by_the_roles_is_the_one_judged(task_dir, tmp_path, settings_factory):
+    """Roles that pick their own trick (the recipe policy does) report it in Plan.meta; the node records it."""
+
+    class ChoosingRoles(ScriptedRoles):
+        def plan(self, ctx):
+            p = super().plan(ctx)
+            if ctx.action == "improve":
+                p.meta.update(trick_id="own-trick", trick_title="Own trick")
+            return p
+
+    roles = ChoosingRoles({"draft": [script(0.8)], "improve": [script(0.7)]})
+    s = settings_factory(**{"search.steps": 2, "search.num_drafts": 1, "search.trick_prob": 0.0})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    improve = res.journal.get("1")
+    assert improve.trick is not None and (improve.trick.id, improve.trick.title) == ("own-trick", "Own trick")
+    assert improve.trick_helpful is False  # 0.7 does not beat its parent's 0.8
