@@ -60,9 +60,12 @@ def build_store(shared: Path, location: Path, target: int, build_tokens: int = 2
     from automind.store import Store, get_embedder
 
     store = Store.open(str(location), get_embedder("minilm"))
+    marker = location / "bench-built.txt"  # written once the build finished (ids dedupe repeated windows)
     have = sum(store.count(k) for k in ("posts", "competitions", "papers"))
-    if have >= target:
-        print(f"store: reusing {location} ({have} chunks)")
+    built = marker.read_text().split() if marker.is_file() else []
+    if built and int(built[0]) >= target:
+        cap = built[1] if len(built) > 1 else "?"
+        print(f"store: reusing {location} ({have} chunks, embedded with MiniLM capped at {cap} tokens)")
         return store
     taxonomy = load_taxonomy()
     docs = []
@@ -118,6 +121,8 @@ def build_store(shared: Path, location: Path, target: int, build_tokens: int = 2
         done = min(b + batch, len(order))
         print(f"  {done}/{len(order)} chunks, {done / (time.perf_counter() - t0):.0f} chunks/s", flush=True)
     emb.model.max_seq_length = 256
+    marker.write_text(f"{target} {build_tokens}")
+    print(f"store: embedded with MiniLM capped at {build_tokens} tokens per chunk")
     return store
 
 
@@ -146,7 +151,6 @@ def main() -> None:
     settings = load_config({"knowledge.store": str(args.store), "knowledge.embedder": "minilm"}).settings
     ensure_cards(store, settings=settings)
     total = store.count()
-    print(f"store: built with MiniLM capped at {args.build_tokens} tokens per chunk when (re)built")
     print(f"store: {total} chunks in total ({', '.join(f'{k} {store.count(k)}' for k in store.kinds())})")
 
     # Record every chroma call tips makes, so the raw baseline replays exactly those.
