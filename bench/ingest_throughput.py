@@ -33,11 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     os.environ.setdefault("AUTOMIND_HOME", tempfile.mkdtemp(prefix="automind-bench-home-"))
+    from automind.config import load_config
     from automind.ingest.chunking import chunk_document
     from automind.ingest.loaders import Document, LoadError, discover, load
     from automind.ingest.pipeline import EMBED_BATCH, ingest
-
-    from automind.config import load_config
     from automind.store import Store, get_embedder
 
     settings = load_config().settings

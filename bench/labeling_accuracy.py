@@ -98,7 +98,6 @@ def main() -> None:
     from automind.ingest.labeling import label_text
     from automind.knowledge import load_taxonomy
     from automind.retrieval.labeler import Weights, label_offline
-
     from automind.store import get_embedder
 
     taxonomy = load_taxonomy()

@@ -56,7 +56,6 @@ def build_store(shared: Path, location: Path, target: int, build_tokens: int = 2
     from automind.ingest.labeling import label_slug, label_vector, labels_json
     from automind.ingest.loaders import LoadError, discover, load
     from automind.knowledge import load_taxonomy
-
     from automind.store import Store, get_embedder
 
     store = Store.open(str(location), get_embedder("minilm"))
@@ -141,10 +140,9 @@ def main() -> None:
     ap.add_argument("--build-tokens", type=int, default=256, help="MiniLM token cap while building the store")
     args = ap.parse_args()
 
+    from automind.config import load_config
     from automind.ingest.cards import ensure_cards
     from automind.retrieval import KnowledgeBase, search
-
-    from automind.config import load_config
     from automind.task import Task
 
     store = build_store(args.shared, args.store, args.chunks, args.build_tokens)

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+
 from automind.ingest.chunking import Chunk, chunk_document
 from automind.ingest.labeling import Label, label_slug, label_text, label_vector, labels_json
 from automind.ingest.loaders import Document, LoadError, discover, load

@@ -13,9 +13,9 @@ from collections import OrderedDict
 from typing import Any
 
 import numpy as np
+
 from automind.retrieval import labeler, search, tips
 from automind.retrieval.tips import Tips
-
 from automind.roles import Trick
 
 SEARCH_KINDS = ("cards", "posts", "papers", "competitions", "solutions")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
 from automind.ingest import labeling
 from automind.ingest.labeling import Label
 
@@ -258,6 +259,9 @@ def best_sub(top_index: int, desc_vecs: np.ndarray, embedder, taxonomy, problem_
     return sub_names[top_index][int(np.argmax(sims))]
 
 
+MIN_LABEL_SCORE = 0.05
+
+
 def label_offline(
     text: str,
     embedder,
@@ -271,6 +275,8 @@ def label_offline(
     """Top `n` categories with their best subcategory; scores are probabilities over categories."""
     names, probs, vecs = offline_scores(text, embedder, taxonomy, analysis, metric, weights)
     order = np.argsort(-probs)[:n]
+    # runners-up with next to no probability are noise (a tabular task is not "also audio")
+    order = [i for k, i in enumerate(order) if k == 0 or probs[i] >= MIN_LABEL_SCORE]
     return [
         Label(
             top=names[i],

@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from automind.retrieval.search import Scored
-
 from automind.roles import Trick
 
 KIND_OF = {

@@ -6,6 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from automind.knowledge import (
     STAGES,
     Card,
@@ -14,7 +15,6 @@ from automind.knowledge import (
     load_cards,
     load_taxonomy,
 )
-
 from automind.roles import Trick
 
 # Names copied from shared/reference/facts.md (AutoMind's 11 top-level categories).

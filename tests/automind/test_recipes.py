@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from automind.knowledge import Card, load_cards
 
 from automind.config import load_config
+from automind.knowledge import Card, load_cards
 from automind.prepare import prepare_task
 from automind.recipes import RecipeRoles, State, read_metric
 from automind.recipes.compose import HOOKS

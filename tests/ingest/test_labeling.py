@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from automind.ingest.labeling import GENERAL, label_text, label_vector
 from automind.knowledge import load_taxonomy
-
 from automind.store import get_embedder
 
 pytestmark = pytest.mark.slow  # loads the real MiniLM model (about 10 s on an idle 2-core machine)
@@ -55,6 +55,7 @@ def test_time_series_text_is_not_filed_under_general(minilm):
 def test_specific_category_beats_general_when_equally_close():
     """A vector exactly between General ML and Sequential Modeling goes to the specific one."""
     import numpy as np
+
     from automind.ingest.labeling import taxonomy_vectors
 
     tax, emb = load_taxonomy(), get_embedder("hash")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from automind.ingest.chunking import chunk_document, guess_stage
 from automind.ingest.loaders import Document, LoadError, discover, load
 

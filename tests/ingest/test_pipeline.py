@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from automind.ingest import IngestError, ensure_cards, ingest
 from automind.ingest.pipeline import IngestReport
-
 from automind.store import Store
 
 

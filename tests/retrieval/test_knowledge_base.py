@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+
 from automind.retrieval import KnowledgeBase
 
 TWEETS = (
@@ -23,9 +24,8 @@ def _post(folder, name, competition, url, body):
 
 @pytest.fixture(scope="module")
 def base_kb(tmp_path_factory):
-    from automind.ingest import ingest
-
     from automind.config import load_config
+    from automind.ingest import ingest
 
     tmp_path = tmp_path_factory.mktemp("kb")
     settings = load_config(
@@ -167,8 +167,9 @@ def test_llm_failure_falls_back_offline_and_says_so(kb):
 
 
 def test_langchain_adapter_returns_documents(kb):
-    from automind.retrieval.langchain import AutomindRetriever
     from langchain_core.documents import Document
+
+    from automind.retrieval.langchain import AutomindRetriever
 
     docs = AutomindRetriever(kb=kb, k=2, kind="posts").invoke("tweet span")
     assert len(docs) == 2 and all(isinstance(d, Document) for d in docs)
@@ -187,10 +188,9 @@ def test_retrieval_package_does_not_import_langchain():
 
 @pytest.mark.slow
 def test_tips_with_minilm_on_a_card_subset(tmp_path):
+    from automind.config import load_config
     from automind.ingest.cards import ensure_cards
     from automind.knowledge import load_cards
-
-    from automind.config import load_config
     from automind.store import Store, get_embedder
 
     settings = load_config(

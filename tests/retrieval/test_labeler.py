@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+
 from automind.knowledge import load_taxonomy
 from automind.retrieval import label_task
 from automind.retrieval.labeler import clean_description, label_offline
-
 from automind.store import get_embedder
 from automind.task import Task
 
@@ -42,6 +42,8 @@ def test_plain_table_is_general_ml_with_problem_type_sub(tmp_path, embedder, tas
     analysis, labels = _label(task_factory(tmp_path / "tab", "tabular"), embedder)
     assert labels[0].top == "General Machine Learning"
     assert labels[0].sub == "Classification"
+    # runners-up with next to no probability are not reported as labels of the task
+    assert all(lb.score >= 0.05 for lb in labels[1:])
 
 
 def test_description_alone_is_enough_for_clear_cases(embedder):

@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 import pytest
+
 from automind.retrieval import search
 from automind.retrieval.search import Scored
-
 from automind.store import Hit
 
 

@@ -127,9 +127,8 @@ def test_report_shows_tree_tricks_safety_net_and_escapes(task_dir, tmp_path, set
 
 
 def test_chart_leaves_room_for_long_score_labels():
-    from automind.search.journal import Journal, MetricValue, Node
-
     from automind.report import chart
+    from automind.search.journal import Journal, MetricValue, Node
 
     j = Journal(lower_is_better=True)
     for i, v in enumerate((-0.0123456, 12345.678)):

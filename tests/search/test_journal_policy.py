@@ -7,11 +7,11 @@ import random
 from collections import Counter
 
 import pytest
-from automind.search.journal import Journal, MetricValue, Node
-from automind.search.policy import decide
 
 from automind.config import SearchConfig
 from automind.roles import Trick
+from automind.search.journal import Journal, MetricValue, Node
+from automind.search.policy import decide
 
 
 def valid(value, parent=None, action="draft", lib=None, trick=None):

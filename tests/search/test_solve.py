@@ -7,11 +7,11 @@ import shutil
 import time
 
 import pytest
-from automind.search.journal import Journal
 from search_fakes import BUG, FIX, ScriptedRoles, cells, script
 
 from automind.roles import RoleError, Step, Trick
 from automind.run import resume, solve
+from automind.search.journal import Journal
 
 
 def test_draft_debug_improve_and_run_folder(task_dir, tmp_path, settings_factory):

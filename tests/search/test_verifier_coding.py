@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from automind.search.verifier import read_metric, verify
 from search_fakes import BUG, ScriptedRoles, script
 
 from automind.coding import choose, one_pass, rate_complexity
 from automind.config import CodingConfig
 from automind.roles import Context, Plan, RoleError
 from automind.sandbox import Sandbox
+from automind.search.verifier import read_metric, verify
 from automind.task import Task
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from automind.knowledge import load_taxonomy
 
 from automind.config import load_config
+from automind.knowledge import load_taxonomy
 from automind.llm.replay import ReplayLLM
 from automind.llm.tasks import check_applicability, distill_tricks, label_with_llm, summarize_paper
 from automind.roles import RoleError, Trick
