@@ -102,6 +102,17 @@ def prune(
     console.print(f"removed {removed} entries")
 
 
+def _solve_overrides(budget: float, steps: int | None, llm: str | None, store: str | None) -> dict:
+    """Config overrides every solve of a curriculum or bench shares; unset flags keep the config's values."""
+    values = {
+        "search.time_limit_s": budget,
+        "search.steps": steps,
+        "llm.provider": llm,
+        "knowledge.store": store,
+    }
+    return {k: v for k, v in values.items() if v is not None}
+
+
 @curriculum_app.command("run")
 def curriculum_run(
     tasks_dir: Path = typer.Argument(..., help="Folder of task folders."),
@@ -119,13 +130,7 @@ def curriculum_run(
 
     if not tasks_dir.is_dir():
         fail(f"{tasks_dir}: not a directory of task folders")
-    overrides = {
-        "search.time_limit_s": budget_per_task,
-        "search.steps": steps,
-        "llm.provider": llm,
-        "knowledge.store": store,
-    }
-    overrides = {k: v for k, v in overrides.items() if v is not None}
+    overrides = _solve_overrides(budget_per_task, steps, llm, store)
     cfg = settings(overrides)
     embedder = get_embedder(cfg.knowledge.embedder)
 
@@ -179,13 +184,7 @@ def bench(
         tasks = find_tasks(tasks_dir)
     except (ValueError, FileNotFoundError) as e:
         fail(str(e))
-    overrides = {
-        "search.time_limit_s": budget,
-        "search.steps": steps,
-        "llm.provider": llm,
-        "knowledge.store": store,
-    }
-    overrides = {k: v for k, v in overrides.items() if v is not None}
+    overrides = _solve_overrides(budget, steps, llm, store)
     settings(overrides)  # validate before starting a long grid
 
     def show(rec) -> None:

@@ -10,21 +10,13 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from automind.knowledge import STAGES
 from automind.llm.prompts import render
 from automind.roles import RoleError, Trick
 
 if TYPE_CHECKING:
     from automind.llm.client import LLM
 
-STAGES = (
-    "validation",
-    "preprocessing",
-    "feature engineering",
-    "model",
-    "training",
-    "ensembling",
-    "post-processing",
-)
 MAX_TEXT = 12000  # characters of a document sent for summarising or labelling
 
 
