@@ -1,0 +1,70 @@
+"""`automind curriculum run` and `automind bench` end to end: real offline solves on two tiny tasks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from automind.cli import app
+from automind.prepare import prepare_task
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("AUTOMIND_KNOWLEDGE__EMBEDDER", "hash")  # fast, deterministic store for the test
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(120, 2))
+    cls = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "y": (x[:, 0] + x[:, 1] > 0).astype(int)})
+    reg = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "y": 3 * x[:, 0] - x[:, 1]})
+    prepare_task(cls, tmp_path / "tasks" / "cls", target="y", metric="accuracy")
+    prepare_task(reg, tmp_path / "tasks" / "reg", target="y", metric="rmse")
+    return tmp_path / "tasks"
+
+
+def test_curriculum_run_solves_logs_and_learns(tasks: Path, tmp_path: Path) -> None:
+    store = str(tmp_path / "store")
+    args = ["curriculum", "run", str(tasks), "--steps", "1", "--budget-per-task", "120",
+            "--llm", "none", "--out", str(tmp_path / "cur"), "--store", store]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "solved 2/2 tasks" in res.output
+    picks = json.loads((tmp_path / "cur" / "curriculum.json").read_text())["picks"]
+    assert [p["outcome"] for p in picks] == ["solved", "solved"]
+    assert all("solved_desc" in p["terms"] for p in picks)
+    from automind.config import load_config
+    from automind.experience import open_experience
+
+    stats = open_experience(load_config({"knowledge.store": store}).settings).stats()
+    assert stats["positive"].get("summary") == 2  # one "what worked" summary per solved task
+    # rerunning the finished curriculum solves nothing new
+    again = CliRunner().invoke(app, args)
+    assert (
+        again.exit_code == 0
+        and len(json.loads((tmp_path / "cur" / "curriculum.json").read_text())["picks"]) == 2
+    )
+
+
+def test_bench_grades_every_job_and_writes_tables(tasks: Path, tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    args = ["bench", str(tasks), "--seeds", "1", "--steps", "1", "--budget", "120", "--llm", "none",
+            "--variants", "default,no-knowledge", "--out", str(out), "--store", str(tmp_path / "store"),
+            "--json"]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output[res.output.index("{") :])
+    assert len(data["records"]) == 4
+    assert all(r["valid"] and r["score"] is not None for r in data["records"]), data["records"]
+    assert {(r["task"], r["variant"]) for r in data["rows"]} == {
+        (t, v) for t in ("cls", "reg") for v in ("default", "no-knowledge")
+    }
+    assert (out / "bench.md").read_text().count("| cls |") == 2
+    assert "<table>" in (out / "bench.html").read_text()
