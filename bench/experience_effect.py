@@ -20,13 +20,22 @@ from automind.benchmark import find_tasks, run_job
 
 
 def _summary(recs: list[dict]) -> dict:
-    scores = [r["score"] for r in recs if r["valid"] and r["score"] is not None]
+    """Valid rate and time to first valid; scores are compared per task (metrics differ across tasks)."""
     ttfv = [r["time_to_first_valid_s"] for r in recs if r["time_to_first_valid_s"] is not None]
     return {
         "valid_rate": sum(r["valid"] for r in recs) / len(recs),
-        "mean_score": statistics.fmean(scores) if scores else None,
         "mean_ttfv_s": statistics.fmean(ttfv) if ttfv else None,
     }
+
+
+def _verdict(fresh: dict, mem: dict) -> str:
+    a, b = fresh["score"], mem["score"]
+    if a is None or b is None:
+        return "n/a"
+    if a == b:
+        return "same"
+    better = b < a if mem.get("lower_is_better") else b > a
+    return "memory better" if better else "memory worse"
 
 
 def main() -> int:
@@ -50,14 +59,17 @@ def main() -> int:
             results[phase].append(rec)
             print(f"{phase:12s} {t.name:24s} valid={rec['valid']} score={rec['score']} "
                   f"ttfv={rec['time_to_first_valid_s']}", file=sys.stderr)  # fmt: skip
-    print("\n| phase | valid rate | mean score | mean time to first valid (s) |\n|---|---|---|---|")
+    print("\n| phase | valid rate | mean time to first valid (s) |\n|---|---|---|")
     for phase, recs in results.items():
         s = _summary(recs)
-        fmt = lambda v: "-" if v is None else f"{v:.4g}"  # noqa: E731
-        print(f"| {phase} | {s['valid_rate']:.0%} | {fmt(s['mean_score'])} | {fmt(s['mean_ttfv_s'])} |")
-    print("\n| task | fresh | with memory |\n|---|---|---|")
+        ttfv = "-" if s["mean_ttfv_s"] is None else f"{s['mean_ttfv_s']:.4g}"
+        print(f"| {phase} | {s['valid_rate']:.0%} | {ttfv} |")
+    print("\n| task | metric direction | fresh | with memory | verdict |\n|---|---|---|---|---|")
     for fresh, mem in zip(results["fresh"], results["with_memory"], strict=True):
-        print(f"| {fresh['task']} | {fresh['score']} | {mem['score']} |")
+        direction = "lower better" if mem.get("lower_is_better") else "higher better"
+        print(
+            f"| {fresh['task']} | {direction} | {fresh['score']} | {mem['score']} | {_verdict(fresh, mem)} |"
+        )
     (args.out / "experience_effect.json").write_text(json.dumps(results, indent=2))
     return 0
 
