@@ -204,6 +204,4 @@ def write_code(
                 roles, ctx, roles.code(ctx, plan), sandbox, cfg.one_pass_tries, timeout_s=timeout_s
             )
         done.complexity = complexity
-    if getattr(roles, "name", "") == "recipes" and done.coder == "one-pass":
-        done.coder = "recipe"
     return done

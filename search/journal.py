@@ -20,7 +20,7 @@ from typing import Any, Literal
 from automind.roles import Action, Trick
 
 Status = Literal["valid", "buggy", "dead"]
-Coder = Literal["one-pass", "stepwise", "recipe"]
+Coder = Literal["one-pass", "stepwise"]  # which roles wrote the code is Node.roles
 JOURNAL_VERSION = 1
 
 
