@@ -69,6 +69,15 @@ MARKER_VAR = "SANDBOX_RUN_ID"
 POLL_S = 0.1
 
 
+def _limit_hit(rss_mb: float, memory_mb: float | None, elapsed_s: float, limit_s: float) -> Status | None:
+    """Which limit an execution has crossed, if any: memory is checked first, as the kill reason matters."""
+    if memory_mb and rss_mb > memory_mb:
+        return "memory"
+    if elapsed_s > limit_s:
+        return "timeout"
+    return None
+
+
 class SandboxError(RuntimeError):
     """The sandbox itself could not be set up (bad workdir, unreadable task files)."""
 
@@ -713,12 +722,8 @@ class Sandbox:
         waiter = _ExitWaiter(proc.pid)
         try:
             while not waiter.wait(POLL_S):
-                rss = tree.poll()
-                if self.memory_mb and rss > self.memory_mb:
-                    killed = "memory"
-                    break
-                if time.monotonic() - t0 > limit:
-                    killed = "timeout"
+                killed = _limit_hit(tree.poll(), self.memory_mb, time.monotonic() - t0, limit)
+                if killed:
                     break
         finally:
             waiter.close()
@@ -875,12 +880,8 @@ class Session:
                     line, self._buf = self._buf.split(b"\n", 1)
                     reply = json.loads(line)
                     break
-            rss = self.tree.poll()
-            if sb.memory_mb and rss > sb.memory_mb:
-                killed = "memory"
-                break
-            if time.monotonic() - t0 > limit:
-                killed = "timeout"
+            killed = _limit_hit(self.tree.poll(), sb.memory_mb, time.monotonic() - t0, limit)
+            if killed:
                 break
         wall = time.monotonic() - t0
         code_: int | None
