@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from automind.atomic import write_text
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -100,7 +102,7 @@ class DataAnalysis(BaseModel):
 
 def analyze(task: Task | str | Path, cache_path: str | Path | None = None) -> DataAnalysis:
     """Analyse the task's public files, reusing cache_path when the files have not changed."""
-    if not hasattr(task, "public_dir"):
+    if isinstance(task, str | Path):
         from automind.task import Task
 
         task = Task.load(task)
@@ -116,10 +118,7 @@ def analyze(task: Task | str | Path, cache_path: str | Path | None = None) -> Da
     result = _analyze(task)
     result.fingerprint = fp
     if cache is not None:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(".tmp")
-        tmp.write_text(result.model_dump_json(indent=1), encoding="utf-8")
-        os.replace(tmp, cache)
+        write_text(cache, result.model_dump_json(indent=1))
     return result
 
 

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from automind.roles import Context, Plan, RoleError, Roles, Step
+from automind.errors import RoleError
+from automind.roles import Context, Plan, Roles, Step
 
 if TYPE_CHECKING:
     from automind.config import CodingConfig
@@ -35,15 +36,6 @@ class Coded:
     attempts: int = 0
     steps: list[Step] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
-
-
-def is_budget_error(e: BaseException) -> bool:
-    """A spent LLM budget stops the run; every other RoleError only fails the node."""
-    try:
-        from automind.llm import BudgetExceeded
-    except ImportError:  # the LLM layer is optional for the offline policy
-        return False
-    return isinstance(e, BudgetExceeded)
 
 
 def rate_complexity(roles: Roles, ctx: Context, plan: Plan) -> float:
@@ -104,8 +96,6 @@ def one_pass(
             try:
                 out.code = roles.repair(ctx, out.code, error)
             except RoleError as e:  # keep the code that failed, so a debug step can start from it
-                if is_budget_error(e):
-                    raise
                 out.log.append(f"repair failed: {e}")
                 break
     return out
@@ -138,8 +128,6 @@ def stepwise(
             try:
                 cell = roles.step_code(ctx, plan, steps, i, program)
             except RoleError as e:
-                if is_budget_error(e):
-                    raise
                 return abandon(f"no code for step {i + 1} '{step.title}' ({e})", program)
             for attempt in range(1, cfg.step_tries + 1):
                 out.attempts += 1
@@ -163,14 +151,10 @@ def stepwise(
                 try:
                     cell = roles.repair(ctx, cell, error, step)
                 except RoleError as e:
-                    if is_budget_error(e):
-                        raise
                     return abandon(f"repair of step {i + 1} '{step.title}' failed ({e})", candidate)
     try:
         script = roles.integrate(ctx, plan, program)
     except RoleError as e:
-        if is_budget_error(e):
-            raise
         return abandon(f"integration failed ({e})", program)
     final = one_pass(roles, ctx, script, sandbox, cfg.one_pass_tries, coder="stepwise", timeout_s=timeout_s)
     final.steps, final.log = steps, out.log + final.log

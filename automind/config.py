@@ -142,7 +142,8 @@ def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def _set_dotted(d: dict[str, Any], dotted: str, value: Any) -> None:
+def set_dotted(d: dict[str, Any], dotted: str, value: Any) -> None:
+    """Set `a.b.c` in nested dicts (config files, env overrides, a resumed run's --set), making sections."""
     parts = dotted.split(".")
     for p in parts[:-1]:
         d = d.setdefault(p, {})
@@ -239,7 +240,7 @@ def load_config(
     layers.append(("cli", {k: v for k, v in (overrides or {}).items() if v is not None}))
     for source, flat in layers:
         for dotted, value in flat.items():
-            _set_dotted(merged, dotted, value)
+            set_dotted(merged, dotted, value)
             sources[dotted] = source
     try:
         settings = Settings.model_validate(merged)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -20,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from automind.atomic import write_json
 
 
 def tree_text(task_dir: Path, max_entries: int = 60) -> str:
@@ -77,9 +78,7 @@ class CurriculumState:
         return max(steps) if steps else None
 
     def save(self, path: Path) -> None:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"tasks": self.tasks, "picks": [asdict(p) for p in self.picks]}, indent=2))
-        os.replace(tmp, path)
+        write_json(path, {"tasks": self.tasks, "picks": [asdict(p) for p in self.picks]}, indent=2)
 
     @classmethod
     def load(cls, path: Path) -> CurriculumState:

@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from automind.atomic import write_text
 from automind.search.journal import Journal, Node
 
 W, H, PAD = 640, 240, 40
@@ -151,7 +152,4 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     if not (run_dir / "journal.json").is_file():
         raise FileNotFoundError(f"{run_dir}: no journal.json. Pass a run folder made by `automind solve`.")
     path = Path(out) if out else run_dir / "report.html"
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(render(run_dir), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_text(path, render(run_dir))

@@ -4,7 +4,9 @@ The tree search (automind.search) decides *what* to do next (draft / improve / d
 parent, with which trick); a `Roles` implementation decides *how*: it writes the plan, rates its
 complexity, writes the code (whole or step by step), repairs failures and verifies the outcome.
 Two implementations exist: `automind.llm.roles.LLMRoles` (prompts + an OpenAI-compatible model)
-and `automind.recipes.RecipeRoles` (deterministic, built from the knowledge base's recipe cards).
+and `automind.recipes.RecipeRoles` (deterministic, built from the knowledge base's recipe cards);
+`automind.assemble` picks one for a run. This module imports nothing from the project at run time, so
+every layer can depend on it without closing an import cycle.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
+    from automind.llm.client import LLM
     from automind.sandbox import ExecResult
     from automind.task import Task
 
@@ -81,17 +84,21 @@ class Verdict:
     has_csv_submission: bool = True
 
 
-class RoleError(RuntimeError):
-    """A role could not produce an answer (LLM error, budget spent, unparsable output).
+class Roles(Protocol):
+    """What the search needs from a planner/coder/verifier.
 
-    The search marks the node buggy with this message and goes on.
+    A method that cannot answer raises `automind.errors.RoleError`; the search makes the node buggy.
     """
 
+    @property
+    def name(self) -> str:
+        """The implementation's name ("llm" or "recipes"), shown in the journal and report."""
+        ...
 
-class Roles(Protocol):
-    """What the search needs from a planner/coder/verifier."""
-
-    name: str  # "llm" or "recipes": shown in the journal and report
+    @property
+    def llm(self) -> LLM | None:
+        """The model behind the roles (usage, budgets, knowledge condensing), or None offline."""
+        ...
 
     def plan(self, ctx: Context) -> Plan: ...
 
@@ -118,27 +125,3 @@ class Roles(Protocol):
         ...
 
     def verify(self, ctx: Context, code: str, result: ExecResult) -> Verdict: ...
-
-
-def _recipe_roles(settings: Any, llm: Any) -> Roles:
-    from automind.recipes import RecipeRoles
-
-    return RecipeRoles(settings)
-
-
-def _llm_roles(settings: Any, llm: Any) -> Roles:
-    from automind.llm.roles import LLMRoles
-
-    return LLMRoles(llm, settings)
-
-
-# Which Roles implementation serves a run: "recipes" without a model, "llm" with one.
-ROLES_REGISTRY = {"recipes": _recipe_roles, "llm": _llm_roles}
-
-
-def make_roles(settings: Any, spec: str | None = None) -> Roles:
-    """Roles for `settings.llm.provider` (or `spec`): the offline recipe policy when it resolves to no LLM."""
-    from automind.llm import make_llm
-
-    llm = make_llm(settings, spec)
-    return ROLES_REGISTRY["recipes" if llm is None else "llm"](settings, llm)

@@ -10,25 +10,32 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import platform
 import random
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from automind.config import Settings
+from automind import assemble
+from automind.atomic import write_json
+from automind.config import Settings, set_dotted
+from automind.errors import BudgetExceeded
 from automind.roles import Roles, Trick
-from automind.search.agent import Agent, ExperienceProvider, is_budget_error
+from automind.search.agent import Agent, ExperienceProvider
 from automind.search.journal import Journal, Node
 from automind.search.policy import Decision, decide
 from automind.search.verifier import task_direction
 from automind.task import Task
+
+if TYPE_CHECKING:
+    from automind.analysis import DataAnalysis
+    from automind.experience import RunMemory
+    from automind.ingest.labeling import Label
+    from automind.llm.client import LLM
 
 Event = Callable[[str, dict[str, Any]], None]
 
@@ -61,16 +68,42 @@ class RunResult:
         }
 
 
-def write_json(path: Path, data: Any) -> None:
-    """Atomic JSON write: a kill mid-write leaves the previous file."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1, default=str)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+@dataclass
+class RunKnowledge:
+    """What the knowledge base hands a run: task labels, draft tips and the improve trick pool.
+
+    Saved as knowledge.json when the run starts, so a resumed run sees the same knowledge.
+    """
+
+    labels: list[str] = field(default_factory=list)  # "Top/Sub" or "Top", best first
+    tips: list[Trick] = field(default_factory=list)  # shown to drafts
+    pool: list[Trick] = field(default_factory=list)  # what improve steps choose from
+    disabled: bool = False  # --no-knowledge or knowledge.enabled=false
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "labels": list(self.labels),
+            "tips": [asdict(t) for t in self.tips],
+            "pool": [asdict(t) for t in self.pool],
+        }
+        if self.disabled:
+            out["disabled"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunKnowledge:
+        """Read knowledge.json, including older runs' files (missing keys; trick fields since removed)."""
+        names = {f.name for f in fields(Trick)}
+
+        def tricks(key: str) -> list[Trick]:
+            return [Trick(**{k: v for k, v in t.items() if k in names}) for t in data.get(key) or []]
+
+        return cls(
+            labels=[str(x) for x in data.get("labels") or []],
+            tips=tricks("tips"),
+            pool=tricks("pool"),
+            disabled=bool(data.get("disabled")),
+        )
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -89,22 +122,18 @@ def resolve_task(arg: str | Path) -> Task:
     """A task folder, a bundled example name or a Kaggle competition (via automind.examples)."""
     path = Path(arg).expanduser()
     if not path.is_dir():
-        try:
-            from automind.examples import resolve_task as resolve
-        except ImportError:
-            resolve = None
-        if resolve is not None:  # examples are built under ./tasks, as `automind grade` expects
-            path = Path(resolve(str(arg), Path.cwd()))
+        from automind.examples import resolve_task as resolve
+
+        path = Path(resolve(str(arg), Path.cwd()))  # examples are built under ./tasks, as `grade` expects
     return Task.load(path)
 
 
-def load_analysis(task: Task, run_dir: Path, fallbacks: list[str]) -> tuple[Any, str, dict[str, Any]]:
+def load_analysis(
+    task: Task, run_dir: Path, fallbacks: list[str]
+) -> tuple[DataAnalysis | None, str, dict[str, Any]]:
     """The data analysis (computed once, cached as run_dir/analysis.json): object, prompt text, key facts."""
-    try:
-        from automind.analysis import analyze
-    except ImportError as e:
-        fallbacks.append(f"analysis: module unavailable ({e}); prompts get the task description only")
-        return None, "", {}
+    from automind.analysis import analyze
+
     try:
         analysis = analyze(task, cache_path=run_dir / "analysis.json")
     except Exception as e:  # noqa: BLE001 - the search can run without it
@@ -116,36 +145,31 @@ def load_analysis(task: Task, run_dir: Path, fallbacks: list[str]) -> tuple[Any,
     return analysis, analysis.render(), facts
 
 
-def _label_text(label: Any) -> str:
-    if isinstance(label, str):
-        return label
-    top, sub = getattr(label, "top", None), getattr(label, "sub", None)
-    return f"{top}/{sub}" if top and sub else str(top or label)
+def _label_text(label: Label) -> str:
+    return f"{label.top}/{label.sub}" if label.top and label.sub else label.top
 
 
 def load_knowledge(
-    task: Task, analysis: Any, settings: Settings, llm: Any, fallbacks: list[str]
-) -> dict[str, Any]:
+    task: Task, analysis: DataAnalysis | None, settings: Settings, llm: LLM | None, fallbacks: list[str]
+) -> RunKnowledge:
     """Labels, draft tips and the improve trick pool from the knowledge base; failures become fallbacks.
 
     With an LLM the task is labelled and the tips condensed by the model; without one, offline.
     """
-    out: dict[str, Any] = {"labels": [], "tips": [], "pool": []}
-    try:
-        from automind.retrieval import KnowledgeBase
+    from automind.retrieval import KnowledgeBase
 
+    try:
         kb = KnowledgeBase.open(settings, llm=llm)
         tips = kb.tips(task, analysis=analysis, k=settings.knowledge.k, use_llm=llm is not None)
-        out["labels"] = [_label_text(label) for label in tips.labels]
-        out["tips"] = [asdict(t) for t in tips.tricks]
-        fallbacks.extend(f"knowledge: {f}" for f in getattr(tips, "fallbacks", []) or [])
-        pool = tips.tricks
-        if hasattr(kb, "trick_pool"):
-            pool = kb.trick_pool(task, analysis=analysis)
-        out["pool"] = [asdict(t) for t in pool]
+        fallbacks.extend(f"knowledge: {f}" for f in tips.fallbacks)
+        return RunKnowledge(
+            labels=[_label_text(label) for label in tips.labels],
+            tips=list(tips.tricks),
+            pool=kb.trick_pool(task, analysis=analysis),
+        )
     except Exception as e:  # noqa: BLE001 - the search runs without knowledge, and says so
         fallbacks.append(f"knowledge base unavailable ({type(e).__name__}: {e}); searching without knowledge")
-    return out
+        return RunKnowledge()
 
 
 def versions() -> dict[str, str]:
@@ -177,10 +201,8 @@ def merge_usage(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str,
     return {**a, **b, "roles": roles, "total": add(a.get("total", {}), b.get("total", {}))}
 
 
-def restore_usage(llm: Any, summary: dict[str, Any]) -> None:
+def restore_usage(llm: LLM, summary: dict[str, Any]) -> None:
     """Load an earlier session's per-role usage into a fresh LLM so totals and budgets continue."""
-    from dataclasses import fields
-
     from automind.llm.client import RoleUsage
 
     names = {f.name for f in fields(RoleUsage)}
@@ -190,7 +212,7 @@ def restore_usage(llm: Any, summary: dict[str, Any]) -> None:
 
 def open_memory(
     settings: Settings, task: Task, labels: list[str], run_dir: Path, fallbacks: list[str]
-) -> Any:
+) -> RunMemory | None:
     """The experience memory for this run (Agent K), or None when disabled or unavailable (noted)."""
     if not settings.experience.enabled:
         return None
@@ -201,12 +223,6 @@ def open_memory(
     except Exception as e:  # noqa: BLE001 - the search runs without experience, and says so
         fallbacks.append(f"experience memory unavailable ({type(e).__name__}: {e}); searching without it")
         return None
-
-
-def make_safety_roles(settings: Settings) -> Roles:
-    from automind.recipes import RecipeRoles
-
-    return RecipeRoles(settings)
 
 
 # --- the run --------------------------------------------------------------------------------------
@@ -223,15 +239,16 @@ class Runner:
         roles: Roles,
         *,
         journal: Journal,
-        knowledge: dict[str, Any],
+        knowledge: RunKnowledge,
         run_info: dict[str, Any],
-        safety_roles: Roles | Callable[[], Roles] | None = None,
+        safety_roles: Callable[[], Roles] | None = None,
         on_event: Event | None = None,
         experience: ExperienceProvider | None = None,
     ):
         self.task, self.settings, self.run_dir, self.roles = task, settings, run_dir, roles
         self.journal, self.knowledge, self.info = journal, knowledge, run_info
-        self.safety_roles = safety_roles
+        self.safety_factory = safety_roles
+        self.safety_roles: Roles | None = None
         self.on_event = on_event or (lambda kind, data: None)
         self.fallbacks: list[str] = run_info.setdefault("fallbacks", [])
         self.rng = random.Random(settings.search.seed)
@@ -241,8 +258,8 @@ class Runner:
         self.base_elapsed = float(journal.meta.get("elapsed_s", 0.0))
         self.t0 = time.monotonic()
         self.prior_usage = run_info.get("usage") or {}
-        self.pool = [Trick(**t) for t in knowledge.get("pool", [])]
-        llm = getattr(roles, "llm", None)
+        self.pool = list(knowledge.pool)
+        llm = roles.llm
         notes: list[str] = []
         _, text, facts = load_analysis(task, run_dir, notes)  # cached in run_dir after the first call
         self.fallbacks.extend(n for n in notes if n not in self.fallbacks)
@@ -257,15 +274,15 @@ class Runner:
                 "metric": task.spec.metric.name,
                 "lower_is_better": journal.lower_is_better,
             },
-            labels=knowledge.get("labels", []),
-            knowledge=[Trick(**t) for t in knowledge.get("tips", [])],
+            labels=list(knowledge.labels),
+            knowledge=list(knowledge.tips),
             usage=(lambda: {r: u.tokens for r, u in llm.usage.items()}) if llm is not None else None,
             exec_timeout=self.exec_timeout,
             elapsed=self.elapsed,
             experience=experience,
             on_phase=lambda phase: self.on_event("phase", {"phase": phase}),
         )
-        self.memory = None
+        self.memory: RunMemory | None = None
         if experience is None:
             self.memory = open_memory(settings, task, self.agent.labels, run_dir, self.fallbacks)
             if self.memory is not None:
@@ -285,12 +302,12 @@ class Runner:
         return max(1.0, min(s.search.exec_timeout_s, s.sandbox.timeout_s, left))
 
     def usage(self) -> dict[str, Any]:
-        now = self.llm.usage_summary() if self.llm is not None and hasattr(self.llm, "usage_summary") else {}
+        now = self.llm.usage_summary() if self.llm is not None else {}
         return merge_usage(self.prior_usage, now)
 
     def _safety_due(self) -> bool:
         s = self.settings.search
-        if self.safety_roles is None or getattr(self.roles, "name", "") == "recipes":
+        if self.safety_factory is None or self.roles.name == "recipes":
             return False
         if self.journal.valid_nodes or any(n.safety_net for n in self.journal.nodes):
             return False
@@ -299,13 +316,13 @@ class Runner:
 
     def _safety(self) -> Roles | None:
         """The recipe roles for the safety net, built on first use; None (and a fallback note) if unavailable."""
-        if callable(self.safety_roles) and not hasattr(self.safety_roles, "plan"):
+        if self.safety_roles is None and self.safety_factory is not None:
             try:
-                self.safety_roles = self.safety_roles()
+                self.safety_roles = self.safety_factory()
             except Exception as e:  # noqa: BLE001 - the search goes on without a safety net
                 self.fallbacks.append(f"safety net unavailable ({type(e).__name__}: {e})")
-                self.safety_roles = None
-        return self.safety_roles  # type: ignore[return-value]
+                self.safety_factory = None
+        return self.safety_roles
 
     def save(self, status: str) -> None:
         """Journal (with the RNG state that produced it) and run.json, both atomically."""
@@ -344,11 +361,9 @@ class Runner:
             )
             try:
                 node = self.agent.step(decision, roles, safety_net=safety)
-            except Exception as e:
-                if is_budget_error(e):
-                    self.fallbacks.append(f"LLM budget spent at step {len(self.journal)}: {e}")
-                    return "budget"
-                raise
+            except BudgetExceeded as e:
+                self.fallbacks.append(f"LLM budget spent at step {len(self.journal)}: {e}")
+                return "budget"
             self.save("running")
             self._remember(node)
             self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage()})
@@ -436,11 +451,12 @@ def solve(
     out: str | Path | None = None,
     no_knowledge: bool = False,
     roles: Roles | None = None,
-    safety_roles: Roles | Callable[[], Roles] | None = None,
+    safety_roles: Roles | None = None,
     on_event: Event | None = None,
     experience: ExperienceProvider | None = None,
 ) -> RunResult:
-    """Start a new run. `roles` defaults to make_roles(settings); tests pass scripted roles."""
+    """Start a new run. `roles` defaults to `assemble.make_roles(settings)` and `safety_roles` to the recipe
+    policy (built only if the safety net is ever needed); tests pass scripted roles."""
     task = task_arg if isinstance(task_arg, Task) else resolve_task(task_arg)
     run_dir = Path(out) if out else default_run_dir(settings, task)
     if (run_dir / "journal.json").exists():
@@ -448,12 +464,8 @@ def solve(
             f"{run_dir} already holds a run. Use --resume {run_dir} to continue it, or another --out."
         )
     if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
-        from automind.roles import make_roles
-
-        roles = make_roles(settings)
+        roles = assemble.make_roles(settings)
     run_dir.mkdir(parents=True, exist_ok=True)
-    if safety_roles is None:
-        safety_roles = lambda: make_safety_roles(settings)  # noqa: E731 - built only if ever needed
     fallbacks: list[str] = []
     info: dict[str, Any] = {
         "task": {
@@ -465,7 +477,7 @@ def solve(
         },
         "config": settings.model_dump(mode="json"),
         "versions": versions(),
-        "roles": getattr(roles, "name", type(roles).__name__),
+        "roles": roles.name,
         "started_at": datetime.now().isoformat(timespec="seconds"),
         "fallbacks": fallbacks,
         "sessions": 1,
@@ -473,21 +485,21 @@ def solve(
     analysis, _, _ = load_analysis(task, run_dir, fallbacks)
     t = time.monotonic()
     if no_knowledge or not settings.knowledge.enabled:
-        knowledge: dict[str, Any] = {"labels": [], "tips": [], "pool": [], "disabled": True}
+        knowledge = RunKnowledge(disabled=True)
     else:
-        knowledge = load_knowledge(task, analysis, settings, getattr(roles, "llm", None), fallbacks)
+        knowledge = load_knowledge(task, analysis, settings, roles.llm, fallbacks)
     info["knowledge"] = {
-        "disabled": bool(knowledge.get("disabled")),
-        "labels": knowledge["labels"],
-        "tips": len(knowledge["tips"]),
-        "pool": len(knowledge["pool"]),
+        "disabled": knowledge.disabled,
+        "labels": knowledge.labels,
+        "tips": len(knowledge.tips),
+        "pool": len(knowledge.pool),
         "seconds": round(time.monotonic() - t, 3),
     }
-    write_json(run_dir / "knowledge.json", knowledge)
+    write_json(run_dir / "knowledge.json", knowledge.to_json())
     journal = Journal(lower_is_better=task_direction(task), max_debug_depth=settings.search.max_debug_depth)
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
-        safety_roles=safety_roles, on_event=on_event, experience=experience,
+        safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
     )  # fmt: skip
     runner.save("running")
     return runner.run()
@@ -505,7 +517,7 @@ def resume(
     *,
     overrides: dict[str, Any] | None = None,
     roles: Roles | None = None,
-    safety_roles: Roles | Callable[[], Roles] | None = None,
+    safety_roles: Roles | None = None,
     on_event: Event | None = None,
     experience: ExperienceProvider | None = None,
 ) -> RunResult:
@@ -514,25 +526,24 @@ def resume(
     info, journal = load_run(run_dir)
     config = info.get("config") or {}
     for dotted, value in (overrides or {}).items():
-        section = config
-        *parents, leaf = dotted.split(".")
-        for p in parents:
-            section = section.setdefault(p, {})
-        section[leaf] = value
+        set_dotted(config, dotted, value)
     settings = Settings.model_validate(config)
     task = Task.load(info["task"]["path"])
-    knowledge = read_json(run_dir / "knowledge.json") if (run_dir / "knowledge.json").is_file() else {}
-    knowledge = {"labels": [], "tips": [], "pool": [], **knowledge}
+    saved = run_dir / "knowledge.json"
+    knowledge = RunKnowledge.from_json(read_json(saved)) if saved.is_file() else RunKnowledge()
     if roles is None:
-        from automind.roles import make_roles
-
-        roles = make_roles(settings)
-    if safety_roles is None:
-        safety_roles = lambda: make_safety_roles(settings)  # noqa: E731
+        roles = assemble.make_roles(settings)
     info["config"] = settings.model_dump(mode="json")
     info["sessions"] = int(info.get("sessions", 1)) + 1
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
-        safety_roles=safety_roles, on_event=on_event, experience=experience,
+        safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
     )  # fmt: skip
     return runner.run()
+
+
+def _safety_factory(settings: Settings, given: Roles | None) -> Callable[[], Roles]:
+    """The safety net's roles: the ones given, else the recipe policy, built only when first needed."""
+    if given is not None:
+        return lambda: given
+    return lambda: assemble.make_safety_roles(settings)

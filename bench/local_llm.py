@@ -60,9 +60,10 @@ def main() -> None:
     args = ap.parse_args()
 
     from automind.config import load_config
+    from automind.errors import RoleError
     from automind.llm import make_llm
     from automind.llm.roles import LLMRoles
-    from automind.roles import Context, RoleError
+    from automind.roles import Context
     from automind.sandbox import Sandbox
     from automind.task import Task
 

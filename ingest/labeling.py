@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass
 from functools import cache
 
 import numpy as np
+
+from automind.knowledge import Label
 
 GENERAL = "General Machine Learning"
 GENERAL_HANDICAP = 0.04  # prefer a specific category when it is this close to General ML
@@ -141,16 +142,6 @@ _SIGNALS: dict[str, tuple[str, ...]] = {
 _WORDS = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
-@dataclass
-class Label:
-    top: str
-    sub: str
-    score: float
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
 def label_slug(top: str) -> str:
     """Metadata key suffix for a top label: 'Natural Language Processing' -> natural_language_processing."""
     return re.sub(r"[^a-z0-9]+", "_", top.lower()).strip("_")
@@ -231,24 +222,12 @@ def label_vector(
 
 
 def _llm_labels(text: str, taxonomy, llm, top_k: int) -> list[Label] | None:
+    from automind.llm.tasks import label_with_llm
+
     try:
-        from automind.llm.tasks import label_with_llm
-    except ImportError:
-        return None
-    try:
-        raw = label_with_llm(llm, text, taxonomy, top_k=top_k)
+        out = label_with_llm(llm, text, taxonomy, top_k=top_k)
     except Exception:  # the LLM failing must not stop an ingest: fall back to embeddings
         return None
-    out = []
-    for item in raw or []:
-        if isinstance(item, Label):
-            out.append(item)
-        elif isinstance(item, dict) and item.get("top"):
-            out.append(Label(str(item["top"]), str(item.get("sub") or ""), float(item.get("score", 1.0))))
-        elif hasattr(item, "top"):
-            out.append(
-                Label(str(item.top), str(getattr(item, "sub", "") or ""), float(getattr(item, "score", 1.0)))
-            )
     valid = []
     for lab in out:
         cat = taxonomy.get(lab.top)

@@ -227,10 +227,8 @@ def _paper_summariser(llm) -> Callable | None:
     """An LLM paper summary as {display field: text}, or None without an LLM (extractive is used)."""
     if llm is None:
         return None
-    try:
-        from automind.llm.tasks import summarize_paper
-    except ImportError:
-        return None
+    from automind.llm.tasks import summarize_paper
+
     names = {
         "data_type": "Data type",
         "domain": "Domain",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -53,6 +54,18 @@ class Category(BaseModel):
 
     def sub(self, name: str) -> Subcategory | None:
         return next((s for s in self.subcategories if s.name.lower() == name.lower()), None)
+
+
+@dataclass
+class Label:
+    """One taxonomy label given to a task or document: a top-level category, a subcategory or "", a score."""
+
+    top: str
+    sub: str
+    score: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 class Taxonomy(BaseModel):

@@ -10,13 +10,18 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from automind.retrieval import labeler, search, tips
 from automind.retrieval.tips import Tips
 from automind.roles import Trick
+
+if TYPE_CHECKING:
+    from automind.analysis import DataAnalysis
+    from automind.knowledge import Label
+    from automind.task import Task
 
 SEARCH_KINDS = ("cards", "posts", "papers", "competitions", "solutions")
 CACHE_SIZE = 256
@@ -91,17 +96,23 @@ class KnowledgeBase:
         return f"{text}\n{sub.name}: {sub.description}" if sub else text
 
     @staticmethod
-    def description_text(task) -> str:
-        desc = getattr(task, "description", None) or (task if isinstance(task, str) else "")
-        return labeler.clean_description(desc)[:2000] or getattr(task, "name", "") or "task"
+    def description_text(task: Task | str) -> str:
+        desc = labeler.clean_description(labeler.task_description(task))[:2000]
+        return desc or ("" if isinstance(task, str) else task.name) or "task"
 
     # -- labels ------------------------------------------------------------------------------------
-    def labels(self, task, analysis=None, use_llm: bool = True, fallbacks: list[str] | None = None) -> list:
+    def labels(
+        self,
+        task: Task | str,
+        analysis: DataAnalysis | None = None,
+        use_llm: bool = True,
+        fallbacks: list[str] | None = None,
+    ) -> list[Label]:
         """Task labels, best first (cached per description, data modalities and labeller)."""
         llm = self.llm if use_llm and self.settings.knowledge.labeler != "embedding" else None
-        desc = getattr(task, "description", "") or ""
-        mods = sorted(getattr(analysis, "modalities", None) or ())
-        ptype = getattr(analysis, "problem_type", None)
+        desc = labeler.task_description(task)
+        mods = sorted(analysis.modalities) if analysis is not None else []
+        ptype = analysis.problem_type if analysis is not None else None
         key = _key(desc, mods, ptype, llm is not None)
         llm_key = _key(desc, mods, ptype, True)
         if llm is None and llm_key in self._labels and not self._labels[llm_key][1]:
@@ -131,7 +142,7 @@ class KnowledgeBase:
         vecs = self.vectors([desc_text, *label_texts])
         present = set(self.store.kinds())
         found: list[tuple[Any, np.ndarray]] = []
-        banned = {getattr(task, "slug", None) or ""} - {""}
+        banned = set() if isinstance(task, str) else {task.slug} - {""}
         # The competitions collection is always asked, with the description at least: a stored copy
         # of the task's own description bans its whole competition even when only posts are wanted.
         for kind in dict.fromkeys([*kinds, "competitions"]):
@@ -141,7 +152,7 @@ class KnowledgeBase:
             got = search.query_many(self.store, kind, vecs if wanted else vecs[:1], n if wanted else 5)
             if kind == "competitions":
                 comp = [(h, float(e @ vecs[0])) for h, e in got]
-                banned |= search.near_duplicate_competitions(comp, getattr(task, "description", "") or "")
+                banned |= search.near_duplicate_competitions(comp, labeler.task_description(task))
             if wanted:
                 found += got
         cands = search.score_candidates(
@@ -149,7 +160,9 @@ class KnowledgeBase:
         )
         return search.select(cands, banned, ks.per_source_cap, None)
 
-    def tips(self, task, analysis=None, k: int = 10, use_llm: bool = True) -> Tips:
+    def tips(
+        self, task: Task | str, analysis: DataAnalysis | None = None, k: int = 10, use_llm: bool = True
+    ) -> Tips:
         """Labels and 8-12 (LLM) or the k best (offline) tricks for a task, with provenance."""
         t0 = time.perf_counter()
         fallbacks: list[str] = []
@@ -167,9 +180,9 @@ class KnowledgeBase:
         return Tips(labels=labels, tricks=tricks, fallbacks=fallbacks, timings=timings)
 
     @staticmethod
-    def _task_text(task, analysis) -> str:
-        desc = getattr(task, "description", "") or ""
-        if analysis is not None and hasattr(analysis, "render"):
+    def _task_text(task: Task | str, analysis: DataAnalysis | None) -> str:
+        desc = labeler.task_description(task)
+        if analysis is not None:
             return f"{desc[:6000]}\n\n# Data analysis\n{analysis.render()}"
         return desc[:8000]
 
@@ -180,7 +193,7 @@ class KnowledgeBase:
         one_each = search.cap_per_source(ranked, 1)
         return tips.offline_tricks(one_each, self.cards, k)
 
-    def trick_pool(self, task, analysis=None, k: int = 40) -> list[Trick]:
+    def trick_pool(self, task: Task | str, analysis: DataAnalysis | None = None, k: int = 40) -> list[Trick]:
         """Ranked candidate tricks for improve steps: cards first (recipes included), then other material.
 
         Every shipped recipe card that carries one of the task's labels is in the pool even if the

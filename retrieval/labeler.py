@@ -15,12 +15,16 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from automind.ingest import labeling
 from automind.ingest.labeling import Label
+
+if TYPE_CHECKING:
+    from automind.analysis import DataAnalysis
+    from automind.task import Task
 
 GENERAL = "General Machine Learning"
 MAX_LABELS = 3
@@ -173,12 +177,12 @@ def cue_scores(text: str, categories: Sequence[str]) -> np.ndarray:
     return raw / top if top > 0 else raw
 
 
-def modality_scores(analysis: Any, categories: Sequence[str]) -> np.ndarray:
+def modality_scores(analysis: DataAnalysis | None, categories: Sequence[str]) -> np.ndarray:
     """Boosts from the data itself (analysis.modalities); tabular-only data points to General ML."""
     out = np.zeros(len(categories))
-    mods = {str(m).lower() for m in (getattr(analysis, "modalities", None) or ())}
+    mods = {str(m).lower() for m in (analysis.modalities if analysis is not None else ())}
     index = {c: i for i, c in enumerate(categories)}
-    id_cols = getattr(analysis, "id_like_columns", None)
+    id_cols = analysis.id_like_columns if analysis is not None else None
     if "ids" in mods and id_cols is not None and not any(USER_ITEM.search(str(c)) for c in id_cols):
         mods.discard("ids")  # several id columns, but none of them a user or an item
     for mod in mods:
@@ -290,17 +294,25 @@ def label_offline(
 # -- entry point -----------------------------------------------------------------------------------
 
 
-def _task_fields(task: Any) -> tuple[str, str | None, str | None]:
-    """(description, metric name, problem type) from a Task or anything shaped like one."""
-    desc = getattr(task, "description", None) or (task if isinstance(task, str) else "")
-    spec = getattr(task, "spec", None)
-    metric = getattr(getattr(spec, "metric", None), "name", None)
-    ptype = getattr(spec, "problem_type", None)
-    return desc, metric, ptype
+def task_description(task: Task | str) -> str:
+    """The text a task is labelled and searched by: its description, or the text itself."""
+    return task if isinstance(task, str) else task.description
+
+
+def _task_fields(task: Task | str) -> tuple[str, str | None, str | None]:
+    """(description, metric name, problem type) from a Task, or a bare description."""
+    if isinstance(task, str):
+        return task, None, None
+    return task.description, task.spec.metric.name, task.spec.problem_type
 
 
 def label_task(
-    task: Any, analysis: Any = None, embedder=None, taxonomy=None, llm=None, fallbacks: list | None = None
+    task: Task | str,
+    analysis: DataAnalysis | None = None,
+    embedder=None,
+    taxonomy=None,
+    llm=None,
+    fallbacks: list | None = None,
 ) -> list:
     """Labels for a task, best first: the LLM's when one is given and answers, else the offline labeller.
 
@@ -314,7 +326,7 @@ def label_task(
 
         embedder = get_embedder("minilm")
     desc, metric, ptype = _task_fields(task)
-    ptype = getattr(analysis, "problem_type", None) or ptype
+    ptype = (analysis.problem_type if analysis is not None else None) or ptype
     if llm is not None:
         try:
             from automind.llm.tasks import label_with_llm

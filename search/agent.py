@@ -1,7 +1,9 @@
 """One search step: context -> plan -> code (self-adaptive) -> verify -> a node in the journal.
 
-A role that cannot answer (`RoleError`: LLM error, unparsable reply) makes the node buggy with the
-reason and the search goes on; `BudgetExceeded` propagates so the run stops and keeps its best node.
+The roles are called through `guard.guarded`, so anything a role raises arrives as a `RoleError` (LLM
+error, unparsable reply, a file the recipes cannot read, a bug): the node is marked buggy with the
+reason and the search goes on. `BudgetExceeded` is not a RoleError: it propagates so the run stops and
+keeps its best node.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from automind.coding import is_budget_error, write_code
-from automind.roles import Context, RoleError, Roles, Trick
+from automind.coding import write_code
+from automind.errors import RoleError
+from automind.roles import Context, Roles, Trick
 
+from .guard import guarded
 from .journal import Journal, MetricValue, Node
 from .policy import Decision
 from .verifier import verify
@@ -90,17 +94,15 @@ class Agent:
         node_id = str(len(self.journal))
         node = Node(
             id=node_id, action=d.action, parent=d.parent, trick=d.trick,
-            roles=getattr(roles, "name", ""), safety_net=safety_net,
+            roles=roles.name, safety_net=safety_net,
         )  # fmt: skip
         workdir = self.run_dir / "work" / node_id
         shutil.rmtree(self.node_dir(node_id), ignore_errors=True)  # leftovers of a step cut off by a kill
         before = self.usage() if self.usage else {}
         t0 = self.clock()
         try:
-            self._run(node, d, roles, workdir)
+            self._run(node, d, guarded(roles), workdir)
         except RoleError as e:
-            if is_budget_error(e):
-                raise
             node.is_buggy, node.metric = True, None
             node.error = f"{type(e).__name__}: {e}"
         finally:

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from functools import total_ordering
 from pathlib import Path
 from typing import Any, Literal
 
+from automind.atomic import write_json
 from automind.roles import Action, Trick
 
 Status = Literal["valid", "buggy", "dead"]
@@ -296,18 +295,7 @@ class Journal:
 
     def save(self, path: str | Path) -> None:
         """Write atomically (temp file + os.replace) so a kill mid-write never leaves a broken journal."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".journal-", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(self.to_dict(), f, indent=1, default=str)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_json(path, self.to_dict())
 
     @classmethod
     def load(cls, path: str | Path) -> Journal:

@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from automind.roles import Context, RoleError, Roles, Verdict
+from automind.errors import RoleError
+from automind.roles import Context, Roles, Verdict
 
 if TYPE_CHECKING:
     from automind.sandbox import ExecResult
@@ -92,8 +93,6 @@ def verify(roles: Roles, ctx: Context, task: Task, code: str, result: ExecResult
     try:
         verdict = roles.verify(ctx, code, result)
     except RoleError as e:
-        if type(e).__name__ == "BudgetExceeded":
-            raise
         verdict = Verdict(is_bug=False, summary="")
         notes.append(f"verifier role failed ({e}); judged on facts only")
 

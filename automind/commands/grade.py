@@ -10,14 +10,12 @@ from automind.commands.common import console, fail, print_json
 
 
 def resolve_task_dir(arg: str) -> Path:
-    """A task folder, or (once the examples area exists) a bundled example name."""
+    """A task folder, or a bundled example name."""
     path = Path(arg).expanduser()
     if path.is_dir():
         return path
-    try:
-        from automind.examples import resolve_task
-    except ImportError:
-        fail(f"{arg}: not a task folder. Pass a directory with description.md, public/ and task.yaml.")
+    from automind.examples import resolve_task
+
     try:
         return Path(resolve_task(arg, Path.cwd()))
     except Exception as e:  # noqa: BLE001 - the examples area reports its own reasons

@@ -6,9 +6,11 @@ import fnmatch
 import json
 from collections import Counter
 from pathlib import Path
+from typing import IO
 
 import typer
 
+from automind.atomic import write_with
 from automind.commands.common import console, fail, print_json, settings
 
 knowledge_app = typer.Typer(help="Inspect and maintain the knowledge store.", no_args_is_help=True)
@@ -166,16 +168,17 @@ def export(
     if kind and kind not in st.kinds():
         fail(f"no '{kind}' collection in {st.location}; present: {', '.join(st.kinds()) or 'none'}")
     n = 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
+
+    def write(f: IO[str]) -> None:
+        nonlocal n
         for k in kinds:
             for r in st.get(k):
                 f.write(
                     json.dumps({"id": r.id, "kind": k, "document": r.document, "metadata": r.metadata}) + "\n"
                 )
                 n += 1
-    tmp.replace(path)
+
+    write_with(path, write)
     console.print(f"exported {n} chunks from {len(kinds)} collection(s) to {path}")
 
 

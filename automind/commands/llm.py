@@ -25,8 +25,8 @@ def register(app: typer.Typer) -> None:
         """Send one tiny request and report provider, endpoint, model, latency and the outcome."""
         import time
 
+        from automind.errors import BudgetExceeded, RoleError
         from automind.llm import make_llm
-        from automind.roles import RoleError
 
         s = settings()
         if role not in s.llm.roles:
@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
         try:
             reply = llm.chat(messages, role=role)
             info.update(ok=True, reply=reply.text.strip()[:80])
-        except RoleError as e:
+        except (RoleError, BudgetExceeded) as e:
             info.update(ok=False, error=str(e))
         info["latency_s"] = round(time.perf_counter() - started, 3)
         info["tokens"] = llm.totals().tokens

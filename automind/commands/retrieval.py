@@ -21,12 +21,10 @@ def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
     notes: list[str] = []
     path = Path(arg).expanduser()
     if not path.is_dir():
-        try:
-            from automind.examples import resolve_task
+        from automind.examples import resolve_task
 
+        try:
             path = Path(resolve_task(arg, Path.cwd()))
-        except ImportError:
-            fail(f"{arg}: not a folder. Pass a task folder that contains description.md.")
         except Exception as e:  # ExampleError and friends carry a what-to-do message
             fail(str(e))
     try:
@@ -121,7 +119,7 @@ def register(app: typer.Typer) -> None:
             result = kb.tips(t, analysis=analysis, k=k, use_llm=not no_llm)
         result.fallbacks[:0] = notes
         if as_json:
-            print_json({"task": str(getattr(t, "root", task)), **result.to_dict()})
+            print_json({"task": str(t.root), **result.to_dict()})
             return
         console.print(f"[bold]{t.name}[/]  labels:")
         for lb in result.labels:

@@ -9,29 +9,20 @@ and cost per role. Providers only implement `_complete` (one raw request).
 from __future__ import annotations
 
 import json
-import os
 import random
 import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from automind.errors import BudgetExceeded, LLMError
 from automind.llm.parsers import extract_json
-from automind.roles import RoleError
 
 if TYPE_CHECKING:
-    from automind.config import LLMConfig, RoleConfig, Settings
+    from automind.config import LLMConfig, RoleConfig
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 ROLES = ("planner", "coder", "verifier", "analyzer", "retriever")
-
-
-class LLMError(RoleError):
-    """The model could not give a usable answer; the message says what to change."""
-
-
-class BudgetExceeded(RoleError):
-    """The token or money budget is spent: the run should stop and keep its best result."""
 
 
 class TransientError(Exception):
@@ -350,7 +341,7 @@ class OpenAILLM(LLM):
             raise LLMError(f"request rejected by {self._base_url} (model '{req.model}'): {_short(e)}") from e
         except openai.AuthenticationError as e:
             raise LLMError(
-                f"authentication failed at {self._base_url} (model '{req.model}'): set {_key_names(self._key_source)} "
+                f"authentication failed at {self._base_url} (model '{req.model}'): set {key_names(self._key_source)} "
                 "to a valid key for this server, or point llm.base_url / OPENAI_BASE_URL at the server you meant."
             ) from e
         except openai.PermissionDeniedError as e:
@@ -380,7 +371,7 @@ class OpenAILLM(LLM):
         return _to_reply(resp, req)
 
 
-def _key_names(env_name: str) -> str:
+def key_names(env_name: str) -> str:
     """The variable(s) a key is read from: the configured one, then OPENAI_API_KEY."""
     return env_name if env_name == "OPENAI_API_KEY" else f"{env_name} (or OPENAI_API_KEY)"
 
@@ -436,67 +427,4 @@ def _to_reply(resp: Any, req: Request) -> Reply:
         completion = len(text) // 4
     return Reply(
         text, tool_args, Usage(int(prompt), int(completion), model=getattr(resp, "model", "") or req.model)
-    )
-
-
-# -- factory -------------------------------------------------------------------------------------
-
-
-def resolve_endpoint(cfg: LLMConfig, environ: dict[str, str] | None = None) -> tuple[str | None, str | None]:
-    """(api_key, base_url) from config and the standard OPENAI_* variables; base_url None = OpenAI."""
-    env = os.environ if environ is None else environ
-    key = env.get(cfg.api_key_env) or env.get("OPENAI_API_KEY")
-    base = cfg.base_url or env.get("OPENAI_BASE_URL")
-    return key or None, base or None
-
-
-def _openai(settings: Settings, model: str | None, environ: dict[str, str] | None) -> OpenAILLM:
-    cfg = settings.llm
-    key, base = resolve_endpoint(cfg, environ)
-    if not key and not base:
-        raise LLMError(
-            f"no API key: set {_key_names(cfg.api_key_env)}, or point llm.base_url / OPENAI_BASE_URL "
-            "at a local OpenAI-compatible server (see `automind llm local-setup`); use --llm none to run offline."
-        )
-    if model:
-        cfg = cfg.model_copy(update={"model": model})
-    return OpenAILLM(cfg, api_key=key, base_url=base, one_model=True if model else None)
-
-
-def make_llm(
-    settings: Settings, spec: str | None = None, *, environ: dict[str, str] | None = None
-) -> LLM | None:
-    """Build the provider named by `spec` (default: llm.provider).
-
-    auto      OpenAI-compatible when OPENAI_API_KEY / OPENAI_BASE_URL / llm.base_url is set, else None
-    none      no LLM (the offline recipe policy takes over)
-    openai[:MODEL]   an OpenAI-compatible server; a MODEL here is used for every role
-    replay:PATH      answers from a cassette;  record:PATH  a real provider that also writes one
-    """
-    spec = (spec or settings.llm.provider or "auto").strip()
-    kind, _, arg = spec.partition(":")
-    kind = kind.lower()
-    if kind == "none":
-        return None
-    if kind == "auto":
-        key, base = resolve_endpoint(settings.llm, environ)
-        return _openai(settings, arg or None, environ) if (key or base) else None
-    if kind == "openai":
-        return _openai(settings, arg or None, environ)
-    if kind in ("replay", "record"):
-        if not arg:
-            raise LLMError(f"--llm {kind}:PATH needs a cassette path, e.g. --llm {kind}:runs/cassette.jsonl")
-        from automind.llm.replay import RecordingLLM, ReplayLLM
-
-        if kind == "replay":
-            return ReplayLLM(settings.llm, arg)
-        inner = make_llm(settings, "auto", environ=environ)
-        if inner is None:
-            raise LLMError(
-                "record mode needs a real provider to record from: set OPENAI_API_KEY or OPENAI_BASE_URL "
-                "(or llm.base_url)."
-            )
-        return RecordingLLM(inner, arg)
-    raise LLMError(
-        f"unknown LLM spec '{spec}': use auto, none, openai, openai:MODEL, replay:PATH or record:PATH"
     )

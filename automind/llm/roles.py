@@ -11,6 +11,7 @@ import ast
 import re
 from typing import TYPE_CHECKING, Any
 
+from automind.errors import RoleError
 from automind.llm.parsers import (
     apply_search_replace,
     describe_unmatched,
@@ -20,7 +21,7 @@ from automind.llm.parsers import (
     parse_search_replace,
 )
 from automind.llm.prompts import render
-from automind.roles import Context, Plan, RoleError, Step, Verdict
+from automind.roles import Context, Plan, Step, Verdict
 
 if TYPE_CHECKING:
     from automind.config import Settings
@@ -278,7 +279,7 @@ class LLMRoles:
 
     def verify(self, ctx: Context, code: str, result: ExecResult) -> Verdict:
         facts = _facts(result)
-        output = getattr(result, "output", None) or getattr(result, "stdout", "") or ""
+        output = result.output
         prompt = render("verify", **self._vars(ctx), code=code, output=output, facts=facts)
         args = self._ask("verifier", prompt, tools=[SUBMISSION_VERIFY]).tool_args or {}
         return Verdict(
@@ -293,18 +294,15 @@ class LLMRoles:
         )
 
 
-def _facts(result: Any) -> list[str]:
+def _facts(result: ExecResult) -> list[str]:
     """What the runner knows for certain, so the verifier does not have to guess it from the log."""
-    facts = [f"status: {getattr(result, 'status', '?')}, exit code {getattr(result, 'exit_code', '?')}"]
-    if getattr(result, "exc_type", None):
+    facts = [f"status: {result.status}, exit code {result.exit_code}"]
+    if result.exc_type:
         facts.append(f"exception raised: {result.exc_type}")
-    if getattr(result, "wall_s", None) is not None:
-        facts.append(f"ran for {result.wall_s:.1f} s")
-    workspace = getattr(result, "workspace", None)
-    if workspace is not None:
-        sub = workspace / "submission" / "submission.csv"
-        facts.append(f"./submission/submission.csv {'exists' if sub.is_file() else 'is missing'}")
-        metric_file = workspace / "submission" / "eval_metric.txt"
-        if metric_file.is_file():
-            facts.append(f"eval_metric.txt contains: {metric_file.read_text(errors='replace').strip()[:60]}")
+    facts.append(f"ran for {result.wall_s:.1f} s")
+    sub = result.workspace / "submission" / "submission.csv"
+    facts.append(f"./submission/submission.csv {'exists' if sub.is_file() else 'is missing'}")
+    metric_file = result.workspace / "submission" / "eval_metric.txt"
+    if metric_file.is_file():
+        facts.append(f"eval_metric.txt contains: {metric_file.read_text(errors='replace').strip()[:60]}")
     return facts

@@ -7,35 +7,18 @@ callers can fall back to their offline path and say why.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from automind.knowledge import STAGES
+from automind.errors import RoleError
+from automind.knowledge import STAGES, Label
 from automind.llm.prompts import render
-from automind.roles import RoleError, Trick
+from automind.roles import Trick
 
 if TYPE_CHECKING:
+    from automind.knowledge import Taxonomy
     from automind.llm.client import LLM
 
 MAX_TEXT = 12000  # characters of a document sent for summarising or labelling
-
-
-@dataclass
-class TaskLabel:
-    """Same fields as automind.ingest.labeling.Label (used when that module is unavailable)."""
-
-    top: str
-    sub: str  # "" when no subcategory fits
-    score: float
-
-
-def _label_type():
-    try:
-        from automind.ingest.labeling import Label
-
-        return Label
-    except ImportError:
-        return TaskLabel
 
 
 def _ask(llm: LLM, role: str, prompt: str, tool: dict[str, Any]) -> dict[str, Any]:
@@ -78,13 +61,12 @@ def _canonical(picked: Any, choices: list[str]) -> list[str]:
     return out
 
 
-def label_with_llm(llm: LLM, text: str, taxonomy: Any, top_k: int = 3) -> list:
+def label_with_llm(llm: LLM, text: str, taxonomy: Taxonomy, top_k: int = 3) -> list[Label]:
     """Labels for `text`, best first: top-level categories first, then one subcategory within each.
 
     Scores follow the model's ranking (1.0, 0.8, ...). A category whose subcategory call fails keeps
     a top-only label; an answer with no known category is a RoleError.
     """
-    label_cls = _label_type()
     text = text[:MAX_TEXT]
     tops = taxonomy.top_names()
     args = _ask(
@@ -113,7 +95,7 @@ def label_with_llm(llm: LLM, text: str, taxonomy: Any, top_k: int = 3) -> list:
                 sub = picked[0] if picked else ""
             except RoleError:
                 sub = ""
-        labels.append(label_cls(top=top, sub=sub, score=round(1.0 - 0.2 * rank, 2)))
+        labels.append(Label(top=top, sub=sub, score=round(1.0 - 0.2 * rank, 2)))
     return labels
 
 

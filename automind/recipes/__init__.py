@@ -16,13 +16,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from automind.errors import RoleError
 from automind.recipes.compose import FIXES, HOOK_LISTS, STEP_TITLES, State, render, render_steps, snake
 from automind.recipes.profile import Profile, profile_task
-from automind.roles import Context, Plan, RoleError, Step, Verdict
+from automind.roles import Context, Plan, Step, Verdict
 
 if TYPE_CHECKING:
     from automind.config import Settings
     from automind.knowledge import Card
+    from automind.llm.client import LLM
     from automind.sandbox import ExecResult
 
 _DRAFT_TAG = re.compile(r"\[draft ([a-z0-9-]+)\]")
@@ -77,6 +79,7 @@ class RecipeRoles:
     """Deterministic planner/coder/verifier over recipe cards (name "recipes")."""
 
     name = "recipes"
+    llm: LLM | None = None  # no model: nothing to account, knowledge is condensed offline
 
     def __init__(self, settings: Settings, cards: list[Card] | None = None):
         if cards is None:
@@ -387,12 +390,10 @@ class RecipeRoles:
         if not sub.is_file():
             problems.append("no submission/submission.csv was written")
         else:
-            try:
-                from automind.grading import validate_submission
+            from automind.grading import validate_submission
 
+            try:
                 validate_submission(ctx.task, sub)
-            except ImportError:
-                pass
             except ValueError as e:
                 problems.append(f"the submission is invalid: {e}")
         if metric is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automind.roles import RoleError
+from automind.errors import RoleError
 from automind.task import Task
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl")
@@ -93,17 +93,26 @@ def _first_table(paths: list[Path], what: str, task: Task) -> Path:
 
 
 def _read(path: Path, nrows: int | None = None):
+    """A table as pandas reads it; an undecodable or malformed file is a RoleError naming the file."""
     import pandas as pd
 
     name = path.name.lower()
-    if name.endswith(".parquet"):
-        df = pd.read_parquet(path)
-        return df.head(nrows) if nrows else df
-    if name.endswith((".json", ".jsonl")):
-        return pd.read_json(
-            path, lines=name.endswith(".jsonl"), nrows=nrows if name.endswith(".jsonl") else None
-        )
-    return pd.read_csv(path, sep="\t" if name.endswith(".tsv") else ",", nrows=nrows, low_memory=False)
+    try:
+        if name.endswith(".parquet"):
+            df = pd.read_parquet(path)
+            return df.head(nrows) if nrows else df
+        if name.endswith((".json", ".jsonl")):
+            return pd.read_json(
+                path, lines=name.endswith(".jsonl"), nrows=nrows if name.endswith(".jsonl") else None
+            )
+        return pd.read_csv(path, sep="\t" if name.endswith(".tsv") else ",", nrows=nrows, low_memory=False)
+    except UnicodeDecodeError as e:
+        raise RoleError(
+            f"recipes cannot read {path.name}: it is not UTF-8 text (byte {e.object[e.start : e.start + 1]!r} "
+            f"at offset {e.start}). Re-save it as UTF-8, e.g. `iconv -f latin1 -t utf-8`."
+        ) from e
+    except (ValueError, OSError) as e:  # pandas' ParserError and EmptyDataError are ValueErrors
+        raise RoleError(f"recipes cannot read {path.name}: {type(e).__name__}: {e}") from e
 
 
 def _is_text(s) -> bool:

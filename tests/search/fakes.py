@@ -12,8 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from automind.errors import RoleError
 from automind.llm.parsers import apply_search_replace
-from automind.roles import Context, Plan, RoleError, Step, Verdict
+from automind.roles import Context, Plan, Step, Verdict
 
 BUG = 'raise RuntimeError("injected bug")'
 FIX = 'print("bug fixed")'
@@ -110,6 +111,7 @@ class ScriptedRoles:
     ):
         self.codes = {k: (list(v) if isinstance(v, list) else v) for k, v in (codes or {}).items()}
         self.name = name
+        self.llm = None  # no model behind scripted roles: no usage to account
         self._complexity = complexity
         self.steps = steps or [Step("load", "read data"), Step("predict", "fit"), Step("write", "submit")]
         self.step_cells = step_cells or cells(0.9)

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from automind.cli import app
 from automind.report import write_report
 from automind.roles import Trick
-from automind.run import solve
+from automind.run import RunKnowledge, solve
 
 runner = CliRunner()
 
@@ -20,7 +20,7 @@ runner = CliRunner()
 @pytest.fixture
 def scripted(monkeypatch):
     roles = ScriptedRoles({"draft": [script(0.7), script(0.75)], "*": [script(0.8)]})
-    monkeypatch.setattr("automind.roles.make_roles", lambda settings, spec=None: roles)
+    monkeypatch.setattr("automind.assemble.make_roles", lambda settings, spec=None: roles)
     return roles
 
 
@@ -103,12 +103,10 @@ def test_cli_errors_are_specific(args, message, scripted):
 
 
 def test_report_shows_tree_tricks_safety_net_and_escapes(task_dir, tmp_path, settings_factory, monkeypatch):
-    from dataclasses import asdict
-
     trick = Trick("t1", "blend <b>two</b> models", "x", source="card:blend")
     monkeypatch.setattr(
         "automind.run.load_knowledge",
-        lambda *a: {"labels": [], "tips": [], "pool": [asdict(trick)]},
+        lambda *a: RunKnowledge(pool=[trick]),
     )
     llm = ScriptedRoles({"draft": [script(None, submit=False)], "improve": [script(0.9)]}, repair_fixes=False)
     recipe = ScriptedRoles({"*": [script(0.6)]}, name="recipes")

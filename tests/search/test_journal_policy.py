@@ -114,7 +114,7 @@ def test_journal_round_trip_and_atomic_save(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     j.append(valid(0.1, lib=True))
-    monkeypatch.setattr("automind.search.journal.os.replace", explode)
+    monkeypatch.setattr("automind.atomic.os.replace", explode)
     with pytest.raises(OSError):
         j.save(path)
     assert len(Journal.load(path)) == 3

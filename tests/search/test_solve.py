@@ -9,8 +9,9 @@ import time
 import pytest
 from search_fakes import BUG, FIX, ScriptedRoles, cells, script
 
-from automind.roles import RoleError, Step, Trick
-from automind.run import resume, solve
+from automind.errors import RoleError
+from automind.roles import Step, Trick
+from automind.run import RunKnowledge, resume, solve
 from automind.search.journal import Journal
 
 
@@ -59,10 +60,7 @@ def test_improve_with_tricks_and_unhelpful_trick(task_dir, tmp_path, settings_fa
     tips = [Trick("tip", "use lightgbm", "z")]
 
     def fake_knowledge(task, analysis, settings, use_llm, fallbacks):
-        from dataclasses import asdict
-
-        return {"labels": ["General Machine Learning/Classification"], "tips": [asdict(tips[0])],
-                "pool": [asdict(t) for t in pool]}  # fmt: skip
+        return RunKnowledge(labels=["General Machine Learning/Classification"], tips=tips[:1], pool=pool)
 
     monkeypatch.setattr("automind.run.load_knowledge", fake_knowledge)
     values = {"t1": 0.7, "t2": 0.9, "t3": 0.95}
@@ -302,3 +300,14 @@ def test_trick_chosen_by_the_roles_is_the_one_judged(task_dir, tmp_path, setting
     improve = res.journal.get("1")
     assert improve.trick is not None and (improve.trick.id, improve.trick.title) == ("own-trick", "Own trick")
     assert improve.trick_helpful is False  # 0.7 does not beat its parent's 0.8
+
+
+def test_run_knowledge_round_trips_and_reads_old_files():
+    k = RunKnowledge(labels=["Computer Vision/Image Classification"], tips=[Trick("a", "A", "x")],
+                     pool=[Trick("b", "B", "y", labels=["Computer Vision"])])  # fmt: skip
+    assert RunKnowledge.from_json(json.loads(json.dumps(k.to_json()))) == k
+    assert "disabled" not in k.to_json() and RunKnowledge(disabled=True).to_json()["disabled"] is True
+    old = {"labels": ["NLP"], "pool": [{"id": "c", "title": "C", "text": "z", "gone_field": 1}]}  # no tips
+    back = RunKnowledge.from_json(old)
+    assert back.labels == ["NLP"] and back.tips == [] and back.pool == [Trick("c", "C", "z")]
+    assert not back.disabled

@@ -7,7 +7,8 @@ from search_fakes import BUG, ScriptedRoles, script
 
 from automind.coding import choose, one_pass, rate_complexity
 from automind.config import CodingConfig
-from automind.roles import Context, Plan, RoleError
+from automind.errors import RoleError
+from automind.roles import Context, Plan
 from automind.sandbox import Sandbox
 from automind.search.verifier import read_metric, verify
 from automind.task import Task

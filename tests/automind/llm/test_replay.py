@@ -7,10 +7,10 @@ import json
 import pytest
 
 from automind.config import load_config
+from automind.errors import RoleError
 from automind.llm import LLMError, make_llm
 from automind.llm.replay import RecordingLLM, ReplayLLM, prompt_key
 from automind.llm.stub import reply
-from automind.roles import RoleError
 
 TOOL = {
     "name": "pick",

@@ -9,9 +9,10 @@ from types import SimpleNamespace
 import pytest
 
 from automind.config import load_config
+from automind.errors import RoleError
 from automind.llm.replay import ReplayLLM
 from automind.llm.roles import LLMRoles
-from automind.roles import Context, Plan, RoleError, Step, Trick
+from automind.roles import Context, Plan, Step, Trick
 from automind.task import MetricSpec, Task, TaskSpec
 
 PARENT = """import pandas as pd

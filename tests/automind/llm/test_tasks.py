@@ -7,10 +7,11 @@ import json
 import pytest
 
 from automind.config import load_config
+from automind.errors import RoleError
 from automind.knowledge import load_taxonomy
 from automind.llm.replay import ReplayLLM
 from automind.llm.tasks import check_applicability, distill_tricks, label_with_llm, summarize_paper
-from automind.roles import RoleError, Trick
+from automind.roles import Trick
 
 
 def llm_with(tmp_path, *answers):
