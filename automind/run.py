@@ -24,6 +24,7 @@ from typing import Any
 
 from automind.config import Settings
 from automind.roles import Roles, Trick
+from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider, is_budget_error
 from automind.search.journal import Journal, Node
 from automind.search.policy import Decision, decide
@@ -93,8 +94,8 @@ def resolve_task(arg: str | Path) -> Task:
             from automind.examples import resolve_task as resolve
         except ImportError:
             resolve = None
-        if resolve is not None:  # examples are built under ./tasks, as `automind grade` expects
-            path = Path(resolve(str(arg), Path.cwd()))
+        if resolve is not None:  # examples are built under $AUTOMIND_HOME/tasks, as `automind grade` expects
+            path = Path(resolve(str(arg)))
     return Task.load(path)
 
 
@@ -240,6 +241,7 @@ class Runner:
             self.rng.setstate((v, tuple(state), gauss))
         self.base_elapsed = float(journal.meta.get("elapsed_s", 0.0))
         self.t0 = time.monotonic()
+        self.process = this_process()
         self.prior_usage = run_info.get("usage") or {}
         self.pool = [Trick(**t) for t in knowledge.get("pool", [])]
         llm = getattr(roles, "llm", None)
@@ -324,6 +326,8 @@ class Runner:
             usage=self.usage(),
             best={"node": best.id, "metric": best.metric.value} if best and best.metric else None,
             timings=_timings(self.journal),
+            process=self.process,  # with heartbeat: lets `runs list` tell a killed run from a live one
+            heartbeat=round(time.time(), 1),
         )
         write_json(self.run_dir / "run.json", self.info)
 
