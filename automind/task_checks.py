@@ -9,7 +9,6 @@ warnings (e.g. a non-UTF-8 file, which generated code can still read) are printe
 
 from __future__ import annotations
 
-import codecs
 import inspect
 import warnings
 from dataclasses import dataclass, field
@@ -43,26 +42,6 @@ def check_task(task: Task) -> CheckResult:
     return res
 
 
-def first_non_utf8(path: Path, chunk: int = 1 << 20) -> tuple[int, int, int] | None:
-    """(byte offset, byte value, line) of the first byte that is not UTF-8, or None; reads in chunks."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    offset, lines = 0, 1
-    with path.open("rb") as f:
-        while block := f.read(chunk):
-            try:
-                decoder.decode(block)
-            except UnicodeDecodeError as e:
-                at = e.start
-                return offset + at, block[at], lines + block[:at].count(b"\n")
-            offset += len(block)
-            lines += block.count(b"\n")
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError:
-            return offset, 0, lines  # a multi-byte character cut off at the end of the file
-    return None
-
-
 def _check_table(path: Path, res: CheckResult) -> list[str] | None:
     """Header columns of a readable tabular file with rows; None (and a problem) otherwise."""
     suffix = path.suffix.lower()
@@ -75,10 +54,10 @@ def _check_table(path: Path, res: CheckResult) -> list[str] | None:
         return _parquet_columns(path, res)
     if suffix not in TABULAR:
         return None
-    from automind.prepare import scan_csv
+    from automind.prepare import first_undecodable, scan_csv_file
 
     errors = "strict"
-    bad_byte = first_non_utf8(path)
+    bad_byte = first_undecodable(path)
     if bad_byte is not None:
         offset, value, line = bad_byte
         res.warnings.append(
@@ -89,8 +68,7 @@ def _check_table(path: Path, res: CheckResult) -> list[str] | None:
         )
         errors = "replace"
     try:
-        with path.open(encoding="utf-8", errors=errors, newline="") as f:
-            bad = scan_csv(f, TABULAR[suffix])
+        bad = scan_csv_file(path, TABULAR[suffix], "utf-8", errors)
     except (OSError, ValueError) as e:
         res.problems.append(f"{path}: cannot be read as a table ({e}).")
         return None
@@ -201,12 +179,12 @@ def _check_sample(task: Task, res: CheckResult) -> None:
     sample = task.sample_submission_path
     if not sample.is_file():
         return
-    try:
-        validate_submission(task, sample)
-    except (SubmissionError, GradingError) as e:
-        res.problems.append(f"sample submission is not a valid submission: {e}")
-        return
     if task.answers_path is None:
+        try:
+            validate_submission(task, sample)
+        except (SubmissionError, GradingError) as e:
+            res.problems.append(f"sample submission is not a valid submission: {e}")
+            return
         res.facts["sample_score"] = "not graded: no private answers (the task can be solved, not graded)"
         return
     try:

@@ -131,3 +131,27 @@ def test_force_over_an_existing_task_keeps_it_when_the_new_data_is_bad(tmp_path,
     r = _prepare(tmp_path / "bad.csv", tmp_path / "task", "--force")
     assert r.exit_code == 1 and "single value" in _text(r)
     assert folder_state(tmp_path) == before
+
+
+def test_quoted_separators_and_newlines_are_not_bad_rows(tmp_path):
+    rows = "".join(f'{i},"note, with a comma\nand a second line",{i % 2}\n' for i in range(40))
+    (tmp_path / "d.csv").write_text("a,note,label\n" + rows + '99,"one field too many",1,extra\n')
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task")
+    assert (
+        r.exit_code == 1
+        and "1 row(s) whose field count differs from the header's 3: line 82 (4 fields)" in _text(r)
+    )
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task", "--on-bad-lines", "skip")
+    assert r.exit_code == 0, r.output
+    train = pd.read_csv(tmp_path / "task/public/train.csv")
+    assert train["note"].str.contains("with a comma\nand a second").all()
+
+
+def test_undecodable_byte_far_into_the_file_is_located(tmp_path):
+    from automind.prepare import first_undecodable
+
+    path = tmp_path / "big.csv"
+    body = "é,1\n" * 400_000  # two-byte characters across several read blocks
+    path.write_bytes(body.encode() + b"\xff,2\n")
+    assert first_undecodable(path) == (len(body.encode()), 0xFF, 400_001)
+    assert first_undecodable(path, "latin-1") is None
