@@ -9,6 +9,7 @@ warnings (e.g. a non-UTF-8 file, which generated code can still read) are printe
 
 from __future__ import annotations
 
+import csv
 import inspect
 import warnings
 from dataclasses import dataclass, field
@@ -44,6 +45,14 @@ def check_task(task: Task) -> CheckResult:
 
 def _check_table(path: Path, res: CheckResult) -> list[str] | None:
     """Header columns of a readable tabular file with rows; None (and a problem) otherwise."""
+    try:
+        return _table_columns(path, res)
+    except OSError as e:
+        res.problems.append(f"{path}: cannot be read ({e.strerror}). Check its permissions.")
+        return None
+
+
+def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
     suffix = path.suffix.lower()
     if not path.is_file():
         return None  # a folder of files, or missing (inspect_task already said so)
@@ -69,7 +78,7 @@ def _check_table(path: Path, res: CheckResult) -> list[str] | None:
         errors = "replace"
     try:
         bad = scan_csv_file(path, TABULAR[suffix], "utf-8", errors)
-    except (OSError, ValueError) as e:
+    except (csv.Error, ValueError) as e:
         res.problems.append(f"{path}: cannot be read as a table ({e}).")
         return None
     if not bad.header:

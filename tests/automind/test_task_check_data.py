@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -127,3 +128,13 @@ def test_non_utf8_task_yaml_is_a_problem_not_a_traceback(task, folder_state):
     path.write_bytes(path.read_bytes() + "# r\xe9sum\xe9\n".encode("latin-1"))
     out = _check(task, folder_state, 1)
     assert "task.yaml: not UTF-8 text" in out and "Traceback" not in out
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_train_file(task, folder_state):
+    path = task / "public/train.csv"
+    path.chmod(0)
+    try:
+        assert "public/train.csv: cannot be read (Permission denied)" in _check(task, folder_state, 1)
+    finally:
+        path.chmod(0o644)
