@@ -14,7 +14,13 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-HOME = Path(os.environ.get("AUTOMIND_HOME", Path.home() / ".automind"))
+
+def automind_home() -> Path:
+    """The automind home folder, read at call time so AUTOMIND_HOME set later (tests, scripts) is honoured."""
+    return Path(os.environ.get("AUTOMIND_HOME") or Path.home() / ".automind").expanduser()
+
+
+HOME = automind_home()
 SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 
 
@@ -23,7 +29,8 @@ class ConfigError(ValueError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # No inf/nan anywhere: an infinite timeout or budget is never what a user meant and breaks deadlines.
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class RoleConfig(_Model):
@@ -162,7 +169,17 @@ def _parse_scalar(text: str) -> Any:
 
 def _read_yaml(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        line = path.read_bytes()[: e.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte 0x{e.object[e.start]:02x} on line {line}). Save the file as UTF-8 "
+            "(e.g. `iconv -f latin1 -t utf-8`) or remove it."
+        ) from e
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read ({e.strerror}). Fix its permissions or remove it.") from e
+    try:
+        data = yaml.safe_load(text) or {}
     except yaml.YAMLError as e:
         raise ConfigError(f"{path}: not valid YAML ({e}). Fix the file or remove it.") from e
     if not isinstance(data, dict):
@@ -177,13 +194,29 @@ def config_files(cwd: Path | None = None) -> list[Path]:
     return [HOME / "automind.yaml", (cwd or Path.cwd()) / "automind.yaml"]
 
 
+def _sections() -> list[str]:
+    """Top-level keys that hold a group of settings (llm, search, ...), not one value."""
+    return [
+        k
+        for k, f in Settings.model_fields.items()
+        if isinstance(f.annotation, type) and issubclass(f.annotation, BaseModel)
+    ]
+
+
+# Hand-written rather than pydantic-settings: per-key provenance ("env AUTOMIND_X__Y") and YAML-typed values.
 def _env_layer(environ: dict[str, str]) -> dict[str, Any]:
     """AUTOMIND_SEARCH__STEPS=5 -> search.steps = 5 (double underscore separates levels)."""
     out: dict[str, Any] = {}
+    sections = _sections()
     for name, value in environ.items():
         if not name.startswith("AUTOMIND_") or name in ("AUTOMIND_HOME", "AUTOMIND_STORE"):
             continue
         dotted = name[len("AUTOMIND_") :].lower().replace("__", ".")
+        if dotted in sections:
+            raise ConfigError(
+                f"env {name}={value!r}: '{dotted}' is a section, not a value. Set one of its keys instead, "
+                f"e.g. AUTOMIND_{dotted.upper()}__<KEY>=... (`automind config show` lists the keys)."
+            )
         if "." not in dotted and dotted != "runs_dir":
             continue
         out[dotted] = _parse_scalar(value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import struct
+import sys
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -171,17 +172,36 @@ def make_example(name: str, out_dir: str | Path, *, force: bool = False, seed: i
     return out
 
 
-def resolve_task(arg: str | Path, workdir: str | Path) -> Path:
-    """A task folder, else a bundled example (built once under workdir/tasks/<name>), else a Kaggle slug."""
+def tasks_home() -> Path:
+    """Where bundled examples and fetched competitions are built: $AUTOMIND_HOME/tasks, never the current folder."""
+    from automind.config import automind_home
+
+    return automind_home() / "tasks"
+
+
+def _say(message: str) -> None:
+    sys.stderr.write(message + "\n")
+
+
+def resolve_task(
+    arg: str | Path, *, tasks_dir: str | Path | None = None, on_build: Callable[[str], None] | None = None
+) -> Path:
+    """A task folder, else a bundled example, else a Kaggle slug; both built once under tasks_dir.
+
+    tasks_dir defaults to tasks_home(). A folder built by this call is announced in one line through
+    on_build (default: stderr), so nothing is written anywhere without saying where.
+    """
     path = Path(arg).expanduser()
     if path.is_dir():
         return path.resolve()
     text = str(arg)
-    tasks = Path(workdir).expanduser() / "tasks"
+    tasks = Path(tasks_dir).expanduser() if tasks_dir is not None else tasks_home()
+    say = on_build or _say
     if text in EXAMPLES:
         target = tasks / text
         if not (target / "task.yaml").is_file():
             make_example(text, target, force=target.exists())
+            say(f"built example '{text}' in {target.resolve()} (reused next time)")
         return target.resolve()
     looks_like_path = "/" in text or text.startswith(".") or path.suffix != ""
     if not looks_like_path:
@@ -192,9 +212,11 @@ def resolve_task(arg: str | Path, workdir: str | Path) -> Path:
             return target.resolve()
         if has_credentials():
             try:
-                return fetch_competition(text, target, force=target.exists())
+                out = fetch_competition(text, target, force=target.exists())
             except FetchError as e:
                 raise ExampleError(f"'{text}' is not a task folder or bundled example, and {e}") from e
+            say(f"fetched competition '{text}' into {Path(out).resolve()} (reused next time)")
+            return out
     raise ExampleError(
         f"'{text}' is not a task folder, not a bundled example ({', '.join(EXAMPLES)}), and not a Kaggle "
         "competition that can be fetched (needs Kaggle credentials and network). Pass an existing task folder, "

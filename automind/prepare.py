@@ -7,9 +7,15 @@ so the same inputs always give the same task.
 
 from __future__ import annotations
 
+import codecs
+import csv
+import io
+import os
 import shutil
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import yaml
@@ -29,6 +35,151 @@ class PrepareError(ValueError):
     """Bad arguments to prepare_task; the message names the column/file and what to do."""
 
 
+@dataclass
+class BadLines:
+    """A CSV's header, its row count, and the rows whose field count differs from the header's."""
+
+    header: list[str] = field(default_factory=list)
+    rows: int = 0  # rows with the header's field count
+    count: int = 0  # rows without it
+    lines: list[int] = field(default_factory=list)  # 1-based file line of the first few bad rows
+    fields: list[int] = field(default_factory=list)  # field count of each listed line
+
+    @property
+    def header_fields(self) -> int:
+        return len(self.header)
+
+    def describe(self, limit: int = 8) -> str:
+        shown = ", ".join(
+            f"{ln} ({n} fields)" for ln, n in zip(self.lines[:limit], self.fields, strict=False)
+        )
+        more = f" and {self.count - limit} more" if self.count > limit else ""
+        return f"{self.count} row(s) whose field count differs from the header's {self.header_fields}: line {shown}{more}"
+
+
+def scan_csv(text: io.TextIOBase, sep: str = ",", keep: list[list[str]] | None = None) -> BadLines:
+    """Count fields row by row with the csv module (quotes and embedded newlines handled like pandas).
+
+    Blank lines are skipped as pandas skips them; `keep` collects the header and the good rows.
+    """
+    csv.field_size_limit(2**31 - 1)  # long free-text fields (essays, reviews) are ordinary data
+    reader = csv.reader(text, delimiter=sep)
+    header = next(reader, None) or []
+    scan = BadLines(header)
+    if keep is not None and header:
+        keep.append(header)
+    start = reader.line_num + 1
+    for row in reader:
+        if not any(f.strip() for f in row):
+            pass
+        elif len(row) != len(header):
+            scan.count += 1
+            if len(scan.lines) < 20:
+                scan.lines.append(start)
+                scan.fields.append(len(row))
+        else:
+            scan.rows += 1
+            if keep is not None:
+                keep.append(row)
+        start = reader.line_num + 1
+    return scan
+
+
+def first_undecodable(
+    path: Path, encoding: str = "utf-8", chunk: int = 1 << 20
+) -> tuple[int, int, int] | None:
+    """(file offset, byte value, 1-based line) of the first byte not valid in encoding, or None; chunked."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    offset, lines = 0, 1
+    with path.open("rb") as f:
+        while block := f.read(chunk):
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as e:
+                # the decoder may hold back the start of a multi-byte character from the previous block
+                at = max(0, e.start - len(e.object) + len(block))
+                return offset + at, block[at], lines + block[:at].count(b"\n")
+            offset += len(block)
+            lines += block.count(b"\n")
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return offset, 0, lines  # a multi-byte character cut off at the end of the file
+    return None
+
+
+def _has_byte(path: Path, byte: bytes, chunk: int = 1 << 20) -> bool:
+    with path.open("rb") as f:
+        return any(byte in block for block in iter(lambda: f.read(chunk), b""))
+
+
+def scan_csv_file(path: Path, sep: str = ",", encoding: str = "utf-8", errors: str = "strict") -> BadLines:
+    """scan_csv over a file; without any quote character a row is one line, so fields are counted on bytes
+    (about four times faster than the csv module on a large file)."""
+    ascii_compatible = 'a,"\n'.encode(encoding, errors="replace") == b'a,"\n'
+    if not ascii_compatible or _has_byte(path, b'"'):
+        with path.open(encoding=encoding, errors=errors, newline="") as f:
+            return scan_csv(f, sep)
+    delim = sep.encode()
+    with path.open("rb") as f:
+        first = f.readline()
+        header = first.decode(encoding, errors="replace").rstrip("\r\n")
+        scan = BadLines(header.split(sep) if header else [])
+        want = len(scan.header) - 1
+        for number, line in enumerate(f, start=2):
+            n = line.count(delim)
+            if n == want:
+                scan.rows += 1
+            elif line.strip():
+                scan.count += 1
+                if len(scan.lines) < 20:
+                    scan.lines.append(number)
+                    scan.fields.append(n + 1)
+    return scan
+
+
+def read_labelled_csv(
+    path: Path, on_bad_lines: Literal["error", "skip"] = "error", encoding: str = "utf-8"
+) -> tuple[pd.DataFrame, BadLines]:
+    """Read a labelled CSV, refusing rows with a different field count unless on_bad_lines is "skip".
+
+    pandas alone would take extra fields on the first row as an index (shifting every column) or stop
+    at the first long row; this reads each row's field count first so the error can name every bad line.
+    """
+    try:
+        undecodable = first_undecodable(path, encoding)
+        if undecodable is not None:
+            _, value, line = undecodable
+            raise PrepareError(
+                f"{path}: not {encoding} text (byte 0x{value:02x} on line {line}). Pass the file's encoding "
+                "with --encoding (e.g. latin-1 or cp1252); the task is written as UTF-8."
+            )
+        bad = scan_csv_file(path, ",", encoding)
+    except (OSError, csv.Error) as e:
+        raise PrepareError(f"{path}: cannot read as CSV ({e}).") from e
+    if bad.header_fields == 0:
+        raise PrepareError(f"{path}: empty file. Pass a CSV with a header row and labelled rows.")
+    source: Path | io.StringIO = path
+    if bad.count:
+        if on_bad_lines != "skip":
+            raise PrepareError(
+                f"{path}: {bad.describe()}. Fix those rows (often an unquoted comma inside a value), or pass "
+                "--on-bad-lines skip to leave them out."
+            )
+        rows: list[list[str]] = []
+        with path.open(encoding=encoding, newline="") as f:
+            scan_csv(f, keep=rows)
+        buffer = io.StringIO()
+        csv.writer(buffer).writerows(rows)
+        buffer.seek(0)
+        source = buffer
+    try:
+        df = pd.read_csv(source, index_col=False, encoding=encoding if source is path else None)
+    except Exception as e:  # noqa: BLE001 - any parse failure is the user's file
+        raise PrepareError(f"{path}: cannot read as CSV ({e}).") from e
+    return df, bad
+
+
 def infer_problem_type(y: pd.Series | pd.DataFrame, metric: Metric) -> str:
     """Classification vs regression from the metric kind first, then from the target values."""
     if isinstance(y, pd.DataFrame):
@@ -44,6 +195,11 @@ def infer_problem_type(y: pd.Series | pd.DataFrame, metric: Metric) -> str:
     return "binary" if n <= 2 else "multiclass"
 
 
+def _plain(value: Any) -> str:
+    """A value as the user wrote it (numpy scalars unwrapped), for error messages."""
+    return repr(value.item() if hasattr(value, "item") else value)
+
+
 def _free_name(columns: list[str], base: str = "id") -> str:
     name, i = base, 0
     while name in columns:
@@ -52,7 +208,31 @@ def _free_name(columns: list[str], base: str = "id") -> str:
     return name
 
 
-def _check_out_dir(out: Path, force: bool) -> None:
+def _refuse_continuous_classes(y: pd.Series, metric: Metric, n_rows: int) -> None:
+    """A class-label metric on a measured quantity would make one class per distinct number."""
+    if metric.kind not in ("label", "proba", "ranking"):
+        return
+    values = y.dropna()
+    n = values.nunique()
+    numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+    if numeric and not (values % 1 == 0).all():
+        why = (
+            f"holds continuous numbers (e.g. {_plain(values[values % 1 != 0].iloc[0])}; {n} distinct values)"
+        )
+    elif numeric and n > MAX_CLASSES:
+        why = f"holds {n} distinct integers, more than the {MAX_CLASSES} classes a class-label task is assumed to have"
+    elif not numeric and n > max(MAX_CLASSES, n_rows // 2):
+        why = f"has {n} distinct values in {n_rows} rows, so most classes would have a single row"
+    else:
+        return
+    raise PrepareError(
+        f"metric '{metric.name}' scores class labels, but target '{y.name}' {why}. Use a regression metric "
+        "such as rmse or mae, bin the target into classes first, or pass --problem-type multiclass if these "
+        "really are class labels."
+    )
+
+
+def _check_out_dir(out: Path, force: bool, dry_run: bool = False) -> None:
     if out.exists() and not out.is_dir():
         raise PrepareError(f"{out}: exists and is not a directory. Choose another OUT_DIR.")
     if out.is_dir() and any(out.iterdir()):
@@ -61,6 +241,8 @@ def _check_out_dir(out: Path, force: bool) -> None:
                 f"{out}: not empty. Choose an empty or new OUT_DIR, or pass --force to replace "
                 f"{', '.join(OWNED)} there (other files are left alone)."
             )
+        if dry_run:
+            return
         for name in OWNED:
             p = out / name
             if p.is_dir() and not p.is_symlink():
@@ -147,6 +329,11 @@ def prepare_task(
 
     out = Path(out_dir).expanduser().resolve()
     targets = [target] if isinstance(target, str) else list(target)
+    repeated = sorted({t for t in targets if targets.count(t) > 1})
+    if repeated:
+        raise PrepareError(
+            f"target column(s) {repeated} given more than once; name each target column once (--target COL)."
+        )
     cols = [str(c) for c in df.columns]
     missing = [t for t in targets if t not in df.columns]
     if missing:
@@ -173,7 +360,16 @@ def prepare_task(
         )
     else:
         df = df[[id_col] + [c for c in df.columns if c != id_col]]
+    for t in targets:
+        values = df[t].unique()
+        if len(values) < 2:
+            raise PrepareError(
+                f"target '{t}' has the single value {_plain(values[0])} in all {len(df)} labelled rows: there is "
+                f"nothing to predict and {m.name} cannot rank or score it. Check --target and the data."
+            )
     y = df[targets[0]] if len(targets) == 1 else df[targets]
+    if problem_type is None and isinstance(y, pd.Series):
+        _refuse_continuous_classes(y, m, len(df))
     problem = problem_type or infer_problem_type(y, m)
     if problem == "regression":
         for t in targets:
@@ -197,7 +393,71 @@ def prepare_task(
     y_train = train[targets[0]] if len(targets) == 1 else train[targets]
     sub, params = _sample_submission(test[id_col], y_train, m, problem, id_col, targets)
 
-    _check_out_dir(out, force)
+    _check_out_dir(out, force=force, dry_run=True)
+    try:  # staged beside OUT_DIR (same filesystem), moved in only once it grades
+        stage = Path(tempfile.mkdtemp(prefix=".automind-prepare-", dir=_nearest_dir(out.parent)))
+    except OSError as e:
+        raise PrepareError(f"{out}: cannot write there ({e.strerror}). Choose a writable OUT_DIR.") from e
+    try:
+        _write(stage, train, test, sub, id_col, targets, m, params, problem, lower_is_better,
+               name or out.name, description)  # fmt: skip
+        _sample_must_grade(stage, _missing_classes(df, test, targets, problem))
+        _check_out_dir(out, force)
+        out.mkdir(parents=True, exist_ok=True)
+        for entry in OWNED:
+            os.replace(stage / entry, out / entry)
+    except OSError as e:
+        raise PrepareError(f"{out}: cannot write the task ({e.strerror}). Choose a writable OUT_DIR.") from e
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return out
+
+
+def _nearest_dir(path: Path) -> Path:
+    """The closest existing folder at or above path (staging goes there: same filesystem, atomic moves)."""
+    while not path.exists():
+        path = path.parent
+    if not path.is_dir():
+        raise PrepareError(
+            f"{path}: is a file, so no task folder can be created under it. Choose another OUT_DIR."
+        )
+    return path
+
+
+def _missing_classes(df: pd.DataFrame, test: pd.DataFrame, targets: list[str], problem: str) -> str:
+    """Which classes the held-out split lacks (the usual reason a ranking metric cannot score it)."""
+    if problem not in ("binary", "multiclass") or len(targets) != 1:
+        return ""
+    lost = sorted(set(df[targets[0]]) - set(test[targets[0]]), key=str)
+    return (
+        f"; the test split has no row of class(es) {', '.join(_plain(v) for v in lost[:5])}" if lost else ""
+    )
+
+
+def _sample_must_grade(stage: Path, hint: str = "") -> None:
+    """The sample submission is graded against the answers before anything reaches OUT_DIR."""
+    import warnings
+
+    from automind.grading import GradingError, grade
+    from automind.task import Task, TaskError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the failure is reported below, in words
+            report = grade(Task.load(stage), stage / "public" / "sample_submission.csv")
+    except (TaskError, GradingError) as e:
+        raise PrepareError(f"the prepared task does not load or grade: {e}") from e
+    if not report.valid:
+        raise PrepareError(
+            f"the sample submission of this split does not grade ({(report.error or '').rstrip('.')}{hint}). "
+            "Usually a class is too rare for the test set: raise --test-size, drop the rare class, or pick "
+            "another metric."
+        )
+
+
+def _write(out: Path, train: pd.DataFrame, test: pd.DataFrame, sub: pd.DataFrame, id_col: str,
+           targets: list[str], m: Metric, params: dict[str, Any], problem: str, lower_is_better: bool | None,
+           task_name: str, description: str | None) -> None:  # fmt: skip
     (out / "public").mkdir(parents=True, exist_ok=True)
     (out / "private").mkdir(parents=True, exist_ok=True)
     train.to_csv(out / "public" / "train.csv", index=False)
@@ -205,7 +465,6 @@ def prepare_task(
     sub.to_csv(out / "public" / "sample_submission.csv", index=False)
     test[[id_col, *targets]].to_csv(out / "private" / "answers.csv", index=False)
 
-    task_name = name or out.name
     metric_spec: dict[str, Any] = {"name": m.name}
     if params:
         metric_spec["params"] = params
@@ -224,4 +483,3 @@ def prepare_task(
         task_name, m, problem, id_col, targets, list(sub.columns), len(train), len(test)
     )
     (out / "description.md").write_text(text, encoding="utf-8")
-    return out

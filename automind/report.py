@@ -89,11 +89,68 @@ def chart(journal: Journal) -> dict[str, Any] | None:
     }
 
 
+class ReportError(ValueError):
+    """A run folder cannot be read or the report cannot be written; the message says where and what to do."""
+
+
+def json_or_problem(path: Path) -> tuple[Any, str | None]:
+    """(parsed JSON, None) or (None, why it cannot be read), without raising."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8")), None
+    except json.JSONDecodeError as e:
+        return None, f"not valid JSON, truncated or damaged ({e.msg} at line {e.lineno} column {e.colno})"
+    except UnicodeDecodeError as e:
+        return None, f"not UTF-8 text (byte {e.start}), damaged"
+    except OSError as e:
+        return None, f"cannot be read ({e.strerror})"
+
+
+DAMAGED_HINT = (
+    "automind writes it atomically, so the damage came from outside (a disk that filled up, a copy cut short, "
+    "an edit). Restore the file from a copy; each node's code and output are still under {nodes}."
+)
+
+
+def load_run_files(run_dir: str | Path) -> tuple[dict[str, Any], Journal, list[str]]:
+    """run.json (may be absent or damaged: then {} and a problem line) and journal.json (must be sound).
+
+    Raises ReportError naming the file and what to do when the journal cannot be used.
+    """
+    run_dir = Path(run_dir)
+    path = run_dir / "journal.json"
+    if not path.is_file():
+        raise ReportError(
+            f"{run_dir}: no journal.json. Pass a run folder made by `automind solve` (see `automind runs list`)."
+        )
+    data, why = json_or_problem(path)
+    if why is None:
+        try:
+            if not isinstance(data, dict):
+                raise TypeError(f"expected an object, found {type(data).__name__}")
+            journal = Journal.from_dict(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            why = f"not a journal ({type(e).__name__}: {e})"
+    if why is not None:
+        raise ReportError(f"{path}: {why}. " + DAMAGED_HINT.format(nodes=run_dir / "nodes"))
+    problems: list[str] = []
+    info: dict[str, Any] = {}
+    info_path = run_dir / "run.json"
+    if info_path.is_file():
+        raw, why = json_or_problem(info_path)
+        if why is None and not isinstance(raw, dict):
+            why = f"expected an object, found {type(raw).__name__}"
+        if why is None:
+            info = raw
+        else:
+            problems.append(f"{info_path}: {why}. " + DAMAGED_HINT.format(nodes=run_dir / "nodes"))
+    else:
+        problems.append(f"{info_path}: missing (it holds the run's task, config, usage and grade).")
+    return info, journal, problems
+
+
 def build(run_dir: Path) -> dict[str, Any]:
     """Everything the template shows, from the run folder's run.json and journal.json."""
-    info_path = run_dir / "run.json"
-    info = json.loads(info_path.read_text(encoding="utf-8")) if info_path.is_file() else {}
-    journal = Journal.load(run_dir / "journal.json")
+    info, journal, problems = load_run_files(run_dir)
     best = journal.best_node
     tricks = []
     for n in journal.nodes:
@@ -131,7 +188,7 @@ def build(run_dir: Path) -> dict[str, Any]:
         "safety_nets": [n.id for n in journal.nodes if n.safety_net],
         "usage_roles": roles,
         "usage_total": usage.get("total"),
-        "fallbacks": info.get("fallbacks", []),
+        "fallbacks": [f"report made without run.json: {p}" for p in problems] + info.get("fallbacks", []),
         "knowledge": info.get("knowledge", {}),
         "config": json.dumps(info.get("config", {}), indent=1),
     }
@@ -148,8 +205,15 @@ def render(run_dir: str | Path) -> str:
 
 
 def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
+    """Render and write the report (into OUT/report.html when OUT is a folder); nothing half-written is left."""
     run_dir = Path(run_dir)
-    if not (run_dir / "journal.json").is_file():
-        raise FileNotFoundError(f"{run_dir}: no journal.json. Pass a run folder made by `automind solve`.")
     path = Path(out) if out else run_dir / "report.html"
-    return write_text(path, render(run_dir))
+    if path.is_dir():
+        path = path / "report.html"
+    html = render(run_dir)
+    try:
+        return write_text(path, html)
+    except OSError as e:
+        raise ReportError(
+            f"{path}: cannot write the report ({e.strerror}). Pass --out with a writable file or folder."
+        ) from e

@@ -25,6 +25,7 @@ from automind.atomic import write_json
 from automind.config import Settings, set_dotted
 from automind.errors import BudgetExceeded
 from automind.roles import Roles, Trick
+from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider
 from automind.search.journal import Journal, Node
 from automind.search.policy import Decision, decide
@@ -124,7 +125,7 @@ def resolve_task(arg: str | Path) -> Task:
     if not path.is_dir():
         from automind.examples import resolve_task as resolve
 
-        path = Path(resolve(str(arg), Path.cwd()))  # examples are built under ./tasks, as `grade` expects
+        path = Path(resolve(str(arg)))  # examples are built under $AUTOMIND_HOME/tasks, as `grade` expects
     return Task.load(path)
 
 
@@ -257,6 +258,7 @@ class Runner:
             self.rng.setstate((v, tuple(state), gauss))
         self.base_elapsed = float(journal.meta.get("elapsed_s", 0.0))
         self.t0 = time.monotonic()
+        self.process = this_process()
         self.prior_usage = run_info.get("usage") or {}
         self.pool = list(knowledge.pool)
         llm = roles.llm
@@ -341,6 +343,8 @@ class Runner:
             usage=self.usage(),
             best={"node": best.id, "metric": best.metric.value} if best and best.metric else None,
             timings=_timings(self.journal),
+            process=self.process,  # with heartbeat: lets `runs list` tell a killed run from a live one
+            heartbeat=round(time.time(), 1),
         )
         write_json(self.run_dir / "run.json", self.info)
 

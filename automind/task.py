@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 ProblemType = Literal["binary", "multiclass", "multilabel", "regression", "other"]
 DATA_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl", ".txt", ".feather")
@@ -53,6 +53,16 @@ class TaskSpec(BaseModel):
     test_files: list[str] = Field(default_factory=list)  # relative to public/; default: names with "test"
     answers: str | None = None  # relative to private/; default: first of ANSWER_NAMES present
     leaderboard: str | None = None  # relative to the task root; default: leaderboard.csv if present
+
+    @field_validator("slug")
+    @classmethod
+    def _slug_is_one_name(cls, v: str | None) -> str | None:
+        """The slug names run folders and store entries, so it must not reach into other folders."""
+        if v is not None and (not v.strip() or v in (".", "..") or any(c in v for c in "/\\\0")):
+            raise ValueError(
+                f"slug {v!r} must be one name without path separators (like 'spaceship-titanic')"
+            )
+        return v
 
 
 @dataclass
@@ -199,9 +209,13 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
                 raw = None
         except yaml.YAMLError as e:
             problems.append(f"{spec_path}: not valid YAML ({e}).")
+        except UnicodeDecodeError as e:
+            problems.append(f"{spec_path}: not UTF-8 text (byte {e.start}). Save it as UTF-8.")
     else:
         try:
             raw = _mlebench_spec(root)
+        except UnicodeDecodeError as e:
+            problems.append(f"{root / 'config.yaml'}: not UTF-8 text (byte {e.start}). Save it as UTF-8.")
         except yaml.YAMLError as e:
             problems.append(f"{root / 'config.yaml'}: not valid YAML ({e}).")
         if raw is None and not problems:

@@ -19,6 +19,11 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def note(message: str) -> None:
+    """One line on stderr (so --json output stays parseable): what was done on the user's behalf, and where."""
+    err_console.print(f"[dim]note:[/] {message}", highlight=False, soft_wrap=True)
+
+
 def settings(overrides: dict[str, Any] | None = None):
     """Load the layered config, turning a bad config into a clear CLI error."""
     from automind.config import ConfigError, load_config

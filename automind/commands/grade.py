@@ -6,18 +6,18 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import console, fail, print_json
+from automind.commands.common import console, fail, note, print_json
 
 
 def resolve_task_dir(arg: str) -> Path:
-    """A task folder, or a bundled example name."""
+    """A task folder, or a bundled example name (built once under $AUTOMIND_HOME/tasks, announced on stderr)."""
     path = Path(arg).expanduser()
     if path.is_dir():
         return path
     from automind.examples import resolve_task
 
     try:
-        return Path(resolve_task(arg, Path.cwd()))
+        return Path(resolve_task(arg, on_build=note))
     except Exception as e:  # noqa: BLE001 - the examples area reports its own reasons
         fail(str(e) or f"{arg}: not a task folder or a known example.")
 

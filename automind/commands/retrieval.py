@@ -10,6 +10,7 @@ from typing import Any
 import typer
 
 from automind.commands.common import console, fail, print_json, settings
+from automind.commands.common import note as announce
 
 STORE_HELP = "Store directory or http(s)://host:port of a chroma server (default: knowledge.store)."
 
@@ -24,7 +25,7 @@ def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
         from automind.examples import resolve_task
 
         try:
-            path = Path(resolve_task(arg, Path.cwd()))
+            path = Path(resolve_task(arg, on_build=announce))
         except Exception as e:  # ExampleError and friends carry a what-to-do message
             fail(str(e))
     try:

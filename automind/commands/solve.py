@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from automind.commands.common import console, fail, print_json
+from automind.commands.common import console, fail, note, print_json
 from automind.commands.common import settings as load_settings
 
 CODERS = ("adaptive", "one-pass", "stepwise")
@@ -108,28 +107,30 @@ def _print_result(res) -> None:
     console.print(t)
 
 
-def _runs(base: Path) -> list[dict[str, Any]]:
-    rows = []
-    for d in sorted(
-        (p for p in base.iterdir() if (p / "journal.json").is_file()), key=lambda p: p.stat().st_mtime
-    ):
-        try:
-            info = json.loads((d / "run.json").read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            info = {}
-        best = info.get("best") or {}
-        rows.append(
-            {
-                "run": d.name,
-                "path": str(d),
-                "task": (info.get("task") or {}).get("name", "?"),
-                "steps": info.get("steps_done"),
-                "best_metric": best.get("metric"),
-                "score": (info.get("grade") or {}).get("score"),
-                "status": info.get("status", "unknown"),
-            }
-        )
-    return rows
+def check_out_dir(out: Path) -> str | None:
+    """Why OUT cannot hold a run folder (None when it can); tested before anything is created.
+
+    The probe creates and removes one temporary file in the nearest existing folder: permission bits alone
+    do not tell (root ignores them; a read-only mount or /proc refuses anyway).
+    """
+    import os
+    import tempfile
+
+    out = out.expanduser()
+    if out.exists() and not out.is_dir():
+        return f"--out {out}: exists and is not a folder. Pass a new or existing folder for the run."
+    probe = out
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        return f"--out {out}: {probe} is a file, so no folder can be created under it. Pass another --out."
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".automind-probe-", dir=probe)
+    except OSError as e:
+        return f"--out {out}: cannot write in {probe} ({e.strerror}). Pass a writable --out folder."
+    os.close(fd)
+    os.unlink(tmp)
+    return None
 
 
 def register(app: typer.Typer) -> None:
@@ -161,14 +162,19 @@ def register(app: typer.Typer) -> None:
             fail(f"--coder {coder!r}: use one of {', '.join(CODERS)}.")
         if resume_dir is None and not task:
             fail("give a TASK (folder, example name or Kaggle competition), or --resume RUN_DIR.")
+        if out is not None and resume_dir is None and (why := check_out_dir(out)):
+            fail(why)
         overrides = _overrides(steps=steps, time_limit=time_limit, llm=llm, coder=coder, seed=seed)
         try:
             if resume_dir is not None:
-                info = (
-                    json.loads((resume_dir / "run.json").read_text())
-                    if (resume_dir / "run.json").is_file()
-                    else {}
-                )
+                from automind.report import ReportError, load_run_files
+
+                try:
+                    info, _, problems = load_run_files(resume_dir)
+                except ReportError as e:
+                    fail(f"cannot resume: {e}")
+                if problems:
+                    fail(f"cannot resume: {problems[0]}")
                 if task and not _same_task(task, info.get("task") or {}):
                     recorded = (info.get("task") or {}).get("name", "?")
                     fail(
@@ -180,6 +186,10 @@ def register(app: typer.Typer) -> None:
                 run = lambda ev: resume(resume_dir, overrides=overrides, on_event=ev)  # noqa: E731
             else:
                 s = load_settings(overrides)
+                if not Path(task).expanduser().is_dir():
+                    from automind.examples import resolve_task
+
+                    task = str(resolve_task(task, on_build=note))  # announce where an example is built
                 view = LiveView(s.search.steps, task)
                 run = lambda ev: solve(task, s, out=out, no_knowledge=no_knowledge, on_event=ev)  # noqa: E731
             if as_json:
@@ -221,13 +231,15 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Write a self-contained HTML report: solution tree, best score over time, tricks, cost, fallbacks."""
-        from automind.report import write_report
+        from automind.report import ReportError, load_run_files, write_report
 
-        if not (run_dir / "journal.json").is_file():
-            fail(
-                f"{run_dir}: no journal.json. Pass a run folder made by `automind solve` (see `automind runs list`)."
-            )
-        console.print(f"wrote {write_report(run_dir, out)}")
+        try:
+            _, _, problems = load_run_files(run_dir)
+            for p in problems:
+                note(f"the report is made without the run's task, config, usage and grade: {p}")
+            console.print(f"wrote {write_report(run_dir, out)}")
+        except ReportError as e:
+            fail(str(e))
 
     runs = typer.Typer(help="List recorded runs.", no_args_is_help=True)
 
@@ -238,24 +250,35 @@ def register(app: typer.Typer) -> None:
         ),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     ) -> None:
-        """One row per run: task, steps, best metric, graded score, status."""
+        """One row per run: task, steps, best metric, graded score, status (running, interrupted, damaged...)."""
         from rich.table import Table
 
+        from automind.runs import list_runs
+
+        explicit = base is not None
         base = base or Path(load_settings().runs_dir)
-        if not base.is_dir():
-            fail(f"{base}: no such folder. Runs are written to runs/ by default; pass --dir DIR.")
-        rows = _runs(base)
+        if base.exists() and not base.is_dir():
+            fail(f"{base}: not a folder. Pass --dir with the folder that holds run folders.")
+        if explicit and not base.exists():  # a typo in --dir must not read as "no runs"
+            fail(f"{base}: no such folder. Pass --dir with the folder that holds run folders.")
+        rows = list_runs(base) if base.is_dir() else []
         if as_json:
-            print_json(rows)
+            print_json([r.to_dict() for r in rows])
             return
         if not rows:
-            console.print(f"no runs in {base}")
+            where = base if base.is_dir() else f"{base} (the runs_dir setting; no such folder yet)"
+            console.print(f"no runs in {where}. Start one with `automind solve TASK`.", soft_wrap=True)
             return
         t = Table("run", "task", "steps", "best metric", "score", "status")
+        colour = {"damaged": "red", "interrupted": "yellow", "failed": "red", "running": "blue"}
         for r in rows:
-            best = "-" if r["best_metric"] is None else f"{r['best_metric']:.6g}"
-            score = "-" if r["score"] is None else str(r["score"])
-            t.add_row(r["run"], r["task"], str(r["steps"] or 0), best, score, r["status"])
+            best = "-" if r.best_metric is None else f"{r.best_metric:.6g}"
+            score = "-" if r.score is None else str(r.score)
+            status = f"[{colour[r.status]}]{r.status}[/]" if r.status in colour else r.status
+            t.add_row(r.run, r.task, str(r.steps or 0), best, score, status)
         console.print(t)
+        for r in rows:
+            if r.note:
+                console.print(f"{r.run}: {r.status}: {r.note}", highlight=False, soft_wrap=True)
 
     app.add_typer(runs, name="runs")

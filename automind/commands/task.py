@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import console, fail
+from automind.commands.common import console, fail, note
 
 
 def register(app: typer.Typer) -> None:
@@ -36,29 +36,52 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(
             False, "--force", help="Replace public/, private/, task.yaml, description.md."
         ),
+        on_bad_lines: str = typer.Option(
+            "error",
+            "--on-bad-lines",
+            metavar="error|skip",
+            help="Rows whose field count differs from the header's: error (list their lines) or skip (count them).",
+        ),
+        encoding: str = typer.Option(
+            "utf-8", "--encoding", help="Text encoding of --data (the task is UTF-8)."
+        ),
+        problem_type: str | None = typer.Option(
+            None,
+            "--problem-type",
+            metavar="binary|multiclass|multilabel|regression",
+            help="Override the problem type inferred from the metric and the target.",
+        ),
     ) -> None:
         """Split a labelled CSV into public train/test, private answers, a sample submission and task.yaml."""
-        import pandas as pd
-
         from automind.metrics import UnknownMetricError
-        from automind.prepare import PrepareError, prepare_task
+        from automind.prepare import PrepareError, prepare_task, read_labelled_csv
 
+        if on_bad_lines not in ("error", "skip"):
+            fail(f"--on-bad-lines {on_bad_lines!r}: use error or skip.")
+        if problem_type not in (None, "binary", "multiclass", "multilabel", "regression"):
+            fail(f"--problem-type {problem_type!r}: use binary, multiclass, multilabel or regression.")
         if not data.is_file():
             fail(f"{data}: data file not found. Pass --data with a labelled CSV.")
         if description is not None and not description.is_file():
             fail(f"{description}: description file not found.")
         try:
-            df = pd.read_csv(data)
-        except Exception as e:  # noqa: BLE001 - any parse failure is the user's file
-            fail(f"{data}: cannot read as CSV ({e}).")
-        text = description.read_text(encoding="utf-8") if description else None
+            text = description.read_text(encoding="utf-8") if description else None
+        except (OSError, UnicodeDecodeError) as e:
+            fail(f"{description}: cannot read as UTF-8 Markdown ({e}).")
         tgt = target[0] if len(target) == 1 else target
         try:
+            df, bad = read_labelled_csv(data, on_bad_lines, encoding)  # type: ignore[arg-type]
             out = prepare_task(df, out_dir, tgt, metric, id_col=id_col, test_size=test_size, seed=seed,
-                               description=text, name=name, force=force)  # fmt: skip
+                               description=text, name=name, force=force, problem_type=problem_type)  # fmt: skip
         except (PrepareError, UnknownMetricError) as e:
             fail(str(e))
+        except LookupError:
+            fail(
+                f"--encoding {encoding!r}: unknown encoding. Use a Python codec name such as utf-8 or latin-1."
+            )
         console.print(f"[green]prepared[/] {out}")
+        if bad.count:
+            note(f"skipped {bad.describe()} (--on-bad-lines skip).")
         _summary(out)
 
     @group.command("check")
@@ -66,12 +89,16 @@ def register(app: typer.Typer) -> None:
         """Validate a task folder and print a summary; exit 1 listing every problem."""
         from automind.commands.grade import resolve_task_dir
         from automind.task import inspect_task
+        from automind.task_checks import check_task
 
         path = resolve_task_dir(task)
         loaded, problems = inspect_task(path)
         if loaded is not None:
-            problems = _deep_problems(loaded)
-            _summary(path, loaded)
+            result = check_task(loaded)
+            problems = result.problems
+            _summary(path, loaded, result.facts)
+            for w in result.warnings:
+                console.print(f"[yellow]warning:[/] {w}", highlight=False, soft_wrap=True)
         if problems:
             console.print(f"[bold red]{len(problems)} problem(s)[/] in {path}:")
             for p in problems:
@@ -106,22 +133,14 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="task")
 
 
-def _deep_problems(task) -> list[str]:
-    """Checks that need the data: the sample submission must itself be a valid submission."""
-    from automind.grading import GradingError, SubmissionError, validate_submission
-
-    try:
-        validate_submission(task, task.sample_submission_path)
-    except (SubmissionError, GradingError) as e:
-        return [f"sample submission is not a valid submission: {e}"]
-    return []
-
-
 def _rows(path: Path) -> str:
     if path.suffix.lower() not in (".csv", ".tsv"):
         return "-"
-    with path.open("rb") as f:
-        return str(max(0, sum(1 for _ in f) - 1))
+    try:
+        with path.open("rb") as f:
+            return str(max(0, sum(1 for _ in f) - 1))
+    except OSError:
+        return "unreadable"  # `task check` reports why
 
 
 def _size(n: int) -> str:
@@ -132,7 +151,7 @@ def _size(n: int) -> str:
     return ""
 
 
-def _summary(path: Path, task=None) -> None:
+def _summary(path: Path, task=None, facts: dict | None = None) -> None:
     from rich.table import Table
 
     from automind.grading import resolve_metric
@@ -154,6 +173,8 @@ def _summary(path: Path, task=None) -> None:
     )
     lb = task.leaderboard_path
     info.add_row("leaderboard", f"{lb.name} ({_rows(lb)} teams)" if lb else "-")
+    if facts and "sample_score" in facts:
+        info.add_row("sample submission score", str(facts["sample_score"]))
     for w in task.warnings:
         info.add_row("warning", w)
     console.print(info)

@@ -53,14 +53,19 @@ def test_food_reviews_is_free_text(tmp_path):
     assert set(train["is_great"]) == {0, 1}
 
 
-def test_resolve_task_folder_example_and_cache(tmp_path):
+def test_resolve_task_folder_example_and_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
     folder = make_example("penguins", tmp_path / "mine")
-    assert resolve_task(str(folder), tmp_path / "work") == folder
-    built = resolve_task("penguins", tmp_path / "work")
-    assert built == (tmp_path / "work" / "tasks" / "penguins").resolve()
+    said: list[str] = []
+    assert resolve_task(str(folder), on_build=said.append) == folder and not said
+    built = resolve_task("penguins", on_build=said.append)
+    assert built == (tmp_path / "home" / "tasks" / "penguins").resolve()
+    assert said == [f"built example 'penguins' in {built} (reused next time)"]
     stamp = (built / "task.yaml").stat().st_mtime_ns
-    assert resolve_task("penguins", tmp_path / "work") == built
+    assert resolve_task("penguins", on_build=said.append) == built and len(said) == 1
     assert (built / "task.yaml").stat().st_mtime_ns == stamp  # cached, not rebuilt
+    other = resolve_task("penguins", tasks_dir=tmp_path / "elsewhere", on_build=said.append)
+    assert other == (tmp_path / "elsewhere" / "penguins").resolve()
 
 
 def test_resolve_task_unknown_lists_examples(tmp_path, monkeypatch):
@@ -69,10 +74,10 @@ def test_resolve_task_unknown_lists_examples(tmp_path, monkeypatch):
     monkeypatch.delenv("KAGGLE_KEY", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     with pytest.raises(ExampleError) as e:
-        resolve_task("no-such-competition-xyz", tmp_path)
+        resolve_task("no-such-competition-xyz", tasks_dir=tmp_path)
     assert all(n in str(e.value) for n in EXAMPLES)
     with pytest.raises(ExampleError, match="not a task folder"):
-        resolve_task("./missing/folder", tmp_path)
+        resolve_task("./missing/folder", tasks_dir=tmp_path)
 
 
 def test_missing_data_package_names_the_pip_command(tmp_path, monkeypatch):

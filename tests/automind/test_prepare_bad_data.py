@@ -1,0 +1,157 @@
+"""`task prepare` on bad data: a clear error naming the rows/columns, nothing written, or an explicit choice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from automind.cli import app
+
+runner = CliRunner()
+
+
+def _prepare(data, out, *extra: str, target: str = "label", metric: str = "accuracy"):
+    args = ["task", "prepare", str(out), "--data", str(data), "--target", target, "--metric", metric, *extra]
+    return runner.invoke(app, args)
+
+
+def _text(result) -> str:
+    return " ".join(result.output.split())
+
+
+def _ragged(path, bad_rows=(0, 7, 14)):
+    rng = np.random.default_rng(0)
+    lines = ["a,b,label"]
+    for i in range(60):
+        extra = ",oops" if i in bad_rows else ""
+        lines.append(f"{rng.random():.3f},{rng.integers(0, 4)},{'xy'[i % 2]}{extra}")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("bad_rows", [(0, 7, 14), (5, 30)])
+def test_ragged_csv_is_refused_with_line_numbers(tmp_path, folder_state, bad_rows):
+    data = _ragged(tmp_path / "data.csv", bad_rows)
+    before = folder_state(tmp_path)
+    r = _prepare(data, tmp_path / "task")
+    assert r.exit_code == 1
+    lines = ", ".join(f"{i + 2} (4 fields)" for i in bad_rows)  # header is line 1
+    assert f"{len(bad_rows)} row(s) whose field count differs from the header's 3: line {lines}" in _text(r)
+    assert "--on-bad-lines skip" in _text(r)
+    assert folder_state(tmp_path) == before  # no task, no staging folder, data untouched
+
+
+def test_ragged_csv_skip_reports_the_count_and_keeps_columns_aligned(tmp_path):
+    data = _ragged(tmp_path / "data.csv", (0, 7, 14))
+    r = _prepare(data, tmp_path / "task", "--on-bad-lines", "skip")
+    assert r.exit_code == 0, r.output
+    assert "skipped 3 row(s) whose field count differs" in _text(r) and "line 2 (4 fields), 9" in _text(r)
+    train = pd.read_csv(tmp_path / "task/public/train.csv")
+    test = pd.read_csv(tmp_path / "task/public/test.csv")
+    assert len(train) + len(test) == 57
+    assert set(train["label"]) == {"x", "y"} and train["a"].between(0, 1).all()  # not shifted by a column
+    r = _prepare(data, tmp_path / "other", "--on-bad-lines", "maybe")
+    assert r.exit_code == 1 and "--on-bad-lines 'maybe': use error or skip" in _text(r)
+
+
+def test_single_class_target_with_a_ranking_metric(tmp_path, folder_state):
+    pd.DataFrame({"a": range(50), "label": 1}).to_csv(tmp_path / "d.csv", index=False)
+    before = folder_state(tmp_path)
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task", metric="roc_auc")
+    assert r.exit_code == 1
+    assert "target 'label' has the single value 1 in all 50 labelled rows" in _text(r)
+    assert folder_state(tmp_path) == before
+
+
+def test_classification_metric_on_a_continuous_target(tmp_path, folder_state):
+    rng = np.random.default_rng(1)
+    pd.DataFrame({"a": rng.random(400), "label": rng.random(400) * 100}).to_csv(
+        tmp_path / "d.csv", index=False
+    )
+    before = folder_state(tmp_path)
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task")
+    assert r.exit_code == 1
+    assert "metric 'accuracy' scores class labels, but target 'label' holds continuous numbers" in _text(r)
+    assert "400 distinct values" in _text(r) and "rmse" in _text(r)
+    assert folder_state(tmp_path) == before
+
+
+def test_many_integer_classes_need_an_explicit_problem_type(tmp_path):
+    pd.DataFrame({"a": range(600), "label": [i % 60 for i in range(600)]}).to_csv(
+        tmp_path / "d.csv", index=False
+    )
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task")
+    assert r.exit_code == 1 and "holds 60 distinct integers" in _text(r) and "--problem-type" in _text(r)
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task", "--problem-type", "multiclass")
+    assert r.exit_code == 0, r.output
+    assert "multiclass" in (tmp_path / "task/task.yaml").read_text()
+
+
+def test_repeated_target(tmp_path, folder_state):
+    pd.DataFrame({"a": range(20), "label": [0, 1] * 10}).to_csv(tmp_path / "d.csv", index=False)
+    before = folder_state(tmp_path)
+    r = runner.invoke(app, ["task", "prepare", str(tmp_path / "t"), "--data", str(tmp_path / "d.csv"),
+                            "--target", "label", "--target", "label", "--metric", "rmse"])  # fmt: skip
+    assert r.exit_code == 1 and "target column(s) ['label'] given more than once" in _text(r)
+    assert folder_state(tmp_path) == before
+
+
+def test_non_utf8_data_names_the_byte_and_the_option(tmp_path, folder_state):
+    rows = "".join(f"{i},caf\xe9 {i % 2},{i % 2}\n" for i in range(40))
+    (tmp_path / "d.csv").write_bytes(("a,b,label\n" + rows).encode("latin-1"))
+    before = folder_state(tmp_path)
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task")
+    assert (
+        r.exit_code == 1 and "not utf-8 text (byte 0xe9 on line 2)" in _text(r) and "--encoding" in _text(r)
+    )
+    assert folder_state(tmp_path) == before
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task", "--encoding", "latin-1")
+    assert r.exit_code == 0, r.output
+    assert "café" in (tmp_path / "task/public/train.csv").read_text(encoding="utf-8")
+
+
+def test_a_split_whose_sample_does_not_grade_writes_nothing(tmp_path, folder_state):
+    # one row of class "b": no stratified split, and the held-out answers end up with a single class
+    df = pd.DataFrame({"a": range(60), "label": ["a"] * 59 + ["b"]})
+    df.to_csv(tmp_path / "d.csv", index=False)
+    before = folder_state(tmp_path)
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task", "--seed", "1", metric="roc_auc")
+    assert r.exit_code == 1 and "the sample submission of this split does not grade" in _text(r)
+    assert "the test split has no row of class(es) 'b'" in _text(r)
+    assert folder_state(tmp_path) == before
+
+
+def test_force_over_an_existing_task_keeps_it_when_the_new_data_is_bad(tmp_path, folder_state):
+    pd.DataFrame({"a": range(40), "label": [0, 1] * 20}).to_csv(tmp_path / "good.csv", index=False)
+    assert _prepare(tmp_path / "good.csv", tmp_path / "task").exit_code == 0
+    pd.DataFrame({"a": range(40), "label": 1}).to_csv(tmp_path / "bad.csv", index=False)
+    before = folder_state(tmp_path)
+    r = _prepare(tmp_path / "bad.csv", tmp_path / "task", "--force")
+    assert r.exit_code == 1 and "single value" in _text(r)
+    assert folder_state(tmp_path) == before
+
+
+def test_quoted_separators_and_newlines_are_not_bad_rows(tmp_path):
+    rows = "".join(f'{i},"note, with a comma\nand a second line",{i % 2}\n' for i in range(40))
+    (tmp_path / "d.csv").write_text("a,note,label\n" + rows + '99,"one field too many",1,extra\n')
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task")
+    assert (
+        r.exit_code == 1
+        and "1 row(s) whose field count differs from the header's 3: line 82 (4 fields)" in _text(r)
+    )
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task", "--on-bad-lines", "skip")
+    assert r.exit_code == 0, r.output
+    train = pd.read_csv(tmp_path / "task/public/train.csv")
+    assert train["note"].str.contains("with a comma\nand a second").all()
+
+
+def test_undecodable_byte_far_into_the_file_is_located(tmp_path):
+    from automind.prepare import first_undecodable
+
+    path = tmp_path / "big.csv"
+    body = "é,1\n" * 400_000  # two-byte characters across several read blocks
+    path.write_bytes(body.encode() + b"\xff,2\n")
+    assert first_undecodable(path) == (len(body.encode()), 0xFF, 400_001)
+    assert first_undecodable(path, "latin-1") is None

@@ -1,0 +1,140 @@
+"""`task check` reads the data: what would make a solve or a grade fail is reported, the folder is untouched."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from automind.cli import app
+from automind.prepare import prepare_task
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def task(tmp_path):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"a": rng.random(60), "b": rng.integers(0, 4, 60), "label": ["x", "y"] * 30})
+    return prepare_task(df, tmp_path / "task", "label", "roc_auc")
+
+
+def _check(task, folder_state, code: int) -> str:
+    before = folder_state(task)
+    r = runner.invoke(app, ["task", "check", str(task)])
+    assert r.exit_code == code, r.output
+    assert folder_state(task) == before  # nothing changed, nothing left behind
+    return " ".join(re.sub(r"[\u2500-\u257f]", " ", r.output).split())  # box-drawing characters out
+
+
+def _yaml(task, **changes) -> None:
+    spec = yaml.safe_load((task / "task.yaml").read_text())
+    for key, value in changes.items():
+        *parents, leaf = key.split("__")
+        d = spec
+        for p in parents:
+            d = d.setdefault(p, {})
+        d[leaf] = value
+    (task / "task.yaml").write_text(yaml.safe_dump(spec))
+
+
+def _edit_train(task, fn) -> None:
+    path = task / "public/train.csv"
+    fn(pd.read_csv(path)).to_csv(path, index=False)
+
+
+def test_a_sound_task_reports_the_sample_score(task, folder_state):
+    out = _check(task, folder_state, 0)
+    assert "sample submission score 0.5 (roc_auc)" in out and out.endswith("ok")
+
+
+def test_without_answers_says_the_sample_is_not_graded(task, folder_state):
+    (task / "private/answers.csv").unlink()
+    out = _check(task, folder_state, 0)
+    assert "not graded: no private answers" in out
+
+
+def test_empty_train_file(task, folder_state):
+    (task / "public/train.csv").write_bytes(b"")
+    assert "public/train.csv: empty file" in _check(task, folder_state, 1)
+
+
+def test_test_file_with_a_header_only(task, folder_state):
+    path = task / "public/test.csv"
+    path.write_text(path.read_text().splitlines()[0] + "\n")
+    assert "public/test.csv: has a header but no rows" in _check(task, folder_state, 1)
+
+
+def test_ragged_train_rows_are_named(task, folder_state):
+    with (task / "public/train.csv").open("a") as f:
+        f.write("999,0.5,1,x,surplus\n")
+    out = _check(task, folder_state, 1)
+    assert "1 row(s) whose field count differs from the header's 4: line 50 (5 fields)" in out
+
+
+def test_missing_target_column(task, folder_state):
+    _edit_train(task, lambda df: df.drop(columns=["label"]))
+    out = _check(task, folder_state, 1)
+    assert "public/train.csv: no target column (task.yaml target_columns ['label']" in out
+    assert "Set target_columns in task.yaml" in out
+
+
+def test_all_nan_target(task, folder_state):
+    _edit_train(task, lambda df: df.assign(label=np.nan))
+    assert "target column 'label' is empty (every value is missing)" in _check(task, folder_state, 1)
+
+
+def test_single_class_target(task, folder_state):
+    _edit_train(task, lambda df: df.assign(label="x"))
+    assert "target column 'label' has the single value 'x'" in _check(task, folder_state, 1)
+
+
+def test_sample_submission_that_does_not_grade(task, folder_state):
+    answers = pd.read_csv(task / "private/answers.csv").assign(label="x")  # roc_auc needs two classes
+    answers.to_csv(task / "private/answers.csv", index=False)
+    out = _check(task, folder_state, 1)
+    assert "the sample submission does not grade against answers.csv: roc_auc gave a non-finite score" in out
+
+
+def test_metric_params_the_metric_refuses(task, folder_state):
+    _yaml(task, metric__params={"pos_label": "y", "foo": 1})
+    out = _check(task, folder_state, 1)
+    assert (
+        "metric roc_auc does not take parameter(s) ['foo'] (it takes: pos_label, multi_class, average)" in out
+    )
+
+
+@pytest.mark.parametrize("slug", ["../elsewhere", "a/b", "a\\b", ".."])
+def test_slug_with_path_separators(task, folder_state, slug):
+    _yaml(task, slug=slug)
+    assert f"field 'slug': Value error, slug {slug!r} must be one name" in _check(task, folder_state, 1)
+
+
+def test_non_utf8_train_is_a_warning_naming_the_byte(task, folder_state):
+    path = task / "public/train.csv"
+    path.write_bytes(path.read_bytes().replace(b",x\n", b",x\xe9\n", 1))
+    out = _check(task, folder_state, 0)
+    assert "warning: " in out and "public/train.csv: not UTF-8 (byte 0xe9 at offset" in out
+    assert "encoding='latin-1'" in out
+
+
+def test_non_utf8_task_yaml_is_a_problem_not_a_traceback(task, folder_state):
+    path = task / "task.yaml"
+    path.write_bytes(path.read_bytes() + "# r\xe9sum\xe9\n".encode("latin-1"))
+    out = _check(task, folder_state, 1)
+    assert "task.yaml: not UTF-8 text" in out and "Traceback" not in out
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_train_file(task, folder_state):
+    path = task / "public/train.csv"
+    path.chmod(0)
+    try:
+        assert "public/train.csv: cannot be read (Permission denied)" in _check(task, folder_state, 1)
+    finally:
+        path.chmod(0o644)

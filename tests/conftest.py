@@ -1,0 +1,27 @@
+"""Fixtures shared by every test folder."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+State = dict[str, tuple[str, int, int]]
+
+
+def _state(root: Path) -> State:
+    """Every entry under root (hidden ones included): content hash, mode and mtime."""
+    out: State = {}
+    for p in sorted(root.rglob("*")):
+        st = p.lstat()
+        digest = hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() and not p.is_symlink() else "dir"
+        out[str(p.relative_to(root))] = (digest, st.st_mode, st.st_mtime_ns if p.is_file() else 0)
+    return out
+
+
+@pytest.fixture
+def folder_state() -> Callable[[Path], State]:
+    """folder_state(root) -> a comparable snapshot, to assert a command changed and left nothing there."""
+    return _state
