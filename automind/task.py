@@ -53,6 +53,8 @@ class TaskSpec(BaseModel):
     test_files: list[str] = Field(default_factory=list)  # relative to public/; default: names with "test"
     answers: str | None = None  # relative to private/; default: first of ANSWER_NAMES present
     leaderboard: str | None = None  # relative to the task root; default: leaderboard.csv if present
+    # the competition's public board, when known too (HumanRank is then averaged over both boards)
+    public_leaderboard: str | None = None  # relative to the task root; default: leaderboard_public.csv
 
 
 @dataclass
@@ -94,6 +96,11 @@ class Task:
     @property
     def leaderboard_path(self) -> Path | None:
         p = self.root / (self.spec.leaderboard or "leaderboard.csv")
+        return p if p.is_file() else None
+
+    @property
+    def public_leaderboard_path(self) -> Path | None:
+        p = self.root / (self.spec.public_leaderboard or "leaderboard_public.csv")
         return p if p.is_file() else None
 
     @property

@@ -81,4 +81,12 @@ def _print_report(report) -> None:
         for name in ("gold", "silver", "bronze", "median"):
             value = getattr(report, f"{name}_threshold")
             table.add_row(f"{name} threshold", "-" if value is None else str(value))
+    if report.human_rank_note:
+        table.add_row("HumanRank", f"[yellow]unavailable[/] ({report.human_rank_note})")
+    if report.public_leaderboard_teams:
+        table.add_row(
+            "public board", f"position {report.public_position} of {report.public_leaderboard_teams}"
+        )
+        table.add_row("public HumanRank", str(report.public_human_rank))
+        table.add_row("HumanRank (mean)", str(report.mean_human_rank))
     console.print(table)
