@@ -247,7 +247,7 @@ class TaskEnv(gymnasium.Env[dict[str, str], dict[str, Any]]):
     def _record(self, name: str, args: dict[str, Any], result: ActionResult) -> None:
         shown = {k: (f"<{len(v.splitlines())} lines>" if k == "code" and isinstance(v, str) else v)
                  for k, v in args.items()}  # fmt: skip
-        first = next((ln for ln in result.text.splitlines() if ln.strip()), "")
+        first = next((ln for ln in result.text.splitlines() if ln.strip()), "").lstrip("# ")
         self._history.append(
             {
                 "step": self._steps,
