@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from automind.config import Settings
+from automind.leaderboards import attached, reattach
 from automind.roles import Roles, Trick
 from automind.search.agent import Agent, ExperienceProvider, is_budget_error
 from automind.search.journal import Journal, Node
@@ -462,6 +463,7 @@ def solve(
             "slug": task.slug,
             "metric": task.spec.metric.name,
             "lower_is_better": task_direction(task),
+            "leaderboards": attached(task),  # boards given with --leaderboard, so a resume grades the same
         },
         "config": settings.model_dump(mode="json"),
         "versions": versions(),
@@ -520,7 +522,7 @@ def resume(
             section = section.setdefault(p, {})
         section[leaf] = value
     settings = Settings.model_validate(config)
-    task = Task.load(info["task"]["path"])
+    task = reattach(Task.load(info["task"]["path"]), info["task"].get("leaderboards"))
     knowledge = read_json(run_dir / "knowledge.json") if (run_dir / "knowledge.json").is_file() else {}
     knowledge = {"labels": [], "tips": [], "pool": [], **knowledge}
     if roles is None:

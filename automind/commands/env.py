@@ -6,7 +6,8 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import console, fail, print_json
+from automind.commands.common import console, print_json
+from automind.commands.grade import LEADERBOARD_HELP
 
 
 def register(app: typer.Typer) -> None:
@@ -17,9 +18,7 @@ def register(app: typer.Typer) -> None:
     @group.command("demo")
     def demo(
         task: str = typer.Argument(..., help="Task folder or bundled example name."),
-        leaderboard: Path | None = typer.Option(
-            None, "--leaderboard", help="A leaderboard CSV (rank,score) to place scores on."
-        ),
+        leaderboard: Path | None = typer.Option(None, "--leaderboard", help=LEADERBOARD_HELP),
         timeout: float | None = typer.Option(None, "--timeout", help="Per-execution limit in seconds."),
         memory_mb: int | None = typer.Option(None, "--memory-mb", help="Per-execution memory limit."),
         as_json: bool = typer.Option(False, "--json", help="Print the transcript as JSON."),
@@ -30,15 +29,10 @@ def register(app: typer.Typer) -> None:
         from automind.commands.grade import load_task
         from automind.env.core import Limits, TaskEnv
         from automind.env.demo import baseline_draft, describe, play, short_episode
-        from automind.leaderboards import LeaderboardError
 
         cfg = load_settings()
-        t = load_task(task)
-        try:
-            env = TaskEnv(t, settings=cfg, leaderboard=leaderboard,
-                          limits=Limits(exec_timeout_s=timeout, memory_mb=memory_mb))  # fmt: skip
-        except LeaderboardError as e:
-            fail(str(e))
+        t = load_task(task, leaderboard)
+        env = TaskEnv(t, settings=cfg, limits=Limits(exec_timeout_s=timeout, memory_mb=memory_mb))
         title, code = baseline_draft(t, cfg)
         steps = []
         try:

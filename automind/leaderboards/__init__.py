@@ -80,6 +80,23 @@ def attach(task: Task, path: str | Path, board: Board = "private") -> Path:
     return p
 
 
+def attached(task: Task) -> dict[str, str]:
+    """Boards attached from outside the task folder (absolute paths), to record in a run's run.json."""
+    out = {}
+    for board, value in (("private", task.spec.leaderboard), ("public", task.spec.public_leaderboard)):
+        if value and Path(value).is_absolute():
+            out[board] = value
+    return out
+
+
+def reattach(task: Task, recorded: dict[str, str] | None) -> Task:
+    """Attach again what `attached` recorded (a resumed run grades against the same boards)."""
+    for board, path in (recorded or {}).items():
+        if board in ("private", "public") and Path(path).is_file():
+            attach(task, path, board)  # type: ignore[arg-type]
+    return task
+
+
 def provenance(task: Task) -> dict[str, str]:
     """What `task fetch` recorded about the task's leaderboards ({} when the task was not fetched)."""
     p = task.root / PROVENANCE
