@@ -82,10 +82,16 @@ def execute_code(env: EnvView, code: str) -> ActionResult:
         lines.append(ex.reason)
     if ex.score is not None:
         lines.append(f"Score: {ex.score} ({ex.grade.get('metric')}).")
-        if ex.grade.get("position") is not None:
+        g = ex.grade
+        if g.get("position") is not None:
             lines.append(
-                f"Leaderboard: position {ex.grade['position']} of {ex.grade['leaderboard_teams']}, "
-                f"beats {ex.grade['beats_pct']} % of teams, medal: {ex.grade.get('medal') or 'none'}."
+                f"Leaderboard: position {g['position']} of {g['leaderboard_teams']} (HumanRank {g['human_rank']}), "
+                f"beats {g['beats_pct']} % of teams, medal: {g.get('medal') or 'none'}."
+            )
+        if g.get("public_position") is not None:
+            lines.append(
+                f"Public board: position {g['public_position']} of {g['public_leaderboard_teams']} "
+                f"(HumanRank {g['public_human_rank']})."
             )
     lines.append(f"Reward: {ex.reward.value} ({ex.reward.kind}: {ex.reward.note}).")
     data = {"outcome": ex.outcome, "score": ex.score, "status": ex.status, "wall_s": round(ex.wall_s, 3),

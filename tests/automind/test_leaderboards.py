@@ -149,6 +149,7 @@ def test_attached_boards_survive_a_resume(tmp_path):
     assert again.leaderboard_path == lb.resolve()
 
 
+@pytest.mark.slow
 def test_solve_records_the_attached_board(tmp_path, monkeypatch):
     """`solve --leaderboard` grades against the board and writes it to run.json for a resume."""
     from automind.run import solve
