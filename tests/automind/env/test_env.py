@@ -102,7 +102,9 @@ def test_human_rank_reward_averages_public_and_private_boards(make_env, binary_t
     env.reset()
     obs, reward, _, _, info = env.step({"action": "execute_code", "code": h.rule_script(0.5)})
     assert info["reward"]["boards"] == {"private": 0.75, "public": 0.5} and reward == pytest.approx(0.625)
-    assert "position 1 of 4 (HumanRank 0.75)" in obs["text"] and "Public board: position 1 of 2" in obs["text"]
+    assert (
+        "position 1 of 4 (HumanRank 0.75)" in obs["text"] and "Public board: position 1 of 2" in obs["text"]
+    )
     assert "averaged" in info["reward_note"]
 
 
