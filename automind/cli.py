@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "examples",
     "grade",
     "exec",
+    "env",
     "knowledge",
     "retrieval",
     "llm",

@@ -54,6 +54,17 @@ class GradeReport(BaseModel):
     silver_threshold: float | None = None
     bronze_threshold: float | None = None
     median_threshold: float | None = None
+    # the public board, when the task has one too (leaderboard_public.csv)
+    public_leaderboard_teams: int | None = None
+    public_position: int | None = None
+    public_human_rank: float | None = None
+    human_rank_note: str | None = None  # why there is no HumanRank (no leaderboard), when there is none
+
+    @property
+    def mean_human_rank(self) -> float | None:
+        """HumanRank averaged over the boards the task has (MLE-Dojo averages public and private)."""
+        ranks = [r for r in (self.human_rank, self.public_human_rank) if r is not None]
+        return round(sum(ranks) / len(ranks), ROUND) if ranks else None
 
 
 # ---------------------------------------------------------------- helpers
@@ -393,4 +404,11 @@ def grade(task: Task | str | Path, path: str | Path) -> GradeReport:
     extra: dict[str, Any] = {}
     if task.leaderboard_path is not None:
         extra = place(score, _leaderboard_scores(task.leaderboard_path), metric.lower_is_better)
+    if task.public_leaderboard_path is not None:
+        pub = place(score, _leaderboard_scores(task.public_leaderboard_path), metric.lower_is_better)
+        extra |= {f"public_{k}": pub.get(k) for k in ("leaderboard_teams", "position", "human_rank")}
+    if not extra:
+        from automind.leaderboards import missing_reason
+
+        extra["human_rank_note"] = missing_reason(task)
     return GradeReport(**base, valid=True, score=score, n_rows=len(sub), **extra)

@@ -32,6 +32,9 @@ class CompetitionAPI(Protocol):
     def info(self, slug: str) -> dict[str, Any]:
         """Optional facts: title, description, metric (Kaggle's evaluation metric name)."""
 
+    def leaderboard(self, slug: str, dest: Path) -> None:
+        """Optional: put the competition's public leaderboard (a CSV, zipped or not) into dest."""
+
 
 def has_credentials(env: dict[str, str] | None = None, home: Path | None = None) -> bool:
     env = dict(os.environ) if env is None else env
@@ -65,6 +68,9 @@ class KaggleAPI:
 
     def download(self, slug: str, dest: Path) -> None:
         self._api.competition_download_files(slug, path=str(dest), quiet=True)
+
+    def leaderboard(self, slug: str, dest: Path) -> None:
+        self._api.competition_leaderboard_download(slug, path=str(dest), quiet=True)
 
     def info(self, slug: str) -> dict[str, Any]:
         found = self._api.competitions_list(search=slug) or []
@@ -163,9 +169,77 @@ def fetch_competition(
     if info.get("description"):
         description = f"# {title}\n\n{info['description']}\n\nMetric: {metric}. Target: {target}.\n"
     try:
-        return prepare_task(
+        task_dir = prepare_task(
             train, out, target, metric, id_col=id_col, test_size=TEST_SIZE, seed=SEED,
             description=description, name=slug, force=True,
         )  # fmt: skip
     except (PrepareError, ValueError) as e:
         raise FetchError(f"'{slug}': downloaded, but preparing the task failed: {e}") from e
+    add_leaderboards(slug, task_dir, api)
+    return task_dir
+
+
+def _public_board(slug: str, raw: Path, api: CompetitionAPI) -> tuple[Path | None, str]:
+    """Download Kaggle's public leaderboard into raw/leaderboard/; (csv, "") or (None, why not)."""
+    get = getattr(api, "leaderboard", None)
+    if get is None:
+        return None, "this Kaggle API object cannot download leaderboards"
+    dest = raw / "leaderboard"
+    dest.mkdir(parents=True, exist_ok=True)
+    try:
+        get(slug, dest)
+        _unzip_all(dest)
+    except Exception as e:  # noqa: BLE001 - network, 403, an unfinished competition: say so, keep the task
+        return None, f"downloading the Kaggle leaderboard failed ({type(e).__name__}: {e})"
+    found = sorted(dest.rglob("*.csv"))
+    return (found[0], "") if found else (None, "the Kaggle leaderboard download held no CSV")
+
+
+def _as_board(src: Path, dst: Path) -> int:
+    """Kaggle's export (TeamId, TeamName, SubmissionDate, Score) as rank,score in the export's order."""
+    import pandas as pd
+
+    lb = pd.read_csv(src)
+    col = next((c for c in lb.columns if str(c).strip().lower() == "score"), None)
+    if col is None:
+        raise ValueError(f"no Score column in {src.name} (columns: {', '.join(map(str, lb.columns))})")
+    scores = pd.to_numeric(lb[col], errors="coerce").dropna()
+    if scores.empty:
+        raise ValueError(f"no numeric scores in {src.name}")
+    pd.DataFrame({"rank": range(1, len(scores) + 1), "score": scores.to_numpy()}).to_csv(dst, index=False)
+    return len(scores)
+
+
+def add_leaderboards(slug: str, task_dir: Path, api: CompetitionAPI) -> dict[str, str | None]:
+    """Give a fetched task its human boards, and record where they came from (fetch.json).
+
+    leaderboard.csv: the board shipped with automind for this competition, else Kaggle's public board;
+    leaderboard_public.csv: Kaggle's public board when the shipped one is there too (HumanRank then
+    averages both). Without either, fetch.json says why, and grading reports it.
+    """
+    import gzip
+    import json
+
+    from automind.leaderboards import PROVENANCE, bundled
+
+    record: dict[str, str | None] = {"private": None, "public": None, "note": None}
+    shipped = bundled(slug)
+    if shipped is not None:
+        (task_dir / "leaderboard.csv").write_bytes(gzip.decompress(shipped.read_bytes()))
+        record["private"] = "shipped with automind"
+    public, why = _public_board(slug, task_dir / "raw", api)
+    if public is not None:
+        target = task_dir / ("leaderboard_public.csv" if shipped is not None else "leaderboard.csv")
+        try:
+            n = _as_board(public, target)
+            record["public"] = f"Kaggle public leaderboard ({n} teams)"
+        except (ValueError, OSError) as e:
+            why = f"the Kaggle leaderboard was unusable ({e})"
+    if record["private"] is None and record["public"] is None:
+        record["note"] = f"{why}, and automind ships no leaderboard for '{slug}'"
+    elif record["public"] is None:
+        record["note"] = f"public board missing: {why}"
+    (task_dir / PROVENANCE).write_text(
+        json.dumps({"slug": slug, "leaderboard": record}, indent=2), encoding="utf-8"
+    )
+    return record

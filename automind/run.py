@@ -24,6 +24,7 @@ from automind import assemble
 from automind.atomic import write_json
 from automind.config import Settings, set_dotted
 from automind.errors import BudgetExceeded
+from automind.leaderboards import attached, reattach
 from automind.roles import Roles, Trick
 from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider
@@ -478,6 +479,7 @@ def solve(
             "slug": task.slug,
             "metric": task.spec.metric.name,
             "lower_is_better": task_direction(task),
+            "leaderboards": attached(task),  # boards given with --leaderboard, so a resume grades the same
         },
         "config": settings.model_dump(mode="json"),
         "versions": versions(),
@@ -532,7 +534,7 @@ def resume(
     for dotted, value in (overrides or {}).items():
         set_dotted(config, dotted, value)
     settings = Settings.model_validate(config)
-    task = Task.load(info["task"]["path"])
+    task = reattach(Task.load(info["task"]["path"]), info["task"].get("leaderboards"))
     saved = run_dir / "knowledge.json"
     knowledge = RunKnowledge.from_json(read_json(saved)) if saved.is_file() else RunKnowledge()
     if roles is None:

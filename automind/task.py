@@ -53,6 +53,8 @@ class TaskSpec(BaseModel):
     test_files: list[str] = Field(default_factory=list)  # relative to public/; default: names with "test"
     answers: str | None = None  # relative to private/; default: first of ANSWER_NAMES present
     leaderboard: str | None = None  # relative to the task root; default: leaderboard.csv if present
+    # the competition's public board, when known too (HumanRank is then averaged over both boards)
+    public_leaderboard: str | None = None  # relative to the task root; default: leaderboard_public.csv
 
     @field_validator("slug")
     @classmethod
@@ -71,6 +73,7 @@ class Task:
     spec: TaskSpec
     description: str
     warnings: list[str] = field(default_factory=list)
+    data_root: Path | None = None  # where public/ and private/ are, when not root (MLE-bench: root/prepared)
 
     @property
     def name(self) -> str:
@@ -82,11 +85,11 @@ class Task:
 
     @property
     def public_dir(self) -> Path:
-        return self.root / "public"
+        return (self.data_root or self.root) / "public"
 
     @property
     def private_dir(self) -> Path:
-        return self.root / "private"
+        return (self.data_root or self.root) / "private"
 
     @property
     def sample_submission_path(self) -> Path:
@@ -104,6 +107,11 @@ class Task:
     @property
     def leaderboard_path(self) -> Path | None:
         p = self.root / (self.spec.leaderboard or "leaderboard.csv")
+        return p if p.is_file() else None
+
+    @property
+    def public_leaderboard_path(self) -> Path | None:
+        p = self.root / (self.spec.public_leaderboard or "leaderboard_public.csv")
         return p if p.is_file() else None
 
     @property
@@ -131,22 +139,6 @@ def _pick(public: Path, listed: list[str], word: str) -> list[Path]:
         p for p in public.iterdir() if word in p.name.lower() and p.name != "sample_submission.csv"
     )
     return found
-
-
-def _mlebench_spec(root: Path) -> dict[str, Any] | None:
-    """Translate an MLE-bench config.yaml (grader.name) into a task.yaml mapping."""
-    cfg_path = root / "config.yaml"
-    if not cfg_path.is_file():
-        return None
-    cfg = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) or {}
-    grader = (cfg.get("grader") or {}).get("name")
-    if not grader:
-        return None
-    return {
-        "name": cfg.get("name") or root.name,
-        "slug": cfg.get("id") or root.name,
-        "metric": {"name": grader},
-    }
 
 
 def _infer_columns(spec: dict[str, Any], sample: Path) -> None:
@@ -187,7 +179,13 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
         return None, [
             f"{root}: not a directory. Pass a task folder (see docs/task-format.md) or a bundled example name."
         ]
+    from automind import mlebench
+
+    data_root = mlebench.prepared_root(root)  # MLE-bench's data dir layout: root/prepared/{public,private}
+    data = data_root or root
     desc_path = root / "description.md"
+    if data_root is not None and not desc_path.is_file():
+        desc_path = data / "public" / "description.md"  # where `mlebench prepare` writes it
     description = ""
     if desc_path.is_file():
         description = desc_path.read_text(encoding="utf-8", errors="replace")
@@ -195,7 +193,7 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
             problems.append(f"{desc_path}: empty. Describe the task as a competitor would read it.")
     else:
         problems.append(f"{desc_path}: missing. Add the task description in Markdown.")
-    public = root / "public"
+    public = data / "public"
     if not public.is_dir():
         problems.append(f"{public}: missing. Put train/test data and sample_submission.csv there.")
 
@@ -212,20 +210,15 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
         except UnicodeDecodeError as e:
             problems.append(f"{spec_path}: not UTF-8 text (byte {e.start}). Save it as UTF-8.")
     else:
-        try:
-            raw = _mlebench_spec(root)
-        except UnicodeDecodeError as e:
-            problems.append(f"{root / 'config.yaml'}: not UTF-8 text (byte {e.start}). Save it as UTF-8.")
-        except yaml.YAMLError as e:
-            problems.append(f"{root / 'config.yaml'}: not valid YAML ({e}).")
+        found = mlebench.task_spec(root)
+        raw = found.spec
+        problems.extend(found.problems)
         if raw is None and not problems:
             problems.append(
                 f"{spec_path}: missing. Add task.yaml with at least `name` and `metric: {{name: ...}}`."
             )
         elif raw is not None:
-            warnings.append(
-                "no task.yaml: read the metric from an MLE-bench config.yaml and columns from the sample submission"
-            )
+            warnings.extend(found.notes)
     if raw is not None and isinstance(raw.get("metric"), str):
         raw["metric"] = {"name": raw["metric"]}
 
@@ -264,7 +257,7 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
                 problems.append(f"{sample}: missing. Add a sample submission with the id and target columns.")
             elif spec.id_column:
                 problems.extend(_id_column_problem(spec_path, spec.id_column, sample))
-            task = Task(root, spec, description, warnings)
+            task = Task(root, spec, description, warnings, data_root)
             if not task.train_paths:
                 problems.append(
                     f"{public}: no training data (no file name contains 'train'; or list train_files in task.yaml)."
@@ -276,10 +269,10 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
                 problems.append(
                     f"{public}: no test data (no file name contains 'test'; or list test_files in task.yaml)."
                 )
-        if spec.answers and not (root / "private" / spec.answers).is_file():
+        if spec.answers and not (data / "private" / spec.answers).is_file():
             warnings.append(
-                f"{root / 'private' / spec.answers}: named in task.yaml but missing; grading is unavailable."
+                f"{data / 'private' / spec.answers}: named in task.yaml but missing; grading is unavailable."
             )
     if problems or spec is None:
         return None, problems
-    return Task(root, spec, description, warnings), []
+    return Task(root, spec, description, warnings, data_root), []

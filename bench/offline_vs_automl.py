@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from automind.baseline import class_order, fill_submission, load_public, trivial_submission
 from automind.grading import grade
 from automind.metrics import get_metric
 from automind.recipes.profile import profile_task
@@ -37,59 +38,9 @@ FLAML_METRICS = {"accuracy": "accuracy", "roc_auc": "roc_auc", "log_loss": "log_
 LOG_METRICS = {"rmsle", "msle"}
 
 
-def _fill(task: Task, prof, test: pd.DataFrame, pred, classes, out: Path) -> Path:
-    """Write predictions into the sample submission's shape (labels, P(positive) or class columns)."""
-    sample = pd.read_csv(task.sample_submission_path)
-    sub = sample.copy()
-    cols = [c for c in sub.columns if c != prof.id]
-    if prof.id and prof.id in test.columns:
-        pos = pd.Series(np.arange(len(test)), index=test[prof.id].astype(str).to_numpy())
-        pred = np.asarray(pred)[pos.reindex(sub[prof.id].astype(str)).to_numpy(dtype=int)]
-    if prof.kind == "label":
-        sub[cols[0]] = pred if np.ndim(pred) == 1 else np.asarray(classes, dtype=object)[np.argmax(pred, 1)]
-    elif prof.problem in ("binary", "multiclass"):
-        proba = np.asarray(pred, dtype=float)
-        if len(cols) == 1:
-            sub[cols[0]] = proba[:, -1] if proba.ndim == 2 else proba
-        else:
-            names = [str(c) for c in classes]
-            for c in cols:
-                sub[c] = proba[:, names.index(str(c))] if str(c) in names else 0.0
-    else:
-        sub[cols[0]] = pred
-    out.parent.mkdir(parents=True, exist_ok=True)
-    sub.to_csv(out, index=False)
-    return out
-
-
-def _load(task: Task, prof):
-    from automind.recipes.runtime import read_table
-
-    train = read_table(task.public_dir / prof.train.removeprefix("./input/"))
-    test = read_table(task.public_dir / prof.test.removeprefix("./input/"))
-    return train.dropna(subset=prof.target).reset_index(drop=True), test
-
-
-def _classes(train, prof) -> list:
-    classes = sorted(train[prof.target[0]].unique().tolist(), key=str)
-    pos = prof.metric_params.get("pos_label")
-    if prof.problem == "binary" and pos in classes:
-        classes = [c for c in classes if c != pos] + [pos]
-    return classes
-
-
 def baseline(task: Task, out: Path) -> dict:
     t0 = time.time()
-    prof = profile_task(task)
-    train, test = _load(task, prof)
-    y = train[prof.target[0]]
-    if prof.problem in ("binary", "multiclass"):
-        classes = _classes(train, prof)
-        prior = np.array([(y == c).mean() for c in classes])
-        pred = np.tile(prior, (len(test), 1)) if prof.kind != "label" else np.array([y.mode()[0]] * len(test))
-    else:
-        classes, pred = [], np.full(len(test), float(y.mean()))
-    path = _fill(task, prof, test, pred, classes, out / "baseline.csv")
+    path = trivial_submission(task, out / "baseline.csv")
     return {"t": time.time() - t0, "report": grade(task, path)}
 
 
@@ -100,7 +51,7 @@ def flaml(task: Task, budget: float, out: Path, jobs: int) -> dict:
     prof = profile_task(task)
     if prof.image_col or prof.problem not in ("binary", "multiclass", "regression"):
         return {"t": None, "report": None, "note": "n/a (images or multi-target)"}
-    train, test = _load(task, prof)
+    train, test = load_public(task, prof)
     feats = [c for c in train.columns if c in test.columns and c not in prof.target and c != prof.id]
     X, X_test = train[feats].copy(), test[feats].copy()
     for c in feats:
@@ -109,7 +60,7 @@ def flaml(task: Task, budget: float, out: Path, jobs: int) -> dict:
             X[c] = pd.Categorical(X[c].astype(str), categories=cats)
             X_test[c] = pd.Categorical(X_test[c].astype(str), categories=cats)
     y = train[prof.target[0]]
-    classes = _classes(train, prof) if prof.problem != "regression" else []
+    classes = class_order(train, prof) if prof.problem != "regression" else []
     metric = FLAML_METRICS.get(prof.metric, "auto")
     if prof.problem == "multiclass" and metric == "roc_auc":
         metric = "roc_auc_ovr"
@@ -127,7 +78,7 @@ def flaml(task: Task, budget: float, out: Path, jobs: int) -> dict:
         pred = np.asarray(classes, dtype=object)[np.asarray(automl.predict(X_test), dtype=int)]
     else:
         pred = automl.predict_proba(X_test)
-    path = _fill(task, prof, test, pred, classes, out / "flaml.csv")
+    path = fill_submission(task, prof, test, pred, classes, out / "flaml.csv")
     return {"t": time.time() - t0, "report": grade(task, path), "best": automl.best_estimator}
 
 

@@ -117,7 +117,7 @@ class Agent:
         return node
 
     def _run(self, node: Node, d: Decision, roles: Roles, workdir: Path) -> None:
-        from automind.sandbox import Sandbox
+        from automind.judge import Judge
 
         tick = self.clock()
         ctx = self.context(d)
@@ -134,10 +134,9 @@ class Agent:
         tick = self.clock()
         self._phase("coding")
         timeout = self.exec_timeout() if self.exec_timeout else None
-        sandbox = Sandbox.from_settings(
-            self.task, workdir, self.settings, **({"timeout_s": timeout} if timeout else {})
-        )
-        coded = write_code(roles, ctx, plan, sandbox, self.settings.coding, timeout_s=timeout)
+        # executed and judged through automind.judge (as `automind exec` and TaskEnv); never graded here
+        judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=timeout, grade=False)
+        coded = write_code(roles, ctx, plan, judge.sandbox, self.settings.coding, timeout_s=timeout)
         node.code, node.coder, node.complexity = coded.code, coded.coder, coded.complexity
         node.timings["code"] = round(self.clock() - tick, 3)
         notes = "\n".join(coded.log)

@@ -98,16 +98,13 @@ def verify(roles: Roles, ctx: Context, task: Task, code: str, result: ExecResult
 
     if not result.ok:
         reasons.append(_failure(result))
-    sub = result.workspace / "submission" / task.spec.submission_file
-    if not sub.is_file():
-        reasons.append(f"no submission/{task.spec.submission_file} was written")
-    else:
-        from automind.grading import SubmissionError, validate_submission
+    from automind.judge import check_submission
 
-        try:
-            validate_submission(task, sub)
-        except SubmissionError as e:
-            reasons.append(f"invalid submission: {e}")
+    check = check_submission(task, result)
+    if check.format_error:
+        reasons.append(f"invalid submission: {check.format_error}")
+    elif not check.written:
+        reasons.append(f"no submission/{task.spec.submission_file} was written")
 
     metric, source = read_metric(result)
     if metric is None and verdict.metric is not None and _appears(verdict.metric, result.stdout):

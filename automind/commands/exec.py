@@ -18,37 +18,12 @@ OUTCOMES = {"success": 0, "execution failed": 1, "submission not created": 2, "s
 
 def check_run(task: Any, script: Path, workdir: Path, settings: Any) -> dict[str, Any]:
     """Run `script` in a fresh sandbox workspace for `task`, then validate and (if possible) grade."""
-    from automind.sandbox import Sandbox
+    from automind.judge import Judge
 
-    code = script.read_text(encoding="utf-8")
-    result = Sandbox.from_settings(task, workdir, settings).run_script(code, name=script.name)
-    sub = result.workspace / "submission" / task.spec.submission_file
-    report: dict[str, Any] = {"task": task.name, "script": str(script), "exec": result.to_dict(),
-                              "submission": str(sub), "reason": None, "grade": None}  # fmt: skip
-    if not result.ok:
-        reason = f"{result.status}: {result.message}"
-        return report | {"outcome": "execution failed", "reason": reason}
-    if not sub.is_file():
-        found = sorted(p.name for p in sub.parent.iterdir()) if sub.parent.is_dir() else []
-        reason = (
-            f"the script finished but wrote no submission/{task.spec.submission_file} "
-            f"(submission/ holds: {', '.join(found) or 'nothing'}). Write it relative to the working directory."
-        )
-        return report | {"outcome": "submission not created", "reason": reason}
-    from automind.grading import GradingError, SubmissionError, grade, validate_submission
-
-    try:
-        validate_submission(task, sub)
-    except SubmissionError as e:
-        return report | {"outcome": "submission invalid", "reason": str(e)}
-    if task.answers_path is None:
-        report["reason"] = "valid; not graded (the task has no private answers)"
-    else:
-        try:
-            report["grade"] = grade(task, sub).model_dump()
-        except GradingError as e:
-            report["reason"] = f"not graded: {e}"
-    return report | {"outcome": "success"}
+    judged = Judge.from_settings(task, workdir, settings).run(
+        script.read_text(encoding="utf-8"), name=script.name
+    )
+    return {"task": task.name, "script": str(script), **judged.to_dict()}
 
 
 def register(app: typer.Typer) -> None:

@@ -22,13 +22,24 @@ def resolve_task_dir(arg: str) -> Path:
         fail(str(e) or f"{arg}: not a task folder or a known example.")
 
 
-def load_task(arg: str):
+def load_task(arg: str, leaderboard: Path | None = None):
+    """Load TASK (folder or example); `leaderboard` attaches a leaderboard CSV in memory."""
+    from automind.leaderboards import LeaderboardError, attach
     from automind.task import Task, TaskError
 
     try:
-        return Task.load(resolve_task_dir(arg))
+        task = Task.load(resolve_task_dir(arg))
     except TaskError as e:
         fail(str(e) + "\nRun `automind task check TASK` for a full report.")
+    if leaderboard is not None:
+        try:
+            attach(task, leaderboard)
+        except LeaderboardError as e:
+            fail(str(e))
+    return task
+
+
+LEADERBOARD_HELP = "A leaderboard CSV (rank,score) to place scores on, instead of the task's own."
 
 
 def register(app: typer.Typer) -> None:
@@ -39,11 +50,12 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(
             False, "--json", help="Print the GradeReport as JSON (see docs/grading.md)."
         ),
+        leaderboard: Path | None = typer.Option(None, "--leaderboard", help=LEADERBOARD_HELP),
     ) -> None:
         """Validate and score a submission against the task's private answers (exit 1 if invalid)."""
         from automind.grading import GradingError, grade
 
-        t = load_task(task)
+        t = load_task(task, leaderboard)
         try:
             report = grade(t, submission)
         except GradingError as e:
@@ -79,4 +91,12 @@ def _print_report(report) -> None:
         for name in ("gold", "silver", "bronze", "median"):
             value = getattr(report, f"{name}_threshold")
             table.add_row(f"{name} threshold", "-" if value is None else str(value))
+    if report.human_rank_note:
+        table.add_row("HumanRank", f"[yellow]unavailable[/] ({report.human_rank_note})")
+    if report.public_leaderboard_teams:
+        table.add_row(
+            "public board", f"position {report.public_position} of {report.public_leaderboard_teams}"
+        )
+        table.add_row("public HumanRank", str(report.public_human_rank))
+        table.add_row("HumanRank (mean)", str(report.mean_human_rank))
     console.print(table)

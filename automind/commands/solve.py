@@ -150,11 +150,15 @@ def register(app: typer.Typer) -> None:
         resume_dir: Path = typer.Option(None, "--resume", help="Continue the run in this folder."),
         seed: int = typer.Option(None, "--seed", help="Seed of the search policy."),
         as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (no live view)."),
+        leaderboard: Path = typer.Option(
+            None, "--leaderboard", help="A leaderboard CSV (rank,score) to grade the result against."
+        ),
     ) -> None:
         """Search for the best solution of TASK and write a run folder (journal, best solution, report)."""
         from rich.live import Live
 
         from automind.config import ConfigError
+        from automind.leaderboards import LeaderboardError
         from automind.run import RunError, resume, solve
         from automind.task import TaskError
 
@@ -164,6 +168,8 @@ def register(app: typer.Typer) -> None:
             fail("give a TASK (folder, example name or Kaggle competition), or --resume RUN_DIR.")
         if out is not None and resume_dir is None and (why := check_out_dir(out)):
             fail(why)
+        if resume_dir is not None and leaderboard is not None:
+            fail("--leaderboard applies to a new run; a resumed run keeps the leaderboard it started with.")
         overrides = _overrides(steps=steps, time_limit=time_limit, llm=llm, coder=coder, seed=seed)
         try:
             if resume_dir is not None:
@@ -191,14 +197,21 @@ def register(app: typer.Typer) -> None:
 
                     task = str(resolve_task(task, on_build=note))  # announce where an example is built
                 view = LiveView(s.search.steps, task)
-                run = lambda ev: solve(task, s, out=out, no_knowledge=no_knowledge, on_event=ev)  # noqa: E731
+                target = task
+                if leaderboard is not None:  # load the task here to attach the board (in memory)
+                    from automind.leaderboards import attach
+                    from automind.run import resolve_task
+
+                    target = resolve_task(task)
+                    attach(target, leaderboard)
+                run = lambda ev: solve(target, s, out=out, no_knowledge=no_knowledge, on_event=ev)  # noqa: E731
             if as_json:
                 res = run(None)
             else:
                 with Live(view.render(), console=console, refresh_per_second=4, transient=True) as live:
                     view.live = live
                     res = run(view)
-        except (RunError, TaskError, ConfigError) as e:
+        except (RunError, TaskError, ConfigError, LeaderboardError) as e:
             fail(str(e))
         except KeyboardInterrupt:
             # Ctrl-C during setup (analysis, knowledge): the loop's own handler never ran.

@@ -85,14 +85,25 @@ def register(app: typer.Typer) -> None:
         _summary(out)
 
     @group.command("check")
-    def check(task: str = typer.Argument(..., help="Task folder.")) -> None:
+    def check(
+        task: str = typer.Argument(..., help="Task folder."),
+        leaderboard: Path | None = typer.Option(
+            None, "--leaderboard", help="A leaderboard CSV (rank,score) to check and attach."
+        ),
+    ) -> None:
         """Validate a task folder and print a summary; exit 1 listing every problem."""
         from automind.commands.grade import resolve_task_dir
+        from automind.leaderboards import LeaderboardError, attach
         from automind.task import inspect_task
         from automind.task_checks import check_task
 
         path = resolve_task_dir(task)
         loaded, problems = inspect_task(path)
+        if loaded is not None and leaderboard is not None:
+            try:
+                attach(loaded, leaderboard)
+            except LeaderboardError as e:
+                fail(str(e))
         if loaded is not None:
             result = check_task(loaded)
             problems = result.problems
@@ -171,8 +182,7 @@ def _summary(path: Path, task=None, facts: dict | None = None) -> None:
         "answers",
         f"{ans.relative_to(task.root)} ({_rows(ans)} rows)" if ans else "[yellow]absent (cannot grade)[/]",
     )
-    lb = task.leaderboard_path
-    info.add_row("leaderboard", f"{lb.name} ({_rows(lb)} teams)" if lb else "-")
+    _leaderboard_rows(info, task)
     if facts and "sample_score" in facts:
         info.add_row("sample submission score", str(facts["sample_score"]))
     for w in task.warnings:
@@ -191,3 +201,19 @@ def _summary(path: Path, task=None, facts: dict | None = None) -> None:
     if len(entries) > 30:
         files.add_row(f"... {len(entries) - 30} more", "", "")
     console.print(files)
+
+
+def _leaderboard_rows(table, task) -> None:
+    """The task's boards with their sizes, or why HumanRank is unavailable."""
+    from automind.leaderboards import LeaderboardError, missing_reason, read_scores
+
+    for label, lb in (("leaderboard", task.leaderboard_path), ("public board", task.public_leaderboard_path)):
+        if lb is None:
+            continue
+        try:
+            table.add_row(label, f"{lb.name} ({len(read_scores(lb))} teams)")
+        except LeaderboardError as e:
+            table.add_row(label, f"[red]unusable[/]: {e}")
+    why = missing_reason(task)
+    if why:
+        table.add_row("leaderboard", f"[yellow]none[/]: HumanRank unavailable ({why})")

@@ -81,7 +81,7 @@ def test_mlebench_folder_accepted(task_dir):
         yaml.safe_dump({"id": "demo-comp", "name": "Demo", "grader": {"name": "auc-roc"}})
     )
     t = Task.load(task_dir)
-    assert t.slug == "demo-comp" and t.spec.metric.name == "auc-roc"
+    assert t.slug == "demo-comp" and t.spec.metric.name == "roc_auc"  # MLE-bench's auc-roc grader
     assert t.spec.id_column == "id" and t.spec.target_columns == ["y"] and t.answers_path.name == "test.csv"
     assert t.warnings
 
