@@ -51,7 +51,7 @@ def register(app: typer.Typer) -> None:
     @group.command("actions")
     def actions() -> None:
         """Print the actions as JSON tools (OpenAI function-calling format), ready for an LLM's context."""
-        from automind.env.actions import default_actions
+        from automind.env.builtin import default_actions
 
         print_json([spec.tool() for spec in default_actions().values()])
 

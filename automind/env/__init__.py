@@ -19,7 +19,7 @@ _EXPORTS = {
     "ActionResult": "automind.env.actions",
     "ActionSpec": "automind.env.actions",
     "action": "automind.env.actions",
-    "default_actions": "automind.env.actions",
+    "default_actions": "automind.env.builtin",
     "EnvView": "automind.env.view",
     "Execution": "automind.env.view",
     "PublicInfo": "automind.env.view",

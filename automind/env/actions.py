@@ -103,10 +103,3 @@ def action(
         return fn
 
     return register
-
-
-def default_actions() -> dict[str, ActionSpec]:
-    """The five built-in actions plus any registered with `action`, in registration order."""
-    import automind.env.builtin  # noqa: F401 - registers the built-ins on first import
-
-    return dict(REGISTRY)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from automind.env.actions import ActionResult, action
+from automind.env.actions import REGISTRY, ActionResult, ActionSpec, action
 from automind.env.view import INFO_KINDS, EnvView
 
 CODE = {"type": "string", "description": "A complete Python script. It runs with input/ (read-only data), "
@@ -132,3 +132,8 @@ def _args(h: dict[str, Any]) -> str:
 def reset(env: EnvView) -> ActionResult:
     env.request_reset()
     return ActionResult("Episode reset.")
+
+
+def default_actions() -> dict[str, ActionSpec]:
+    """The five built-in actions (registered by importing this module) plus any registered with `action`."""
+    return dict(REGISTRY)

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium
 
-from automind.env.actions import NAME, ActionFn, ActionResult, ActionSpec, default_actions, make_spec
+from automind.env.actions import NAME, ActionFn, ActionResult, ActionSpec, make_spec
+from automind.env.builtin import default_actions
 from automind.env.reward import Reward, RewardModel
 from automind.env.spaces import ActionSpace, observation_space
 from automind.env.view import EnvView, Execution, PublicInfo
