@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import console, fail, print_json, settings
+from automind.commands.common import LLM_HELP, console, fail, print_json, settings
 
 experience_app = typer.Typer(help="Inspect and manage the experience memory.", no_args_is_help=True)
 curriculum_app = typer.Typer(help="Solve a folder of tasks in curriculum order.", no_args_is_help=True)
@@ -120,7 +120,7 @@ def curriculum_run(
     budget_per_task: float = typer.Option(300.0, "--budget-per-task", help="Seconds per solve."),
     steps: int | None = typer.Option(None, "--steps", help="Search steps per solve."),
     rounds: int = typer.Option(1, "--rounds"),
-    llm: str | None = typer.Option(None, "--llm", help="LLM spec (none, openai, replay:PATH, ...)."),
+    llm: str | None = typer.Option(None, "--llm", help=LLM_HELP),
     store: str | None = STORE_OPT,
 ) -> None:
     """Pick tasks with Agent K's score, solve each, update the experience memory; resumable."""
@@ -169,7 +169,7 @@ def bench(
     steps: int | None = typer.Option(None, "--steps", help="Search steps per solve."),
     variants: str = typer.Option("default,no-knowledge,one-pass,no-experience", "--variants"),
     out: Path = typer.Option(Path("runs/bench"), "--out", help="Output folder (rerun skips finished jobs)."),
-    llm: str | None = typer.Option(None, "--llm"),
+    llm: str | None = typer.Option(None, "--llm", help=LLM_HELP),
     store: str | None = STORE_OPT,
     ray: str | None = typer.Option(None, "--ray", help="Ray address ('local' starts one) to dispatch jobs."),
     as_json: bool = typer.Option(False, "--json"),

@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from automind.commands.common import console, fail, print_json
+from automind.commands.common import LLM_HELP, console, fail, print_json
 from automind.commands.common import settings as load_settings
 
 CODERS = ("adaptive", "one-pass", "stepwise")
@@ -138,9 +138,7 @@ def register(app: typer.Typer) -> None:
         task: str = typer.Argument(None, help="Task folder, bundled example name, or Kaggle competition."),
         steps: int = typer.Option(None, "--steps", help="Search steps (nodes) in total."),
         time_limit: float = typer.Option(None, "--time-limit", help="Total time budget in seconds."),
-        llm: str = typer.Option(
-            None, "--llm", help="none | auto | openai[:MODEL] | replay:PATH | record:PATH"
-        ),
+        llm: str = typer.Option(None, "--llm", help=LLM_HELP),
         no_knowledge: bool = typer.Option(
             False, "--no-knowledge", help="Search without retrieved knowledge."
         ),
