@@ -252,70 +252,16 @@ def text_matrix(train, test, cfg, word=(1, 2), char=(2, 5), max_features=200000)
     return sparse.hstack(blocks_tr).tocsr(), sparse.hstack(blocks_te).tocsr()
 
 
-def _png(path):
-    """A small PNG decoder (8-bit, not interlaced) so image recipes need no imaging library."""
-    import struct
-    import zlib
-
-    data = Path(path).read_bytes()
-    pos, idat = 8, b""
-    w = h = depth = ctype = 0
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos : pos + 8])
-        chunk = data[pos + 8 : pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", chunk[:10])
-        elif kind == b"IDAT":
-            idat += chunk
-        pos += 12 + n
-    if depth != 8:
-        raise ValueError(f"{path}: only 8-bit PNG is supported (bit depth {depth})")
-    ch = {0: 1, 2: 3, 4: 2, 6: 4}[ctype]
-    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(h, 1 + w * ch)
-    out = np.zeros((h, w * ch), dtype=np.int32)
-    prev = np.zeros(w * ch, dtype=np.int32)
-    for r in range(h):
-        f, line = raw[r, 0], raw[r, 1:].astype(np.int32)
-        if f == 0:
-            cur = line
-        elif f == 2:
-            cur = (line + prev) % 256
-        else:
-            cur = line.copy()
-            for i in range(len(cur)):
-                left = cur[i - ch] if i >= ch else 0
-                up, ul = prev[i], (prev[i - ch] if i >= ch else 0)
-                if f == 1:
-                    pred = left
-                elif f == 3:
-                    pred = (left + up) // 2
-                else:
-                    p = left + up - ul
-                    pa, pb, pc = abs(p - left), abs(p - up), abs(p - ul)
-                    pred = left if pa <= pb and pa <= pc else (up if pb <= pc else ul)
-                cur[i] = (cur[i] + pred) % 256
-        out[r], prev = cur, cur
-    img = out.reshape(h, w, ch).astype(np.float32)
-    return img[..., :3].mean(axis=2) if ch >= 3 else img[..., 0]
-
-
 def read_image(path):
-    """Grayscale float image in [0, 255] from .npy, .png, .pgm/.ppm, or anything PIL reads if installed."""
+    """Grayscale float image in [0, 255] from .npy, or any format Pillow reads (PNG, JPEG, PGM/PPM, ...)."""
     path = str(path)
     if path.endswith(".npy"):
         a = np.load(path).astype(np.float32)
         return a.mean(axis=2) if a.ndim == 3 else a
-    if path.lower().endswith(".png"):
-        try:
-            return _png(path)
-        except (ValueError, KeyError):
-            pass
-    try:
-        from PIL import Image
+    from PIL import Image
 
-        return np.asarray(Image.open(path).convert("L"), dtype=np.float32)
-    except ImportError as e:
-        raise RuntimeError(f"cannot read {path}: install pillow for this image format") from e
+    with Image.open(path) as im:
+        return np.asarray(im.convert("L"), dtype=np.float32)
 
 
 def resize(img, size):
