@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO
 
 import typer
 
@@ -64,17 +65,22 @@ def export(
     """Write every experience entry (both stores) as JSONL."""
     import json
 
+    from automind.atomic import write_with
     from automind.experience import NEGATIVE, POSITIVE
 
     exp = _experience(store)
     n = 0
-    with path.open("w") as f:
+
+    def write(f: IO[str]) -> None:
+        nonlocal n
         for side, kind in (("positive", POSITIVE), ("negative", NEGATIVE)):
             for rec in exp.store.get(kind):
                 f.write(
                     json.dumps({"id": rec.id, "store": side, "text": rec.document, **rec.metadata}) + "\n"
                 )
                 n += 1
+
+    write_with(path, write)
     console.print(f"wrote {n} entries to {path}")
 
 
