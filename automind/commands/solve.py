@@ -200,7 +200,13 @@ def register(app: typer.Typer) -> None:
                 code=130,
             )
         except Exception as e:
-            if type(e).__name__ in ("ExampleError", "LLMError", "SandboxError", "ValidationError"):
+            from pydantic import ValidationError
+
+            from automind.errors import LLMError
+            from automind.examples import ExampleError
+            from automind.sandbox import SandboxError
+
+            if isinstance(e, ExampleError | LLMError | SandboxError | ValidationError):
                 fail(str(e))
             raise
         if as_json:
