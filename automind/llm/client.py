@@ -185,7 +185,7 @@ class LLM:
             return reply
         args = reply.tool_args if reply.tool_args is not None else extract_json(reply.text)
         missing = _missing_required(args, req.tools)
-        if missing is None:
+        if missing is None and isinstance(args, dict):
             reply.tool_args = args
             return reply
         from automind.llm.prompts import render
@@ -195,7 +195,7 @@ class LLM:
         req.messages.append({"role": "user", "content": fix})
         second = self._call(req, deadline_s, deadline_key)
         args = second.tool_args if second.tool_args is not None else extract_json(second.text)
-        if _missing_required(args, req.tools) is None:
+        if _missing_required(args, req.tools) is None and isinstance(args, dict):
             second.tool_args = args
             return second
         self._record_failure(role)
@@ -353,7 +353,7 @@ class OpenAILLM(LLM):
         if req.response_format:
             kwargs["response_format"] = req.response_format
         use_tools = bool(req.tools) and self.tools_supported
-        if use_tools:
+        if req.tools and use_tools:
             kwargs["tools"] = req.tools
             if len(req.tools) == 1:
                 kwargs["tool_choice"] = {
@@ -363,7 +363,7 @@ class OpenAILLM(LLM):
         elif req.tools:
             messages = _with_json_instruction(messages, req.tools)
         try:
-            resp = self.client.chat.completions.create(messages=messages, **kwargs)
+            resp = self.client.chat.completions.create(messages=messages, **kwargs)  # type: ignore[arg-type]  # plain dicts in OpenAI's shape
         except openai.BadRequestError as e:
             detail = str(e).lower()
             if use_tools:  # the server rejects tools: answer via JSON in text from now on
