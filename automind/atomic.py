@@ -25,7 +25,7 @@ def _default_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_with(path: str | Path, write: Callable[[IO[str]], None], *, encoding: str = "utf-8") -> Path:
+def write_with(path: str | Path, write: Callable[[IO[str]], object], *, encoding: str = "utf-8") -> Path:
     """Create `path` atomically from whatever `write(f)` writes to a text file object."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from automind import atomic
+
 # name -> config overrides (dotted keys); "default" changes nothing
 VARIANTS: dict[str, dict[str, Any]] = {
     "default": {},
@@ -292,7 +294,7 @@ def run_bench(
 
 def write_tables(rows: list[Row], out_dir: Path) -> tuple[Path, Path]:
     md, page = out_dir / "bench.md", out_dir / "bench.html"
-    md.write_text(to_markdown(rows))
-    page.write_text(to_html(rows))
-    (out_dir / "bench.json").write_text(json.dumps([asdict(r) for r in rows], indent=2))
+    atomic.write_text(md, to_markdown(rows))
+    atomic.write_text(page, to_html(rows))
+    atomic.write_json(out_dir / "bench.json", [asdict(r) for r in rows], indent=2)
     return md, page

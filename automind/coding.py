@@ -20,6 +20,7 @@ from automind.roles import Context, Plan, Roles, Step
 if TYPE_CHECKING:
     from automind.config import CodingConfig
     from automind.sandbox import ExecResult, Sandbox
+    from automind.search.journal import Coder
 
 Log = Callable[[str], None]
 
@@ -30,7 +31,7 @@ class Coded:
 
     code: str
     result: ExecResult | None
-    coder: str
+    coder: Coder
     complexity: float | None = None
     error: str | None = None  # why the coder gave up (abandoned plan, syntax error left)
     attempts: int = 0
@@ -74,7 +75,7 @@ def one_pass(
     sandbox: Sandbox,
     tries: int,
     *,
-    coder: str = "one-pass",
+    coder: Coder = "one-pass",
     timeout_s: float | None = None,
 ) -> Coded:
     """Check, run and repair `code` until it runs or the tries are spent."""

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 
 def automind_home() -> Path:
@@ -41,6 +41,28 @@ class RoleConfig(_Model):
     max_tokens: int | None = None
 
 
+# The keys of automind.llm.providers.PROVIDERS (a test keeps the two equal).
+ProviderName = Literal["auto", "none", "openai", "replay", "record"]
+SPEC_FORMS = "auto, none, openai, openai:MODEL, replay:PATH or record:PATH"
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """`KIND[:ARG]` -> (kind in lower case, arg or "")."""
+    kind, _, arg = spec.strip().partition(":")
+    return kind.lower(), arg
+
+
+def _check_spec(spec: str) -> str:
+    kind, _ = split_spec(spec)
+    if kind not in get_args(ProviderName):
+        raise ValueError(f"unknown LLM provider '{spec}': use {SPEC_FORMS}")
+    return spec.strip()
+
+
+# A provider spec: a ProviderName, optionally with `:ARG` (a model for openai, a cassette for replay/record).
+ProviderSpec = Annotated[str, AfterValidator(_check_spec)]
+
+
 def _default_roles() -> dict[str, RoleConfig]:
     return {
         "planner": RoleConfig(temperature=0.7),
@@ -54,14 +76,16 @@ def _default_roles() -> dict[str, RoleConfig]:
 class LLMConfig(_Model):
     # auto: OpenAI-compatible when OPENAI_API_KEY/OPENAI_BASE_URL/base_url is set, else none.
     # Other specs: none | openai | openai:MODEL | replay:PATH | record:PATH
-    provider: str = "auto"
+    provider: ProviderSpec = "auto"
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     model: str = "gpt-4o-mini"
     roles: dict[str, RoleConfig] = Field(default_factory=_default_roles)
-    timeout_s: float = 120.0
-    max_retries: int = 4
-    backoff_base_s: float = 1.0
+    timeout_s: float = Field(60.0, gt=0)  # one attempt: connect, send, the whole answer
+    deadline_s: float = Field(180.0, gt=0)  # one call, every retry and wait included
+    check_deadline_s: float = Field(20.0, gt=0)  # `automind llm check`, retries included
+    max_retries: int = Field(4, ge=0)
+    backoff_base_s: float = Field(1.0, ge=0)
     # USD per 1M tokens: {model: {"input": x, "output": y}}
     prices: dict[str, dict[str, float]] = Field(
         default_factory=lambda: {

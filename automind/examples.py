@@ -8,9 +8,7 @@ folder with `automind.prepare.prepare_task` and a hand-written description from 
 from __future__ import annotations
 
 import importlib.util
-import struct
 import sys
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,20 +112,15 @@ def _digits_images_out(pkg: Path, task_dir: Path) -> None:
 
 
 def png_gray(rows: list[list[int]]) -> bytes:
-    """Encode an 8-bit greyscale image as PNG (no imaging library needed)."""
+    """Encode an 8-bit greyscale image as PNG."""
+    import io
 
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    import numpy as np
+    from PIL import Image
 
-    h, w = len(rows), len(rows[0])
-    raw = b"".join(b"\x00" + bytes(r) for r in rows)
-    header = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(raw))
-        + chunk(b"IEND", b"")
-    )
+    buf = io.BytesIO()
+    Image.fromarray(np.asarray(rows, dtype=np.uint8)).save(buf, format="PNG")  # 2-D uint8: greyscale
+    return buf.getvalue()
 
 
 EXAMPLES: dict[str, Example] = {

@@ -9,6 +9,13 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 
+# The --llm option's help, declared once for every command that takes it (forms from automind.config).
+LLM_HELP = (
+    "Which model: auto (OpenAI-compatible if OPENAI_API_KEY / OPENAI_BASE_URL is set, else none) | none "
+    "(offline recipe policy) | openai | openai:MODEL | replay:PATH (answers from a cassette) | "
+    "record:PATH (a real model, recorded). Default: llm.provider."
+)
+
 console = Console()
 err_console = Console(stderr=True)
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO
 
 import typer
 
-from automind.commands.common import console, fail, print_json, settings
+from automind.commands.common import LLM_HELP, console, fail, print_json, settings
 
 experience_app = typer.Typer(help="Inspect and manage the experience memory.", no_args_is_help=True)
 curriculum_app = typer.Typer(help="Solve a folder of tasks in curriculum order.", no_args_is_help=True)
@@ -64,17 +65,22 @@ def export(
     """Write every experience entry (both stores) as JSONL."""
     import json
 
+    from automind.atomic import write_with
     from automind.experience import NEGATIVE, POSITIVE
 
     exp = _experience(store)
     n = 0
-    with path.open("w") as f:
+
+    def write(f: IO[str]) -> None:
+        nonlocal n
         for side, kind in (("positive", POSITIVE), ("negative", NEGATIVE)):
             for rec in exp.store.get(kind):
                 f.write(
                     json.dumps({"id": rec.id, "store": side, "text": rec.document, **rec.metadata}) + "\n"
                 )
                 n += 1
+
+    write_with(path, write)
     console.print(f"wrote {n} entries to {path}")
 
 
@@ -120,7 +126,7 @@ def curriculum_run(
     budget_per_task: float = typer.Option(300.0, "--budget-per-task", help="Seconds per solve."),
     steps: int | None = typer.Option(None, "--steps", help="Search steps per solve."),
     rounds: int = typer.Option(1, "--rounds"),
-    llm: str | None = typer.Option(None, "--llm", help="LLM spec (none, openai, replay:PATH, ...)."),
+    llm: str | None = typer.Option(None, "--llm", help=LLM_HELP),
     store: str | None = STORE_OPT,
 ) -> None:
     """Pick tasks with Agent K's score, solve each, update the experience memory; resumable."""
@@ -169,7 +175,7 @@ def bench(
     steps: int | None = typer.Option(None, "--steps", help="Search steps per solve."),
     variants: str = typer.Option("default,no-knowledge,one-pass,no-experience", "--variants"),
     out: Path = typer.Option(Path("runs/bench"), "--out", help="Output folder (rerun skips finished jobs)."),
-    llm: str | None = typer.Option(None, "--llm"),
+    llm: str | None = typer.Option(None, "--llm", help=LLM_HELP),
     store: str | None = STORE_OPT,
     ray: str | None = typer.Option(None, "--ray", help="Ray address ('local' starts one) to dispatch jobs."),
     as_json: bool = typer.Option(False, "--json"),

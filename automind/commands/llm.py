@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import console, fail, print_json, settings
+from automind.commands.common import LLM_HELP, console, fail, print_json, settings
 
 
 def register(app: typer.Typer) -> None:
@@ -17,9 +17,7 @@ def register(app: typer.Typer) -> None:
     @group.command("check")
     def check(
         role: str = typer.Option("planner", "--role", "-r", help="Role whose model and temperature to use."),
-        llm_spec: str = typer.Option(
-            None, "--llm", help="auto | none | openai | openai:MODEL | replay:PATH | record:PATH"
-        ),
+        llm_spec: str = typer.Option(None, "--llm", help=LLM_HELP),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     ) -> None:
         """Send one tiny request and report provider, endpoint, model, latency and the outcome."""
@@ -45,7 +43,9 @@ def register(app: typer.Typer) -> None:
         started = time.perf_counter()
         messages = [{"role": "user", "content": "Reply with the single word: ok"}]
         try:
-            reply = llm.chat(messages, role=role)
+            reply = llm.chat(
+                messages, role=role, deadline_s=s.llm.check_deadline_s, deadline_key="llm.check_deadline_s"
+            )
             info.update(ok=True, reply=reply.text.strip()[:80])
         except (RoleError, BudgetExceeded) as e:
             info.update(ok=False, error=str(e))

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from automind.commands.common import console, fail, note, print_json
+from automind.commands.common import LLM_HELP, console, fail, note, print_json
 from automind.commands.common import settings as load_settings
 
 CODERS = ("adaptive", "one-pass", "stepwise")
@@ -139,9 +139,7 @@ def register(app: typer.Typer) -> None:
         task: str = typer.Argument(None, help="Task folder, bundled example name, or Kaggle competition."),
         steps: int = typer.Option(None, "--steps", help="Search steps (nodes) in total."),
         time_limit: float = typer.Option(None, "--time-limit", help="Total time budget in seconds."),
-        llm: str = typer.Option(
-            None, "--llm", help="none | auto | openai[:MODEL] | replay:PATH | record:PATH"
-        ),
+        llm: str = typer.Option(None, "--llm", help=LLM_HELP),
         no_knowledge: bool = typer.Option(
             False, "--no-knowledge", help="Search without retrieved knowledge."
         ),
@@ -225,7 +223,13 @@ def register(app: typer.Typer) -> None:
                 code=130,
             )
         except Exception as e:
-            if type(e).__name__ in ("ExampleError", "LLMError", "SandboxError", "ValidationError"):
+            from pydantic import ValidationError
+
+            from automind.errors import LLMError
+            from automind.examples import ExampleError
+            from automind.sandbox import SandboxError
+
+            if isinstance(e, ExampleError | LLMError | SandboxError | ValidationError):
                 fail(str(e))
             raise
         if as_json:

@@ -1,7 +1,7 @@
 """One small chat interface over OpenAI-compatible servers, with the bookkeeping a long run needs.
 
 `LLM.chat` resolves the role's model and temperature, enforces the budget, retries transient
-failures with backoff, turns function calls (or JSON in text, for servers without tool support)
+failures with backoff within a total deadline (`llm.deadline_s`), turns function calls (or JSON in text, for servers without tool support)
 into `Reply.tool_args`, re-asks once when structured output is malformed, and accounts tokens
 and cost per role. Providers only implement `_complete` (one raw request).
 """
@@ -9,11 +9,19 @@ and cost per role. Providers only implement `_complete` (one raw request).
 from __future__ import annotations
 
 import json
-import random
 import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception_type,
+    stop_after_attempt,
+    stop_before_delay,
+    wait_random_exponential,
+)
 
 from automind.errors import BudgetExceeded, LLMError
 from automind.llm.parsers import extract_json
@@ -74,7 +82,7 @@ class Request:
     max_tokens: int | None = None
     tools: list[dict[str, Any]] | None = None
     response_format: dict[str, Any] | None = None
-    timeout_s: float = 120.0
+    timeout_s: float = 60.0  # this attempt: llm.timeout_s, or less when the call's deadline is near
 
 
 def normalise_tools(tools: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
@@ -118,6 +126,7 @@ class LLM:
         self.usage: dict[str, RoleUsage] = {}
         self._lock = threading.Lock()
         self._sleep = time.sleep
+        self._backoff = wait_random_exponential(multiplier=cfg.backoff_base_s, max=60)
 
     # -- configuration -------------------------------------------------------------------------
 
@@ -150,9 +159,12 @@ class LLM:
         role: str = "planner",
         tools: list[dict[str, Any]] | None = None,
         response_format: dict[str, Any] | None = None,
+        deadline_s: float | None = None,
+        deadline_key: str = "llm.deadline_s",
     ) -> Reply:
         """Send `messages` as `role`. With `tools` (or a JSON response_format) the answer is structured:
-        `tool_args` holds the decoded object, re-asked once when malformed, else LLMError."""
+        `tool_args` holds the decoded object, re-asked once when malformed, else LLMError.
+        Each request, retries included, ends within `deadline_s` (default: the `deadline_key` setting)."""
         self.check_budget()
         rc = self.role_config(role)
         req = Request(
@@ -168,12 +180,12 @@ class LLM:
         structured = bool(req.tools) or bool(
             response_format and "json" in str(response_format.get("type", ""))
         )
-        reply = self._call(req)
+        reply = self._call(req, deadline_s, deadline_key)
         if not structured:
             return reply
         args = reply.tool_args if reply.tool_args is not None else extract_json(reply.text)
         missing = _missing_required(args, req.tools)
-        if missing is None:
+        if missing is None and isinstance(args, dict):
             reply.tool_args = args
             return reply
         from automind.llm.prompts import render
@@ -181,9 +193,9 @@ class LLM:
         fix = render("structured_repair", missing=missing, tools=req.tools)
         req.messages = [*req.messages, {"role": "assistant", "content": reply.text or "(no usable answer)"}]
         req.messages.append({"role": "user", "content": fix})
-        second = self._call(req)
+        second = self._call(req, deadline_s, deadline_key)
         args = second.tool_args if second.tool_args is not None else extract_json(second.text)
-        if _missing_required(args, req.tools) is None:
+        if _missing_required(args, req.tools) is None and isinstance(args, dict):
             second.tool_args = args
             return second
         self._record_failure(role)
@@ -197,38 +209,59 @@ class LLM:
     def _complete(self, req: Request) -> Reply:
         raise NotImplementedError
 
-    def _call(self, req: Request) -> Reply:
-        """One request with retries on transient errors; accounts usage on success."""
-        attempts = max(1, self.cfg.max_retries + 1)
-        last: TransientError | None = None
-        for attempt in range(attempts):
-            started = time.perf_counter()
-            try:
-                reply = self._complete(req)
-            except TransientError as e:
-                last = e
-                if attempt + 1 < attempts:
-                    self._sleep(self._backoff(attempt, e.retry_after))
-                continue
-            except LLMError:
-                self._record_failure(req.role)
-                raise
-            reply.usage.latency_s = reply.usage.latency_s or (time.perf_counter() - started)
-            reply.usage.model = reply.usage.model or req.model
-            self._account(req.role, reply.usage)
-            return reply
-        self._record_failure(req.role)
-        raise LLMError(
-            f"{self.provider} at {self.base_url or '-'} (model '{req.model}', role {req.role}) failed "
-            f"{attempts} time(s); last error: {str(last).rstrip('.')}. Check the server, or raise llm.max_retries / llm.timeout_s."
-        )
+    def _call(
+        self, req: Request, deadline_s: float | None = None, deadline_key: str = "llm.deadline_s"
+    ) -> Reply:
+        """One request with retries on transient errors, all within a total deadline; accounts usage.
 
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
-        """Exponential backoff with full jitter, capped; a server's Retry-After wins when sane."""
-        if retry_after is not None and 0 <= retry_after <= 60:
-            return retry_after
-        cap = min(60.0, self.cfg.backoff_base_s * (2**attempt))
-        return cap / 2 + random.uniform(0, cap / 2)
+        The SDK's own retries are off (OpenAILLM sets max_retries=0) and tenacity drives them here, because
+        the SDK gives every retry the full timeout and waits out a Retry-After of up to two minutes, so a
+        silent server would hold a call for (retries + 1) x timeout. Here an attempt only starts before the
+        deadline and gets at most the time that is left; a sane Retry-After still sets the wait.
+        """
+        deadline = self.cfg.deadline_s if deadline_s is None else deadline_s
+        started = time.monotonic()
+
+        def attempt() -> Reply:
+            left = deadline - (time.monotonic() - started)
+            req.timeout_s = max(0.05, min(self.cfg.timeout_s, left))
+            t0 = time.perf_counter()
+            reply = self._complete(req)
+            reply.usage.latency_s = reply.usage.latency_s or (time.perf_counter() - t0)
+            return reply
+
+        retrying = Retrying(
+            retry=retry_if_exception_type(TransientError),
+            stop=stop_after_attempt(max(1, self.cfg.max_retries + 1)) | stop_before_delay(deadline),
+            wait=self._wait,
+            sleep=self._sleep,
+            reraise=True,
+        )
+        try:
+            reply = retrying(attempt)
+        except TransientError as e:
+            self._record_failure(req.role)
+            tries = retrying.statistics.get("attempt_number", 1)
+            raise LLMError(
+                f"{self.provider} at {self.base_url or '-'} (model '{req.model}', role {req.role}) failed "
+                f"{tries} time(s) in {time.monotonic() - started:.0f}s; last error: {str(e).rstrip('.')}. "
+                f"Check the server, or raise {deadline_key} (whole call, now {deadline:g}s), llm.timeout_s "
+                f"(one attempt, now {self.cfg.timeout_s:g}s) or llm.max_retries (now {self.cfg.max_retries})."
+            ) from e
+        except LLMError:
+            self._record_failure(req.role)
+            raise
+        reply.usage.model = reply.usage.model or req.model
+        self._account(req.role, reply.usage)
+        return reply
+
+    def _wait(self, state: RetryCallState) -> float:
+        """A server's Retry-After when sane (0-60 s), else exponential backoff with full jitter."""
+        error = state.outcome.exception() if state.outcome is not None else None
+        after = error.retry_after if isinstance(error, TransientError) else None
+        if after is not None and 0 <= after <= 60:
+            return after
+        return self._backoff(state)
 
     def _account(self, role: str, usage: Usage) -> None:
         price = price_for(self.cfg.prices, usage.model)
@@ -299,6 +332,7 @@ class OpenAILLM(LLM):
         self._base_url = base_url or DEFAULT_BASE_URL
         self._key_source = cfg.api_key_env
         # Local servers ignore the key, but the client insists on one.
+        # max_retries=0: LLM._call retries within the call's deadline (see there why not the SDK's retries).
         self.client = OpenAI(api_key=api_key or "not-needed", base_url=self._base_url, max_retries=0)
         self.tools_supported = cfg.tools != "off"
         self.temperature_supported = True
@@ -319,7 +353,7 @@ class OpenAILLM(LLM):
         if req.response_format:
             kwargs["response_format"] = req.response_format
         use_tools = bool(req.tools) and self.tools_supported
-        if use_tools:
+        if req.tools and use_tools:
             kwargs["tools"] = req.tools
             if len(req.tools) == 1:
                 kwargs["tool_choice"] = {
@@ -329,7 +363,7 @@ class OpenAILLM(LLM):
         elif req.tools:
             messages = _with_json_instruction(messages, req.tools)
         try:
-            resp = self.client.chat.completions.create(messages=messages, **kwargs)
+            resp = self.client.chat.completions.create(messages=messages, **kwargs)  # type: ignore[arg-type]  # plain dicts in OpenAI's shape
         except openai.BadRequestError as e:
             detail = str(e).lower()
             if use_tools:  # the server rejects tools: answer via JSON in text from now on
@@ -357,7 +391,7 @@ class OpenAILLM(LLM):
         except openai.RateLimitError as e:
             raise TransientError(f"rate limited (429): {_short(e)}", _retry_after(e)) from e
         except openai.APITimeoutError as e:
-            raise TransientError(f"timed out after {req.timeout_s:.0f}s") from e
+            raise TransientError(f"no answer from {self._base_url} within {req.timeout_s:.3g}s") from e
         except openai.APIConnectionError as e:
             raise TransientError(f"cannot connect to {self._base_url}: {_short(e)}") from e
         except (openai.APIResponseValidationError, ValueError) as e:  # 200 with a body that is not JSON

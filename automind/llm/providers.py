@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
+from automind.config import SPEC_FORMS, ProviderName, split_spec
 from automind.errors import LLMError
 from automind.llm.client import LLM, OpenAILLM, key_names
 
@@ -77,7 +78,7 @@ def _record(settings: Settings, arg: str, environ: Environ) -> LLM | None:
     return RecordingLLM(inner, path)
 
 
-PROVIDERS: dict[str, Factory] = {
+PROVIDERS: dict[ProviderName, Factory] = {
     "auto": _auto,
     "none": _none,
     "openai": _openai,
@@ -89,10 +90,11 @@ PROVIDERS: dict[str, Factory] = {
 def make_llm(settings: Settings, spec: str | None = None, *, environ: Environ = None) -> LLM | None:
     """Build the provider named by `spec` (default: llm.provider); None means no model."""
     spec = (spec or settings.llm.provider or "auto").strip()
-    kind, _, arg = spec.partition(":")
-    factory = PROVIDERS.get(kind.lower())
-    if factory is None:
-        raise LLMError(
-            f"unknown LLM spec '{spec}': use auto, none, openai, openai:MODEL, replay:PATH or record:PATH"
-        )
-    return factory(settings, arg, environ)
+    kind, arg = split_spec(spec)
+    if not _known(kind):
+        raise LLMError(f"unknown LLM spec '{spec}': use {SPEC_FORMS}")
+    return PROVIDERS[kind](settings, arg, environ)
+
+
+def _known(kind: str) -> TypeGuard[ProviderName]:
+    return kind in PROVIDERS

@@ -3,11 +3,13 @@
 Script answers in order with `push(...)` (errors, delays, garbage bodies, tool calls), or set
 `handler(body) -> response` to answer from the request. Every request body is kept in `requests`.
 Stdlib only, so any test (or `automind llm check` demo) can start one on a random local port.
+`SilentServer` accepts connections and never answers: the hung endpoint the call deadlines guard against.
 """
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -155,3 +157,34 @@ class StubServer:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+
+class SilentServer:
+    """A loopback endpoint that accepts every connection and never sends a byte (until stopped)."""
+
+    def __init__(self) -> None:
+        self._sock = socket.create_server(("127.0.0.1", 0))
+        self._sock.settimeout(0.05)
+        self._conns: list[socket.socket] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        host, port = self._sock.getsockname()[:2]
+        self.url = f"http://{host}:{port}/v1"
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except (TimeoutError, OSError):
+                continue
+            self._conns.append(conn)  # held open, never read, never answered
+
+    def __enter__(self) -> SilentServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        for conn in [*self._conns, self._sock]:
+            conn.close()

@@ -16,6 +16,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from automind.recipes.metric_code import metric_block
 from automind.recipes.profile import Profile
 
 TAG = "automind-recipe:"
@@ -144,6 +145,7 @@ def render_steps(
     head = [f"# {TAG}" + tag[len(TAG) :], f"# {plan_line}" if plan_line else ""]
     step1 = "\n".join(x for x in head if x) + f"\n# ---- step 1/4: {STEP_TITLES[0][0]} ----\n"
     step1 += rt["imports"] + "\n" + f"CFG = {cfg}\n\n" + block("config") + "\n\n" + rt["load"] + "\n\n"
+    step1 += metric_block(profile.metric, profile.lower_is_better) + "\n\n"
     step1 += _main([
         "for hook in CONFIG_HOOKS:",
         "    CFG = hook(CFG)",

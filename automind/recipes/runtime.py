@@ -2,8 +2,11 @@
 
 `compose.py` cuts this file at the `# %% <section>` markers and pastes each section into the step of the
 generated script that needs it; the script stays standalone (best_solution.py runs without automind,
-except for rare metrics that fall back to automind.metrics). The `stubs` section is never emitted: it only
-gives names that the composer generates (hooks, draft functions, CFG) a definition for linting and tests.
+except for custom `module:function` metrics). The metric itself is not written here: the composer copies
+the registry's own function from automind/metrics.py into the script as METRIC_FN (recipes/metric_code.py),
+so the validation score is computed exactly as the grader computes it. The `stubs` section is never
+emitted: it only gives names that the composer generates (hooks, draft functions, CFG, the copied metric
+code) a definition for linting and tests.
 Hooks see predictions in "model space": regression -> float array; binary -> P(positive class);
 multiclass -> (n, K) probabilities in the order of CFG["classes"].
 """
@@ -13,7 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from automind.metrics import positive_label, sorted_labels  # noqa: F401 - copied into scripts with METRIC_FN
+
 CFG: dict[str, Any] = {}
+METRIC_FN: Any = None  # the registry's function for CFG["metric"]; None for a custom metric
+METRIC_DEFAULTS: dict[str, Any] = {}  # parameters the metric's name implies (k of map@5, beta of f0.5)
 CONFIG_HOOKS: list[Any] = []
 FEATURE_HOOKS: list[Any] = []
 TARGET_HOOKS: list[Any] = []
@@ -35,6 +42,7 @@ def fit_predict(X_tr, y_tr, X_va, y_va, X_te, params, cfg):  # the draft defines
 
 
 # %% imports
+import inspect  # noqa: E402
 import os  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
@@ -75,15 +83,15 @@ def load_data():
 
 
 def encode_target(train):
-    """y as numbers: class indices (classes sorted as text, so the positive class of a 0/1 or no/yes target is
-    index 1, matching the grader), or floats (2-D for several target columns)."""
+    """y as numbers: class indices (classes in the grader's natural order, the grader's positive class last
+    for binary tasks), or floats (2-D for several target columns)."""
     cols = CFG["target"]
     if CFG["problem"] in ("binary", "multiclass"):
         values = train[cols[0]]
-        classes = sorted(values.unique().tolist(), key=str)
-        pos = CFG.get("metric_params", {}).get("pos_label")
-        if CFG["problem"] == "binary" and pos in classes:  # the task names its positive class: put it last
-            classes = [c for c in classes if c != pos] + [pos]
+        classes = sorted_labels(values)
+        if CFG["problem"] == "binary":  # index 1 is the class binary metrics score as positive
+            pos = positive_label(values, CFG.get("metric_params", {}).get("pos_label"))
+            classes = [c for c in classes if c != pos] + ([pos] if pos in classes else [])
         index = {c: i for i, c in enumerate(classes)}
         CFG["classes"], CFG["n_classes"] = classes, len(classes)
         return values.map(index).to_numpy(dtype=int)
@@ -91,40 +99,6 @@ def encode_target(train):
         return train[cols].to_numpy(dtype=float)
     y = train[cols].to_numpy(dtype=float)
     return y[:, 0] if len(cols) == 1 else y
-
-
-def _inline_metric(name):
-    from sklearn import metrics as M
-
-    def rmse(a, b):
-        return float(np.sqrt(M.mean_squared_error(a, b)))
-
-    def rmsle(a, b):
-        return float(np.sqrt(M.mean_squared_log_error(a, np.clip(b, 0, None))))
-
-    table = {
-        "accuracy": M.accuracy_score,
-        "balanced_accuracy": M.balanced_accuracy_score,
-        "roc_auc": lambda a, b: (
-            M.roc_auc_score(a, b, multi_class="ovr") if np.ndim(b) == 2 else M.roc_auc_score(a, b)
-        ),
-        "log_loss": lambda a, b: M.log_loss(
-            a, np.clip(b, 1e-15, 1 - 1e-15), labels=list(range(CFG.get("n_classes", 2)))
-        ),
-        "f1": M.f1_score,
-        "f1_macro": lambda a, b: M.f1_score(a, b, average="macro"),
-        "f1_micro": lambda a, b: M.f1_score(a, b, average="micro"),
-        "f1_weighted": lambda a, b: M.f1_score(a, b, average="weighted"),
-        "mcc": M.matthews_corrcoef,
-        "cohen_kappa": M.cohen_kappa_score,
-        "quadratic_weighted_kappa": lambda a, b: M.cohen_kappa_score(a, b, weights="quadratic"),
-        "rmse": rmse,
-        "mse": M.mean_squared_error,
-        "mae": M.mean_absolute_error,
-        "rmsle": rmsle,
-        "r2": M.r2_score,
-    }
-    return table.get(name)
 
 
 def to_labels(pred):
@@ -142,29 +116,26 @@ def to_labels(pred):
 
 
 def metric_score(y, pred):
-    """The task's metric on validation predictions (never hard-coded: CFG["metric"] names it)."""
-    kind = CFG["kind"]
-    if kind == "label":
-        truth = (
-            np.asarray(CFG["classes"], dtype=object)[y] if CFG["problem"] in ("binary", "multiclass") else y
-        )
-        a, b = truth, to_labels(pred)
-        if CFG["problem"] in ("binary", "multiclass") and all(
-            isinstance(c, (int, np.integer)) for c in CFG["classes"]
-        ):
+    """The task's metric on validation predictions, given as the grader would see them in a submission:
+    class labels for label metrics, P(positive class) with its label for binary probabilities."""
+    params = {**METRIC_DEFAULTS, **(CFG.get("metric_params") or {})}
+    labelled = CFG["problem"] in ("binary", "multiclass")
+    fn = METRIC_FN
+    if fn is None:  # a custom `module:function` metric: only automind can import it
+        from automind.metrics import get_metric
+
+        fn = get_metric(CFG["metric"], CFG["lower_is_better"])
+    if CFG["kind"] == "label":
+        a, b = (np.asarray(CFG["classes"], dtype=object)[y] if labelled else y), to_labels(pred)
+        if labelled and all(isinstance(c, (int, np.integer)) for c in CFG["classes"]):
             a, b = a.astype(int), b.astype(int)
+    elif CFG["problem"] == "binary":
+        a, b = np.asarray(CFG["classes"], dtype=object)[y], pred
+        if METRIC_FN is None or "pos_label" in inspect.signature(METRIC_FN).parameters:
+            params.setdefault("pos_label", CFG["classes"][-1])
     else:
         a, b = y, pred
-    params = dict(CFG.get("metric_params") or {})
-    fn = _inline_metric(CFG["metric"]) if set(params) <= {"pos_label"} else None
-    if fn is not None:  # encoded classes already put the positive class at index 1
-        return float(fn(a, b))
-    from automind.metrics import get_metric
-
-    if kind != "label" and CFG["problem"] == "binary":
-        a = np.asarray(CFG["classes"], dtype=object)[y]
-        params.setdefault("pos_label", CFG["classes"][-1])
-    return float(get_metric(CFG["metric"], CFG["lower_is_better"])(a, b, **params))
+    return float(fn(a, b, **params))
 
 
 def better(a, b):
@@ -281,70 +252,16 @@ def text_matrix(train, test, cfg, word=(1, 2), char=(2, 5), max_features=200000)
     return sparse.hstack(blocks_tr).tocsr(), sparse.hstack(blocks_te).tocsr()
 
 
-def _png(path):
-    """A small PNG decoder (8-bit, not interlaced) so image recipes need no imaging library."""
-    import struct
-    import zlib
-
-    data = Path(path).read_bytes()
-    pos, idat = 8, b""
-    w = h = depth = ctype = 0
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos : pos + 8])
-        chunk = data[pos + 8 : pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", chunk[:10])
-        elif kind == b"IDAT":
-            idat += chunk
-        pos += 12 + n
-    if depth != 8:
-        raise ValueError(f"{path}: only 8-bit PNG is supported (bit depth {depth})")
-    ch = {0: 1, 2: 3, 4: 2, 6: 4}[ctype]
-    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(h, 1 + w * ch)
-    out = np.zeros((h, w * ch), dtype=np.int32)
-    prev = np.zeros(w * ch, dtype=np.int32)
-    for r in range(h):
-        f, line = raw[r, 0], raw[r, 1:].astype(np.int32)
-        if f == 0:
-            cur = line
-        elif f == 2:
-            cur = (line + prev) % 256
-        else:
-            cur = line.copy()
-            for i in range(len(cur)):
-                left = cur[i - ch] if i >= ch else 0
-                up, ul = prev[i], (prev[i - ch] if i >= ch else 0)
-                if f == 1:
-                    pred = left
-                elif f == 3:
-                    pred = (left + up) // 2
-                else:
-                    p = left + up - ul
-                    pa, pb, pc = abs(p - left), abs(p - up), abs(p - ul)
-                    pred = left if pa <= pb and pa <= pc else (up if pb <= pc else ul)
-                cur[i] = (cur[i] + pred) % 256
-        out[r], prev = cur, cur
-    img = out.reshape(h, w, ch).astype(np.float32)
-    return img[..., :3].mean(axis=2) if ch >= 3 else img[..., 0]
-
-
 def read_image(path):
-    """Grayscale float image in [0, 255] from .npy, .png, .pgm/.ppm, or anything PIL reads if installed."""
+    """Grayscale float image in [0, 255] from .npy, or any format Pillow reads (PNG, JPEG, PGM/PPM, ...)."""
     path = str(path)
     if path.endswith(".npy"):
         a = np.load(path).astype(np.float32)
         return a.mean(axis=2) if a.ndim == 3 else a
-    if path.lower().endswith(".png"):
-        try:
-            return _png(path)
-        except (ValueError, KeyError):
-            pass
-    try:
-        from PIL import Image
+    from PIL import Image
 
-        return np.asarray(Image.open(path).convert("L"), dtype=np.float32)
-    except ImportError as e:
-        raise RuntimeError(f"cannot read {path}: install pillow for this image format") from e
+    with Image.open(path) as im:
+        return np.asarray(im.convert("L"), dtype=np.float32)
 
 
 def resize(img, size):
@@ -526,6 +443,9 @@ def cross_validate(X, y, X_test):
     return np.stack([o[0] for o in outs], axis=1), np.stack([o[1] for o in outs], axis=1)
 
 
+LOG_ERROR_METRICS = ("rmsle", "msle", "mean_columnwise_rmsle")
+
+
 def finish(oof, test_pred, y):
     """Ensemble hooks, then post-processing (applied to both, so the validation score sees it)."""
     if CFG["problem"] == "regression":
@@ -534,6 +454,9 @@ def finish(oof, test_pred, y):
         oof, test_pred = hook(oof, test_pred, y, CFG)
     for hook in POST_HOOKS:
         oof, test_pred = hook(oof, CFG), hook(test_pred, CFG)
+    if CFG["metric"] in LOG_ERROR_METRICS and float(np.min(y)) >= 0:
+        # log errors reject predictions <= -1; a non-negative target has no business below 0
+        oof, test_pred = np.clip(oof, 0, None), np.clip(test_pred, 0, None)
     return oof, test_pred
 
 
