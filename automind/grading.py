@@ -41,6 +41,9 @@ class GradeReport(BaseModel):
     lower_is_better: bool
     valid: bool
     error: str | None = None
+    # the file is a valid submission whose predictions are all the same, and the metric is undefined for
+    # them (a correlation metric on a sample submission's constant fill); `valid` is False all the same
+    score_undefined: bool = False
     score: float | None = None
     n_rows: int | None = None
     # leaderboard placement (None when the task has no leaderboard or the submission is invalid)
@@ -306,6 +309,17 @@ def _targets(
     return y_true, y_pred
 
 
+def _constant_predictions_only(task: Task, sub: pd.DataFrame) -> bool:
+    """A non-finite score caused by constant predictions alone: every answer column varies, no prediction does."""
+    import pandas as pd
+
+    assert task.answers_path is not None
+    id_col = _id_column(task, list(sub.columns))
+    answers = pd.read_csv(task.answers_path)
+    varied = all(answers[c].nunique(dropna=False) > 1 for c in answers.columns if c != id_col)
+    return varied and all(sub[c].nunique(dropna=False) <= 1 for c in sub.columns if c != id_col)
+
+
 def score_submission(task: Task, sub: pd.DataFrame, metric: Metric | None = None) -> float:
     """Score a validated submission (from `validate_submission`) against the private answers."""
     import pandas as pd
@@ -400,7 +414,12 @@ def grade(task: Task | str | Path, path: str | Path) -> GradeReport:
     except SubmissionError as e:
         return GradeReport(**base, valid=False, error=str(e))
     if not math.isfinite(score):
-        return GradeReport(**base, valid=False, error=f"{metric.name} gave a non-finite score ({score}).")
+        return GradeReport(
+            **base,
+            valid=False,
+            score_undefined=_constant_predictions_only(task, sub),
+            error=f"{metric.name} gave a non-finite score ({score}).",
+        )
     extra: dict[str, Any] = {}
     if task.leaderboard_path is not None:
         extra = place(score, _leaderboard_scores(task.leaderboard_path), metric.lower_is_better)

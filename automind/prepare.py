@@ -447,7 +447,7 @@ def _sample_must_grade(stage: Path, hint: str = "") -> None:
             report = grade(Task.load(stage), stage / "public" / "sample_submission.csv")
     except (TaskError, GradingError) as e:
         raise PrepareError(f"the prepared task does not load or grade: {e}") from e
-    if not report.valid:
+    if not report.valid and not report.score_undefined:  # constant predictions may leave a metric undefined
         raise PrepareError(
             f"the sample submission of this split does not grade ({(report.error or '').rstrip('.')}{hint}). "
             "Usually a class is too rare for the test set: raise --test-size, drop the rare class, or pick "

@@ -57,6 +57,7 @@ class Context:
     parent_tricks: list[str] = field(default_factory=list)  # trick ids applied on the lineage
     siblings: list[dict[str, Any]] = field(default_factory=list)  # earlier valid nodes (for blending)
     seed: int = 0
+    time_limit_s: float | None = None  # seconds this step's execution may take (None: not known)
 
 
 @dataclass

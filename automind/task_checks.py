@@ -209,6 +209,9 @@ def _check_sample(task: Task, res: CheckResult) -> None:
             "Check the answers file and metric.params."
         )
         return
+    if report.score_undefined:  # a valid file whose constant predictions leave the metric undefined
+        res.facts["sample_score"] = f"undefined ({report.error}); the file itself is a valid submission"
+        return
     if not report.valid:
         res.problems.append(
             f"the sample submission does not grade against {task.answers_path.name}: {report.error}"

@@ -62,6 +62,7 @@ class Agent:
             trick=d.trick,
             memory=self.journal.memory(),
             seed=self.settings.search.seed + len(self.journal),
+            time_limit_s=self.exec_timeout() if self.exec_timeout else None,
         )
         if p is not None:
             ctx.parent_plan, ctx.parent_code = p.plan, p.code

@@ -17,7 +17,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from automind.errors import RoleError
-from automind.recipes.compose import FIXES, HOOK_LISTS, STEP_TITLES, State, render, render_steps, snake
+from automind.recipes.components import (
+    Component,
+    ComponentError,
+    ablate,
+    choice_cards,
+    is_neutral,
+    set_choice,
+    tricks_of,
+)
+from automind.recipes.compose import (
+    COMPONENTS,
+    FIXES,
+    STEP_TITLES,
+    State,
+    choices,
+    component_blocks,
+    component_of,
+    is_choice,
+    render,
+    render_steps,
+    snake,
+)
 from automind.recipes.profile import Profile, profile_task
 from automind.roles import Context, Plan, Step, Verdict
 
@@ -28,6 +49,9 @@ if TYPE_CHECKING:
     from automind.sandbox import ExecResult
 
 _DRAFT_TAG = re.compile(r"\[draft ([a-z0-9-]+)\]")
+# A script's time allowance, as a share of the run's time limit: a draft (the foundation every later node
+# builds on) gets more than an improve or a repair; both are capped by the time the execution may take.
+DRAFT_SHARE, STEP_SHARE = 0.4, 0.3
 # (pattern over the error text, repair); checked in order, each repair used once per lineage
 _RULES: list[tuple[re.Pattern[str], str]] = [
     (
@@ -49,20 +73,32 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
-def _applies(recipe: dict[str, Any], profile: Profile, family: str | None, flags: set[str]) -> bool:
-    """A recipe's `applies` block against the task: every listed condition must hold."""
+def _applies(recipe: dict[str, Any], profile: Profile, family: Any, flags: set[str]) -> bool:
+    """A recipe's `applies` block against the task: every listed condition must hold. `family` is the
+    lineage's draft family, or the set of families its models belong to (a portfolio draft's `families`)."""
     a = recipe.get("applies") or {}
     if a.get("problems") and profile.problem not in a["problems"]:
         return False
     if a.get("metric_kinds") and profile.kind not in a["metric_kinds"]:
         return False
-    if a.get("families") and family not in a["families"]:
+    fams = {family} if family is None or isinstance(family, str) else set(family)
+    if a.get("families") and not set(a["families"]) & fams:
         return False
     if a.get("needs") and not set(a["needs"]) <= flags:
         return False
     if recipe.get("hook") == "draft":
         return not a.get("modalities") or profile.primary in a["modalities"]
     return not a.get("modalities") or bool(set(a["modalities"]) & set(profile.modalities))
+
+
+def _families(draft: dict[str, Any]) -> set[str | None]:
+    """The model families a draft's lineage uses: its `families`, else its one `family`."""
+    return set(draft.get("families") or [draft.get("family")])
+
+
+def _improve_priority(recipe: dict[str, Any]) -> float:
+    """Rank as an improve: a choice card's `trick_priority`, any other trick's `priority`."""
+    return float(recipe.get("trick_priority" if is_choice(recipe) else "priority", 0))
 
 
 def _sibling_dirs(sib: dict[str, Any]) -> list[str]:
@@ -97,6 +133,7 @@ class RecipeRoles:
         if root not in self._profiles:
             self._profiles[root] = profile_task(ctx.task, ctx.facts)
             self._profiles[root].threads = max(1, int(self.settings.sandbox.threads))
+            self._profiles[root].fold_seed = int(self.settings.search.seed)
         return self._profiles[root]
 
     def _registry(self, ctx: Context) -> dict[str, dict[str, Any]]:
@@ -139,13 +176,15 @@ class RecipeRoles:
         return sorted(drafts, key=rank)
 
     def _next_trick(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
-        profile, family = self.profile(ctx), reg[state.draft].get("family")
+        profile, family = self.profile(ctx), _families(reg[state.draft])
         flags, used = self._flags(ctx, profile), set(state.tricks) | set(ctx.parent_tricks)
+        current = set(choices(state, reg, self.defaults(ctx, state, reg)).values())
         options = [
             rid for rid, rec in reg.items()
-            if rec.get("hook") not in (None, "draft") and rid not in used and _applies(rec, profile, family, flags)
+            if rec.get("hook") not in (None, "draft") and rid not in used and rid not in current
+            and (not is_choice(rec) or "trick_priority" in rec) and _applies(rec, profile, family, flags)
         ]  # fmt: skip
-        options.sort(key=lambda r: (-float(reg[r].get("priority", 0)), r))
+        options.sort(key=lambda r: (-_improve_priority(reg[r]), r))
         # Skip what this run already tried on top of the same tricks (the memory lines carry the trick list).
         tried = "\n".join(ctx.memory)
         fresh = [r for r in options if f"(tricks: {', '.join([*state.tricks, r])})" not in tried]
@@ -181,9 +220,10 @@ class RecipeRoles:
         drafts = self._drafts(ctx, self.profile(ctx), reg)
         tried = [m for line in ctx.memory for m in _DRAFT_TAG.findall(line)]
         fresh = [d for d in drafts if d not in tried]
-        state = State(draft=fresh[0] if fresh else drafts[len(tried) % len(drafts)], seed=ctx.seed)
+        state = State(draft=fresh[0] if fresh else drafts[len(tried) % len(drafts)], seed=ctx.seed,
+                      budget=self.budget(ctx, "draft"))  # fmt: skip
         # Recipes that only express the metric's own scale (log target for RMSLE) belong in every draft.
-        profile, family = self.profile(ctx), reg[state.draft].get("family")
+        profile, family = self.profile(ctx), _families(reg[state.draft])
         for rid in sorted(reg):
             rec = reg[rid]
             loose = {**rec, "applies": {k: v for k, v in (rec.get("applies") or {}).items() if k != "needs"}}
@@ -204,9 +244,16 @@ class RecipeRoles:
         """One deterministic change that addresses the error; the note says what and why."""
         s = State(**asdict(state))
         for rid in reversed(s.tricks):  # the traceback names a trick's function: drop that trick
-            if f"{reg[rid]['hook']}__{snake(rid)}" in error:
+            if not is_choice(reg[rid]) and f"{reg[rid]['hook']}__{snake(rid)}" in error:
                 s.tricks.remove(rid)
                 return s, f"the error comes from trick {rid}: dropped it"
+            func = COMPONENTS.get(reg[rid].get("component", ""), (0, None))[1]
+            if is_choice(reg[rid]) and func and re.search(rf"in {func}\b", error):
+                s.tricks.remove(rid)
+                return (
+                    s,
+                    f"the error comes from the {reg[rid]['component']} choice {rid}: back to the default",
+                )
         for pattern, fix in _RULES:
             if not pattern.search(error):
                 continue
@@ -234,7 +281,8 @@ class RecipeRoles:
         later = [d for d in drafts if d != s.draft]
         if later:
             nxt = later[(drafts.index(s.draft) if s.draft in drafts else 0) % len(later)]
-            return State(draft=nxt, seed=s.seed), f"the {s.draft} pipeline keeps failing: switched to {nxt}"
+            return (State(draft=nxt, seed=s.seed, budget=s.budget),
+                    f"the {s.draft} pipeline keeps failing: switched to {nxt}")  # fmt: skip
         s.fixes.append("subsample")
         return s, "the only applicable pipeline keeps failing: fewer rows"
 
@@ -257,12 +305,13 @@ class RecipeRoles:
         elif ctx.action == "improve":
             state = parent
             want = ctx.trick.id if ctx.trick else None
-            family = reg[state.draft].get("family")
+            family = _families(reg[state.draft])
             if (
                 want
                 and want in reg
                 and want not in state.tricks
                 and reg[want].get("hook") != "draft"
+                and want not in choices(state, reg, self.defaults(ctx, state, reg)).values()
                 and _applies(reg[want], profile, family, self._flags(ctx, profile))
             ):
                 applied = want
@@ -280,6 +329,8 @@ class RecipeRoles:
                 note = note or "every applicable trick is already on this lineage: re-run with a new seed"
         else:  # debug
             state, note = self._repair_state(ctx, parent, ctx.parent_output or "", reg)
+        if ctx.action != "draft" and parent is not None:
+            state.budget = self.budget(ctx, ctx.action)
         state = self._with_siblings(ctx, state, reg)
         return self._make_plan(ctx, state, reg, note, applied)
 
@@ -304,8 +355,7 @@ class RecipeRoles:
             lines.append(f"Repairs in effect: {', '.join(state.fixes)}.")
         if note:
             lines.append(f"Note: {note}.")
-        head = {"draft": f"[draft {state.draft}]", "improve": f"[improve {state.draft}]",
-                "debug": f"[debug {state.draft}]"}[ctx.action]  # fmt: skip
+        head = f"[{ctx.action} {state.draft}]"
         what = f"+ {applied}" if applied else (note or self._title(state.draft, reg))
         summary = f"{head} {what}" + (f" (tricks: {', '.join(state.tricks)})" if state.tricks else "")
         meta = {"state": asdict(state), "trick_id": applied, "note": note,
@@ -324,14 +374,18 @@ class RecipeRoles:
         return max(1.0, min(5.0, score))
 
     def code(self, ctx: Context, plan: Plan) -> str:
-        return render(self.profile(ctx), self._state(plan), self._registry(ctx), plan.summary)
+        reg, state = self._registry(ctx), self._state(plan)
+        return render(self.profile(ctx), state, reg, plan.summary, self.defaults(ctx, state, reg))
 
     def decompose(self, ctx: Context, plan: Plan) -> list[Step]:
         return [Step(title, details) for title, details in STEP_TITLES]
 
     def step_code(self, ctx: Context, plan: Plan, steps: list[Step], index: int, program: str) -> str:
         state = State.from_code(program) or self._state(plan)  # repaired earlier steps carry the newest state
-        return render_steps(self.profile(ctx), state, self._registry(ctx), plan.summary)[index]
+        reg = self._registry(ctx)
+        return render_steps(self.profile(ctx), state, reg, plan.summary, self.defaults(ctx, state, reg))[
+            index
+        ]
 
     def repair(self, ctx: Context, code: str, error: str, step: Step | None = None) -> str:
         reg, profile = self._registry(ctx), self.profile(ctx)
@@ -339,39 +393,151 @@ class RecipeRoles:
         if state is None or state.draft not in reg:
             if step is not None:
                 raise RoleError("cannot repair a step that was not written by a recipe")
-            return render(profile, self._draft_state(ctx, reg), reg, "fresh recipe draft (unrecognised code)")
+            fresh = self._draft_state(ctx, reg)
+            return render(
+                profile, fresh, reg, "fresh recipe draft (unrecognised code)", self.defaults(ctx, fresh, reg)
+            )
         new, note = self._repair_state(ctx, state, error, reg)
+        defaults = self.defaults(ctx, new, reg)
         if step is None:
-            return render(profile, new, reg, f"repaired: {note}")
+            return render(profile, new, reg, f"repaired: {note}", defaults)
         titles = [t for t, _ in STEP_TITLES]
         index = titles.index(step.title) if step.title in titles else 0
-        cell = render_steps(profile, new, reg, f"repaired: {note}")[index]
+        cell = render_steps(profile, new, reg, f"repaired: {note}", defaults)[index]
         if index == 0:
             return cell
-        # Earlier cells already ran with the old state: restate what the new state changes.
+        # Earlier cells already ran with the old state: restate the settings and component blocks it changes.
         from automind.recipes.compose import build_cfg
 
         old, fresh = build_cfg(profile, state, reg), build_cfg(profile, new, reg)
         changed = {k: v for k, v in fresh.items() if old.get(k) != v}
         lines = [f"# repair: {note}", f"CFG.update({changed!r})"]
-        for hook, var in HOOK_LISTS.items():
-            if hook in ("config", "target", "features"):
-                names = [
-                    f"{hook}__{snake(t)}"
-                    for t in new.tricks
-                    if reg[t].get("hook") == hook and reg[t].get("code")
-                ]
-                lines.append(f"{var} = [{', '.join(names)}]")
+        before = component_blocks(state, reg, choices(state, reg, self.defaults(ctx, state, reg)))
+        after = component_blocks(new, reg, choices(new, reg, defaults))
+        for name, (_, text) in after.items():
+            if COMPONENTS[name][0] < index and before.get(name, ("", ""))[1] != text:
+                lines.append(text.rstrip("\n"))
         heading, _, rest = cell.partition("\n")
         return heading + "\n" + "\n".join(lines) + "\n" + rest
 
     def integrate(self, ctx: Context, plan: Plan, program: str) -> str:
         """The canonical script of the final state (identical to `program` when no step was repaired)."""
+        reg = self._registry(ctx)
         state = State.from_code(program)
-        if state is None or state.draft not in self._registry(ctx):
+        if state is None or state.draft not in reg:
             return program
         note = plan.summary if state == self._state(plan) else f"{plan.summary} (repaired while stepping)"
-        return render(self.profile(ctx), state, self._registry(ctx), note)
+        return render(self.profile(ctx), state, reg, note, self.defaults(ctx, state, reg))
+
+    # --- time ----------------------------------------------------------------------------------------
+    def budget(self, ctx: Context, action: str) -> float:
+        """The script's time allowance: a share of the run's time limit (more for drafts), within what one
+        execution may take now (ctx.time_limit_s, else the configured caps), less start-up and margin."""
+        search, sandbox = self.settings.search, self.settings.sandbox
+        cap = min(search.exec_timeout_s, sandbox.timeout_s, search.time_limit_s)
+        if ctx.time_limit_s:
+            cap = min(cap, float(ctx.time_limit_s))
+        share = DRAFT_SHARE if action == "draft" else STEP_SHARE
+        return round(max(5.0, min(share * search.time_limit_s, 0.85 * cap - 5.0)), 1)
+
+    # --- components (docs/recipes.md, "Components") -------------------------------------------------
+    def defaults(
+        self, ctx: Context, state: State, reg: dict[str, dict[str, Any]] | None = None
+    ) -> dict[str, str]:
+        """The default choice card of each choice component for this task and draft: the highest-priority
+        applicable one."""
+        reg = reg or self._registry(ctx)
+        profile, family = self.profile(ctx), _families(reg[state.draft])
+        flags = self._flags(ctx, profile)
+        out = {}
+        for name, (_, func) in COMPONENTS.items():
+            if func is None:
+                continue
+            ok = [c for c in choice_cards(reg, name) if _applies(reg[c], profile, family, flags)]
+            if ok:
+                out[name] = sorted(ok, key=lambda c: (-float(reg[c].get("priority", 0)), c))[0]
+        return out
+
+    def _code_state(self, ctx: Context, code: str | None, reg: dict[str, dict[str, Any]]) -> State:
+        state = State.from_code(code if code is not None else ctx.parent_code)
+        if state is None or state.draft not in reg:
+            raise ComponentError("the script was not written by a recipe: it has no components to change")
+        state.tricks = [t for t in state.tricks if t in reg]
+        return state
+
+    def components(self, ctx: Context, code: str | None = None) -> list[Component]:
+        """The components of a recipe script (default: ctx.parent_code), in script order, with the current
+        choice, the tricks inside each block, the alternatives the cards offer and the neutral choice."""
+        reg = self._registry(ctx)
+        state = self._code_state(ctx, code, reg)
+        profile, family = self.profile(ctx), _families(reg[state.draft])
+        flags = self._flags(ctx, profile)
+        defaults = self.defaults(ctx, state, reg)
+        chosen = choices(state, reg, defaults)
+        blocks = component_blocks(state, reg, chosen)
+        out = []
+        for name, (step, func) in COMPONENTS.items():
+            label = blocks[name][0]
+            tricks = tricks_of(state, reg, name)
+            if func is None:
+                alts = [r for r in reg if not is_choice(reg[r]) and reg[r].get("hook") != "draft"
+                        and component_of(reg[r]) == name and r not in tricks
+                        and _applies(reg[r], profile, family, flags)]  # fmt: skip
+                alts.sort(key=lambda r: (-float(reg[r].get("priority", 0)), r))
+                out.append(Component(name, label, None, tricks, alts, None, step))
+                continue
+            card = None if label == "draft" else chosen.get(name)
+            ok = [c for c in choice_cards(reg, name) if _applies(reg[c], profile, family, flags)]
+            ok.sort(key=lambda c: (-float(reg[c].get("priority", 0)), c))
+            neutral = next((c for c in ok if reg[c].get("neutral")), None)
+            out.append(Component(name, label, card, tricks, [c for c in ok if c != card], neutral, step))
+        return out
+
+    def ablations(self, ctx: Context, code: str | None = None) -> list[tuple[str, Plan]]:
+        """One plan per component that is not already neutral: the same script with that component reduced
+        to its neutral form (tricks dropped, choice set to the neutral card). Same seed and time allowance as
+        the script, so only that component's block differs."""
+        reg = self._registry(ctx)
+        state = self._code_state(ctx, code, reg)
+        out = []
+        for comp in self.components(ctx, code):
+            if is_neutral(comp):
+                continue
+            new = ablate(state, comp, reg)
+            what = f"{comp.name}: {comp.choice} -> " + (reg[comp.neutral].get("choice", comp.neutral)
+                                                        if comp.neutral and comp.card != comp.neutral else "none")  # fmt: skip
+            out.append((comp.name, self._variant_plan(ctx, new, reg, f"ablation of {what}", comp.name, None)))
+        return out
+
+    def alternatives(self, ctx: Context, component: str, code: str | None = None) -> list[Plan]:
+        """One plan per alternative the cards offer for `component` (the refine inner loop's candidates)."""
+        comp = next((c for c in self.components(ctx, code) if c.name == component), None)
+        if comp is None:
+            raise ComponentError(f"unknown component {component!r}; components are {', '.join(COMPONENTS)}")
+        return [self.variant(ctx, component, card, code) for card in comp.alternatives]
+
+    def variant(self, ctx: Context, component: str, card: str | None, code: str | None = None) -> Plan:
+        """The plan of the same script with `component` set to `card` (a choice card of it; for a trick-only
+        component a trick of it, or None for none)."""
+        reg = self._registry(ctx)
+        state = self._code_state(ctx, code, reg)
+        new = set_choice(state, component, card, reg)
+        label = reg[card].get("choice", card) if card else "none"
+        return self._variant_plan(ctx, new, reg, f"{component} -> {label}", component, card)
+
+    def _variant_plan(
+        self,
+        ctx: Context,
+        state: State,
+        reg: dict[str, dict[str, Any]],
+        what: str,
+        component: str,
+        card: str | None,
+    ) -> Plan:
+        state = self._with_siblings(ctx, state, reg)
+        plan = self._make_plan(ctx, state, reg, what, card)
+        plan.meta.update(component=component, choice=card)
+        return plan
 
     def verify(self, ctx: Context, code: str, result: ExecResult) -> Verdict:
         """Facts only: exit status, submission on disk and valid, metric parsed; direction from the task."""
@@ -418,4 +584,4 @@ def read_metric(workspace: Path, stdout: str = "") -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
 
-__all__ = ["FIXES", "RecipeRoles", "State", "read_metric"]
+__all__ = ["FIXES", "Component", "ComponentError", "RecipeRoles", "State", "read_metric"]

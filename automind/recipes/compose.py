@@ -1,8 +1,12 @@
-"""Turn (profile, recipe state, recipe cards) into a standalone script of four steps.
+"""Turn (profile, recipe state, recipe cards) into a standalone script of four steps made of named components.
 
-The state (draft id, applied trick ids, repairs, seed, siblings) is written as a JSON comment at the top of
-the script and of every step, so improve/debug/repair can rebuild the script from it deterministically:
-the same inputs always give the same code, and the steps concatenate to the whole script.
+The state (draft id, applied trick ids, repairs, seed, siblings, time allowance) is written as a JSON comment at
+the top of the script and of every step, so improve/debug/repair can rebuild the script from it
+deterministically: the same inputs always give the same code, and the steps concatenate to the whole script.
+
+Each component (clean, features, target, encoding, validation, model, ensemble, postprocess) is one contiguous
+block between `# >>> component NAME: CHOICE` and `# <<< component NAME` lines; changing one component's choice
+or tricks changes that block only (and the state lines). `automind.recipes.components` is the API over this.
 """
 
 from __future__ import annotations
@@ -22,18 +26,41 @@ from automind.recipes.profile import Profile
 TAG = "automind-recipe:"
 HOOKS = ("config", "features", "target", "params", "ensemble", "postprocess")
 HOOK_LISTS = {
-    "config": "CONFIG_HOOKS",
     "features": "FEATURE_HOOKS",
     "target": "TARGET_HOOKS",
     "params": "PARAM_HOOKS",
     "ensemble": "ENSEMBLE_HOOKS",
     "postprocess": "POST_HOOKS",
 }
+# Components in script order, with the step that holds them and the function a choice card must define
+# (None: the component has no choice cards, only tricks).
+COMPONENTS: dict[str, tuple[int, str | None]] = {
+    "clean": (1, "clean"),
+    "features": (1, None),
+    "target": (1, None),
+    "encoding": (1, "encode_categories"),
+    "validation": (2, "make_folds"),
+    "model": (2, "models"),
+    "ensemble": (2, "combine"),
+    "postprocess": (2, "postprocess"),
+}
+# Where a trick's code lives when its card names no component.
+HOOK_COMPONENT = {
+    "features": "features",
+    "target": "target",
+    "params": "model",
+    "ensemble": "ensemble",
+    "postprocess": "postprocess",
+    "config": "validation",
+}
+BEGIN, END = "# >>> component ", "# <<< component "
 STEP_TITLES = (
-    ("Load data", "read train/test/sample submission, apply config hooks, encode the target"),
-    ("Preprocess and features", "feature hooks on the raw frames, then the draft's prepare() into model matrices"),
-    ("Model and cross-validation", "K-fold fit_predict with params/target hooks, ensemble and post-processing, "
-     "print and save the validation metric"),
+    ("Load data", "read train/test/sample submission, encode the target"),
+    ("Preprocess and features", "the clean, features, target and encoding components; images to pixel "
+     "columns and the clean component on the whole frames"),
+    ("Model and cross-validation", "the validation, model, ensemble and postprocess components: each model "
+     "of the portfolio on every fold while time lasts, the ensemble and post-processing fitted on "
+     "out-of-fold predictions; print and save the validation metric"),
     ("Predict and write submission", "fill the sample submission's columns in its row order"),
 )  # fmt: skip
 # Repairs are CFG overlays: data, so a repaired script differs from its parent by readable settings.
@@ -51,6 +78,7 @@ class State:
     fixes: list[str] = field(default_factory=list)
     seed: int = 0
     siblings: list[dict[str, Any]] = field(default_factory=list)
+    budget: float | None = None  # the script's time allowance in seconds (CFG["time_budget"])
 
     def tag(self) -> str:
         return f"{TAG} {json.dumps(asdict(self), sort_keys=True)}"
@@ -83,6 +111,17 @@ def snake(card_id: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", card_id.lower()).strip("_")
 
 
+def component_of(recipe: dict[str, Any]) -> str | None:
+    """The component a card belongs to: its `component`, else its hook's (None for drafts)."""
+    if recipe.get("hook") == "component":
+        return recipe.get("component")
+    return recipe.get("component") or HOOK_COMPONENT.get(recipe.get("hook", ""))
+
+
+def is_choice(recipe: dict[str, Any]) -> bool:
+    return recipe.get("hook") == "component"
+
+
 def hook_function(recipe: dict[str, Any], card_id: str) -> tuple[str, str] | None:
     """(renamed function name, code) for a trick recipe; data-only recipes get a generated function."""
     hook = recipe["hook"]
@@ -98,15 +137,23 @@ def hook_function(recipe: dict[str, Any], card_id: str) -> tuple[str, str] | Non
         return name, renamed
     if hook == "params" and isinstance(recipe.get("params"), dict):
         literal = pprint.pformat(recipe["params"], width=100, sort_dicts=False)
+        families = (recipe.get("applies") or {}).get("families")
+        if families:  # a portfolio mixes families: only the models of the listed ones take these params
+            return name, (
+                f"def {name}(p, cfg):\n"
+                f"    if cfg.get('family') not in {tuple(families)!r}:\n        return p\n"
+                f"    return {{**p, **{literal}}}\n"
+            )
         return name, f"def {name}(p, cfg):\n    return {{**p, **{literal}}}\n"
-    return None  # config recipes with only `set` are merged into CFG
+    return None  # config recipes with only `set`: a CFG.update line in their component's block
 
 
 def build_cfg(profile: Profile, state: State, recipes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The CFG literal: the profile, the draft's settings, repairs, the seed and the time allowance (tricks'
+    and choices' settings live in their component's block, so they change that block only)."""
     cfg = profile.cfg()
     cfg["seed"] = state.seed
-    for rid in [state.draft, *state.tricks]:
-        cfg.update(recipes[rid].get("set") or {})
+    cfg.update(recipes[state.draft].get("set") or {})
     for fix in state.fixes:
         cfg.update(FIXES.get(fix, {}))
     halvings = state.fixes.count("subsample")
@@ -114,6 +161,8 @@ def build_cfg(profile: Profile, state: State, recipes: dict[str, dict[str, Any]]
         cfg["max_rows"] = max(500, profile.n_rows >> halvings)
     if state.siblings:
         cfg["siblings"] = state.siblings
+    if state.budget:
+        cfg["time_budget"] = round(float(state.budget), 1)
     return cfg
 
 
@@ -121,55 +170,127 @@ def _main(lines: list[str]) -> str:
     return 'if __name__ == "__main__":\n' + "".join(f"    {line}\n" for line in lines)
 
 
+def _legacy_blocks(draft_id: str, draft: dict[str, Any]) -> dict[str, str]:
+    """A draft written as `code: {prepare, model}` (the older card format) becomes the encoding and model
+    blocks: its prepare() is the 'draft' representation, its fit_predict() the one model."""
+    code = draft["code"]
+    family = draft.get("family", "custom")
+    encoding = (
+        code["prepare"].strip("\n")
+        + "\n\n\n"
+        + ("def encode_categories(a, b, y, cfg):\n    return category_codes(a, b, cfg)\n")
+    )
+    model = (
+        code["model"].strip("\n")
+        + "\n\n\n"
+        + (
+            "def models(cfg):\n"
+            f"    return [member({draft_id!r}, fit_predict, 'draft', default_params(cfg), {family!r})]\n"
+        )
+    )
+    return {"encoding": encoding, "model": model}
+
+
+def choices(state: State, recipes: dict[str, dict[str, Any]], defaults: dict[str, str]) -> dict[str, str]:
+    """The choice card of each choice component: the last one applied on the lineage, else the draft's pin,
+    else the given default (the highest-priority applicable choice)."""
+    chosen = dict(defaults)
+    chosen.update(recipes[state.draft].get("components") or {})
+    for rid in state.tricks:
+        if is_choice(recipes[rid]):
+            chosen[recipes[rid]["component"]] = rid
+    return chosen
+
+
+def component_blocks(
+    state: State, recipes: dict[str, dict[str, Any]], chosen: dict[str, str]
+) -> dict[str, tuple[str, str]]:
+    """name -> (choice label, block text with its markers) for every component."""
+    draft = recipes[state.draft]
+    legacy = _legacy_blocks(state.draft, draft) if isinstance(draft.get("code"), dict) else {}
+    tricks: dict[str, list[str]] = {name: [] for name in COMPONENTS}
+    for rid in state.tricks:
+        comp = component_of(recipes[rid])
+        if not is_choice(recipes[rid]) and comp in tricks:
+            tricks[comp].append(rid)
+    out = {}
+    for name, (_, func) in COMPONENTS.items():
+        parts: list[str] = []
+        if func is None:
+            label = "+".join(tricks[name]) or "none"
+        elif (
+            name in legacy
+            and name not in (draft.get("components") or {})
+            and not _overridden(state, recipes, name)
+        ):
+            label = "draft"
+            parts.append(legacy[name])
+        else:
+            rid = chosen.get(name)
+            if rid is None or rid not in recipes:
+                raise ValueError(f"no choice card for component {name!r} of draft {state.draft}")
+            rec = recipes[rid]
+            label = rec.get("choice", rid)
+            if rec.get("set"):
+                parts.append(f"CFG.update({pprint.pformat(rec['set'], width=100, sort_dicts=False)})\n")
+            parts.append(rec["code"].strip("\n") + "\n")
+        hook_names: dict[str, list[str]] = {}
+        for rid in tricks[name]:
+            rec = recipes[rid]
+            if rec.get("set"):
+                parts.append(f"CFG.update({pprint.pformat(rec['set'], width=100, sort_dicts=False)})\n")
+            fn = hook_function(rec, rid)
+            if fn is None:
+                continue
+            if rec["hook"] == "config":
+                parts.append(fn[1] + f"\nCFG = {fn[0]}(CFG)\n")
+            else:
+                parts.append(fn[1])
+                hook_names.setdefault(rec["hook"], []).append(fn[0])
+        for hook, var in HOOK_LISTS.items():
+            if HOOK_COMPONENT[hook] == name:
+                parts.append(f"{var} = [{', '.join(hook_names.get(hook, []))}]\n")
+        body = "\n\n".join(p.strip("\n") + "\n" for p in parts)
+        out[name] = (label, f"{BEGIN}{name}: {label}\n{body}{END}{name}\n")
+    return out
+
+
+def _overridden(state: State, recipes: dict[str, dict[str, Any]], name: str) -> bool:
+    return any(is_choice(recipes[r]) and recipes[r].get("component") == name for r in state.tricks)
+
+
 def render_steps(
-    profile: Profile, state: State, recipes: dict[str, dict[str, Any]], plan_line: str = ""
+    profile: Profile,
+    state: State,
+    recipes: dict[str, dict[str, Any]],
+    plan_line: str = "",
+    defaults: dict[str, str] | None = None,
 ) -> list[str]:
     """The four step cells; join_steps() of them is the whole standalone script."""
     rt = runtime_sections()
-    draft = recipes[state.draft]
-    by_hook: dict[str, list[tuple[str, str]]] = {h: [] for h in HOOKS}
-    for rid in state.tricks:
-        fn = hook_function(recipes[rid], rid)
-        if fn is not None:
-            by_hook[recipes[rid]["hook"]].append(fn)
+    blocks = component_blocks(state, recipes, choices(state, recipes, defaults or {}))
 
-    def block(*hooks: str) -> str:
-        out = []
-        for h in hooks:
-            out += [code + "\n" for _, code in by_hook[h]]
-            out.append(f"{HOOK_LISTS[h]} = [{', '.join(name for name, _ in by_hook[h])}]\n")
-        return "\n".join(out)
+    def comps(step: int) -> str:
+        return "\n\n".join(text for name, (_, text) in blocks.items() if COMPONENTS[name][0] == step)
 
     cfg = pprint.pformat(build_cfg(profile, state, recipes), width=108, sort_dicts=False)
     tag = state.tag()
     head = [f"# {TAG}" + tag[len(TAG) :], f"# {plan_line}" if plan_line else ""]
     step1 = "\n".join(x for x in head if x) + f"\n# ---- step 1/4: {STEP_TITLES[0][0]} ----\n"
-    step1 += rt["imports"] + "\n" + f"CFG = {cfg}\n\n" + block("config") + "\n\n" + rt["load"] + "\n\n"
+    step1 += rt["imports"] + "\n" + f"CFG = {cfg}\n\n\n" + rt["load"] + "\n\n"
     step1 += metric_block(profile.metric, profile.lower_is_better) + "\n\n"
     step1 += _main([
-        "for hook in CONFIG_HOOKS:",
-        "    CFG = hook(CFG)",
         "train, test, sample = load_data()",
         "y = encode_target(train)",
         'log(f"train {train.shape}, test {test.shape}, problem {CFG[\'problem\']}, metric {CFG[\'metric\']}")',
     ])  # fmt: skip
-    code = draft["code"]
     step2 = f"\n\n# ---- step 2/4: {STEP_TITLES[1][0]} ---- {tag}\n"
-    step2 += (
-        block("target", "features")
-        + "\n\n"
-        + code["prepare"].strip("\n")
-        + "\n\n\n"
-        + rt["features"]
-        + "\n\n"
-    )
-    step2 += _main(["X, X_test = build_matrices(train, test)"])
+    step2 += comps(1) + "\n\n" + rt["features"] + "\n\n"
+    step2 += _main(["train, test = prepare_frames(train, test)"])
     step3 = f"\n\n# ---- step 3/4: {STEP_TITLES[2][0]} ---- {tag}\n"
-    step3 += code["model"].strip("\n") + "\n\n\n" + block("params", "ensemble", "postprocess") + "\n\n"
-    step3 += rt["model"] + "\n\n"
+    step3 += comps(2) + "\n\n" + rt["model"] + "\n\n"
     step3 += _main([
-        "oof, test_pred = cross_validate(X, y, X_test)",
-        "oof, test_pred = finish(oof, test_pred, y)",
+        "oof, test_pred = cross_validate(train, test, y)",
         "score = report(y, oof, test_pred)",
     ])  # fmt: skip
     step4 = f"\n\n# ---- step 4/4: {STEP_TITLES[3][0]} ---- {tag}\n" + rt["submit"] + "\n\n"
@@ -184,5 +305,11 @@ def join_steps(steps: list[str]) -> str:
     return "\n\n\n".join(step.strip("\n") for step in steps) + "\n"
 
 
-def render(profile: Profile, state: State, recipes: dict[str, dict[str, Any]], plan_line: str = "") -> str:
-    return join_steps(render_steps(profile, state, recipes, plan_line))
+def render(
+    profile: Profile,
+    state: State,
+    recipes: dict[str, dict[str, Any]],
+    plan_line: str = "",
+    defaults: dict[str, str] | None = None,
+) -> str:
+    return join_steps(render_steps(profile, state, recipes, plan_line, defaults))

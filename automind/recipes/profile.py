@@ -8,6 +8,7 @@ name or address column never turns a tabular task into a text task.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ class Profile:
     n_features: int = 0
     flags: set[str] = field(default_factory=set)
     threads: int = 2
+    fold_seed: int = 0  # the run's seed: every node validates on the same folds
 
     @property
     def primary(self) -> str:
@@ -66,6 +68,7 @@ class Profile:
             "image_col": self.image_col,
             "image_size": self.image_size,
             "seed": 0,
+            "fold_seed": self.fold_seed,
             "folds": 5,
             "bags": 1,
             "threads": self.threads,
@@ -238,6 +241,8 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
             flags.add("skewed_target")
     if problem in ("binary", "multiclass") and y.value_counts(normalize=True).min() < 0.15:
         flags.add("imbalanced")
+    if importlib.util.find_spec("catboost") is not None:  # scripts run with this same interpreter
+        flags.add("catboost")
 
     return Profile(
         train=_rel(task, train_p),

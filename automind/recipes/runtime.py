@@ -5,10 +5,19 @@ generated script that needs it; the script stays standalone (best_solution.py ru
 except for custom `module:function` metrics). The metric itself is not written here: the composer copies
 the registry's own function from automind/metrics.py into the script as METRIC_FN (recipes/metric_code.py),
 so the validation score is computed exactly as the grader computes it. The `stubs` section is never
-emitted: it only gives names that the composer generates (hooks, draft functions, CFG, the copied metric
-code) a definition for linting and tests.
-Hooks see predictions in "model space": regression -> float array; binary -> P(positive class);
+emitted: it only gives names that the composer generates (component functions, hook lists, CFG, the
+copied metric code) a definition for linting and tests.
+Predictions are in "model space": regression -> float array; binary -> P(positive class);
 multiclass -> (n, K) probabilities in the order of CFG["classes"].
+
+What runs where (docs/recipes.md has the contract):
+- once, on whole frames: image files to pixel columns, then the `clean` component (label-free, row-wise
+  or column screening decided on train);
+- per fold, fitted on the fold's training rows only: the feature hooks, the categorical encoding and every
+  scaler/vectoriser (so nothing about a validation or test row leaks into what it is scored with);
+- per model of the portfolio, in order and while time lasts: K-fold fits with out-of-fold predictions;
+- after the portfolio: the `ensemble` and `postprocess` components, each fitted on out-of-fold predictions
+  and cross-fitted (fitted on the other folds for each fold) so the reported score is honest.
 """
 
 # %% stubs
@@ -21,7 +30,6 @@ from automind.metrics import positive_label, sorted_labels  # noqa: F401 - copie
 CFG: dict[str, Any] = {}
 METRIC_FN: Any = None  # the registry's function for CFG["metric"]; None for a custom metric
 METRIC_DEFAULTS: dict[str, Any] = {}  # parameters the metric's name implies (k of map@5, beta of f0.5)
-CONFIG_HOOKS: list[Any] = []
 FEATURE_HOOKS: list[Any] = []
 TARGET_HOOKS: list[Any] = []
 PARAM_HOOKS: list[Any] = []
@@ -29,16 +37,32 @@ ENSEMBLE_HOOKS: list[Any] = []
 POST_HOOKS: list[Any] = []
 
 
-def prepare(train, test, cfg):  # the draft defines it
+def clean(train, test, cfg):  # the clean component defines it
+    return train, test
+
+
+def encode_categories(a, b, y, cfg):  # the encoding component defines it
+    return category_codes(a, b, cfg)
+
+
+def make_folds(y, cfg):  # the validation component defines it
+    return kfold(y, cfg, 5)
+
+
+def models(cfg):  # the model component defines it
+    return [member("lgbm", fit_lgbm, "tree", {})]
+
+
+def combine(members, y, splits, cfg):  # the ensemble component defines it
+    return caruana(members, y, splits, cfg)
+
+
+def postprocess(oof, test_pred, y, splits, cfg):  # the postprocess component defines it
+    return oof, test_pred
+
+
+def prepare(train, test, cfg):  # a legacy draft's encoding block defines it
     return tree_matrix(train, test, cfg)
-
-
-def default_params(cfg):  # the draft defines it
-    return {}
-
-
-def fit_predict(X_tr, y_tr, X_va, y_va, X_te, params, cfg):  # the draft defines it
-    raise NotImplementedError
 
 
 # %% imports
@@ -58,6 +82,20 @@ T0 = time.time()
 # %% load
 def log(msg):
     print(f"[{time.time() - T0:6.1f}s] {msg}", flush=True)
+
+
+def time_budget():
+    """Seconds this script may use: its allowance CFG['time_budget'] (rendered by the recipe policy), capped
+    by the sandbox's limit when the environment says it (AUTOMIND_TIME_LIMIT_S), minus a safety margin."""
+    limits = [float(CFG.get("time_budget") or 0) or float("inf")]
+    hard = os.environ.get("AUTOMIND_TIME_LIMIT_S")
+    if hard:
+        limits.append(0.9 * float(hard) - 2.0)
+    return max(1.0, min(limits))
+
+
+def time_left():
+    return time_budget() - (time.time() - T0)
 
 
 def read_table(path):
@@ -147,8 +185,8 @@ def split_frames(train, test):
     """Feature frames: the columns train and test share, minus id and targets (a column missing from the
     test file can't be used); near-unique non-numeric columns that aren't text are dropped (they're ids)."""
     drop = (set(CFG["target"]) | {CFG.get("id")} | set(CFG.get("drop", []))) - {CFG.get("image_col")}
-    cols = [c for c in train.columns if c in test.columns and c not in drop]
-    special = set(CFG.get("text_cols", [])) | {CFG.get("image_col")}
+    cols = [c for c in train.columns if c in test.columns and c not in drop and c != CFG.get("image_col")]
+    special = set(CFG.get("text_cols", []))
     keep = [c for c in cols if c in special or not _id_like(train[c])]
     a, b = train[keep].copy(), test[keep].copy()
     if CFG.get("coerce"):  # repair: mostly-numeric text columns become numbers, the rest category codes
@@ -156,9 +194,8 @@ def split_frames(train, test):
             num = pd.to_numeric(a[c], errors="coerce")
             if num.notna().mean() > 0.9 * a[c].notna().mean():
                 a[c], b[c] = num, pd.to_numeric(b[c], errors="coerce")
-            else:  # shared integer codes: any model (and any astype(float)) accepts them
-                codes = pd.Categorical(pd.concat([a[c], b[c]]).astype(str)).codes
-                a[c], b[c] = codes[: len(a)], codes[len(a) :]
+            else:
+                a[c], b[c] = a[c].astype(str), b[c].astype(str)
     return a, b
 
 
@@ -174,27 +211,163 @@ def column_kinds(df):
     return num, cat, text
 
 
-def tree_matrix(train, test, cfg):
-    """Numbers as they are (NaN kept), categories as shared integer codes, text as its length."""
-    num, cat, text = column_kinds(train)
-    parts_tr, parts_te = [train[num].astype(float)], [test[num].astype(float)]
-    for c in cat:
-        both = pd.concat([train[c], test[c]]).astype(str)
-        codes = pd.Series(pd.Categorical(both).codes, index=both.index).astype(float)
-        codes[pd.concat([train[c], test[c]]).isna().to_numpy()] = np.nan
-        parts_tr.append(codes.iloc[: len(train)].rename(c).reset_index(drop=True).to_frame())
-        parts_te.append(codes.iloc[len(train) :].rename(c).reset_index(drop=True).to_frame())
+def _feature_columns(train, test):
+    keep = set(CFG["target"]) | {CFG.get("id"), CFG.get("image_col")}
+    return [c for c in train.columns if c in test.columns and c not in keep]
+
+
+def date_parts(train, test, cfg):
+    """Text columns that parse as dates become epoch days, year, month, day and day of week (row-wise)."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        sample = train[c].dropna().astype(str).head(200)
+        if (
+            len(sample) < 5
+            or not sample.str.match(r"^\d{4}-\d{1,2}-\d{1,2}|^\d{1,2}/\d{1,2}/\d{2,4}").mean() > 0.9
+        ):
+            continue
+        for df in (train, test):
+            d = pd.to_datetime(df[c], errors="coerce")
+            df[c + "_epoch"] = (d - pd.Timestamp("1970-01-01")).dt.days
+            for part in ("year", "month", "day", "dayofweek"):
+                df[f"{c}_{part}"] = getattr(d.dt, part)
+            df.drop(columns=[c], inplace=True)
+    return train, test
+
+
+def text_counts(train, test, cfg):
+    """Per free-text column: characters, words and the share of upper-case, digit and punctuation
+    characters (row-wise, so nothing is fitted)."""
+    for c in cfg.get("text_cols", []):
+        for df in (train, test):
+            s = df[c].fillna("").astype(str)
+            n = s.str.len()
+            df[c + "_n_chars"] = n
+            df[c + "_n_words"] = s.str.split().str.len().fillna(0)
+            for name, pattern in (("upper", r"[A-Z]"), ("digit", r"\d"), ("punct", r"[^\w\s]")):
+                df[f"{c}_{name}_share"] = s.str.count(pattern) / (n + 1)
+    return train, test
+
+
+def screen_columns(train, test, cfg):
+    """Drop columns that cannot help, judged on the training rows without their labels: constant columns,
+    exact duplicates of an earlier column, and non-numeric near-unique columns that are not text (ids).
+    Two-valued text columns become 0/1."""
+    cols = [c for c in _feature_columns(train, test) if c not in cfg.get("text_cols", [])]
+    drop, seen = [], {}
+    for c in cols:
+        s = train[c]
+        if s.nunique(dropna=False) <= 1 or _id_like(s):
+            drop.append(c)
+            continue
+        key = pd.util.hash_pandas_object(s.astype(str), index=False).sum()
+        if key in seen and train[seen[key]].astype(str).equals(s.astype(str)):
+            drop.append(c)
+            continue
+        seen[key] = c
+        values = s.dropna().unique()
+        if not pd.api.types.is_numeric_dtype(s) and len(values) == 2:
+            first = sorted(map(str, values))[1]
+            for df in (train, test):
+                df[c] = np.where(df[c].isna(), np.nan, (df[c].astype(str) == first).astype(float))
+    if drop:
+        log(f"clean: dropped {len(drop)} constant/duplicate/id-like column(s): {drop[:8]}")
+    return train.drop(columns=drop), test.drop(columns=drop)
+
+
+def category_codes(a, b, cfg, min_count=2):
+    """Categories as integer codes learned from the training rows `a`: levels seen fewer than `min_count`
+    times there, unseen levels and missing values all become NaN."""
+    A, B = pd.DataFrame(index=a.index), pd.DataFrame(index=b.index)
+    for c in a.columns:
+        s = a[c].astype(str).where(a[c].notna())
+        counts = s.value_counts()
+        levels = sorted(counts.index[counts >= min_count])
+        index = {v: float(i) for i, v in enumerate(levels)}
+        A[c] = s.map(index).astype(float)
+        B[c] = b[c].astype(str).where(b[c].notna()).map(index).astype(float)
+    return A, B
+
+
+def category_frequencies(a, b, cfg):
+    """Share of the training rows `a` holding each level (unseen levels: 0)."""
+    A, B = pd.DataFrame(index=a.index), pd.DataFrame(index=b.index)
+    for c in a.columns:
+        freq = a[c].astype(str).value_counts(normalize=True)
+        A[c + "_freq"] = a[c].astype(str).map(freq).astype(float)
+        B[c + "_freq"] = b[c].astype(str).map(freq).fillna(0.0).astype(float)
+    return A, B
+
+
+def category_target_means(a, b, y, cfg, smooth=20.0, inner=5):
+    """Smoothed target mean per level: out-of-fold within the training rows `a` (inner folds), and from all
+    of `a` for the rows `b`. Binary -> P(positive), regression -> mean; multiclass -> one column per class."""
+    from sklearn.model_selection import KFold
+
+    y = np.asarray(y, dtype=float)
+    targets = (
+        [y] if cfg["problem"] != "multiclass" else [(y == k).astype(float) for k in range(cfg["n_classes"])]
+    )
+    A, B = pd.DataFrame(index=a.index), pd.DataFrame(index=b.index)
+    splits = (
+        list(KFold(inner, shuffle=True, random_state=cfg["seed"]).split(a)) if len(a) >= 2 * inner else []
+    )
+    for c in a.columns:
+        key_a, key_b = a[c].astype(str).to_numpy(), b[c].astype(str).to_numpy()
+        for j, t in enumerate(targets):
+            prior, col = float(t.mean()), f"{c}_te{j if len(targets) > 1 else ''}"
+
+            def means(keys, values, prior=prior):
+                g = pd.DataFrame({"k": keys, "v": values}).groupby("k")["v"].agg(["sum", "count"])
+                return (g["sum"] + prior * smooth) / (g["count"] + smooth)
+
+            enc = np.full(len(a), prior)
+            for tr, va in splits:
+                enc[va] = pd.Series(key_a[va]).map(means(key_a[tr], t[tr])).fillna(prior).to_numpy()
+            A[col] = enc
+            B[col] = pd.Series(key_b).map(means(key_a, t)).fillna(prior).to_numpy()
+    return A, B
+
+
+def tree_matrix(a, b, cfg, y=None):
+    """Numbers as they are (NaN kept), categories through the encoding component, text as its length.
+    Returns frames with the categorical code columns listed in cfg['_categorical'] for boosters."""
+    num, cat, text = column_kinds(a)
+    A, B = [a[num].astype(float)], [b[num].astype(float)]
+    cats = []
+    if cat:
+        ea, eb = encode_categories(a[cat], b[cat], y, cfg)
+        A.append(ea)
+        B.append(eb)
+        cats = [c for c in ea.columns if c in cat]
     for c in text:
-        parts_tr.append(train[c].fillna("").astype(str).str.len().rename(c + "_len").to_frame())
-        parts_te.append(test[c].fillna("").astype(str).str.len().rename(c + "_len").to_frame())
-    X = pd.concat([p.reset_index(drop=True) for p in parts_tr], axis=1)
-    X_test = pd.concat([p.reset_index(drop=True) for p in parts_te], axis=1)
-    X.columns = X_test.columns = [f"f{i}_{str(c)[:40]}" for i, c in enumerate(X.columns)]
-    return X, X_test
+        A.append(a[c].fillna("").astype(str).str.len().rename(c + "_len").to_frame())
+        B.append(b[c].fillna("").astype(str).str.len().rename(c + "_len").to_frame())
+    X = pd.concat([p.reset_index(drop=True) for p in A], axis=1)
+    X_b = pd.concat([p.reset_index(drop=True) for p in B], axis=1)
+    names = [f"f{i}_{str(c)[:40]}" for i, c in enumerate(X.columns)]
+    cfg["_categorical"] = [n for n, c in zip(names, X.columns, strict=True) if c in cats]
+    X.columns = X_b.columns = names
+    return X, X_b
 
 
-def linear_matrix(train, test, cfg):
-    """Median-imputed, scaled numbers with missing flags + one-hot categories (rare ones pooled): sparse."""
+def native_matrix(a, b, cfg, y=None):
+    """Numbers as they are and categories as text, for models with their own categorical handling."""
+    num, cat, text = column_kinds(a)
+    X, X_b = a[num + cat].copy(), b[num + cat].copy()
+    for c in cat:
+        X[c], X_b[c] = X[c].astype(str), X_b[c].astype(str)
+    for c in text:
+        X[c + "_len"] = a[c].fillna("").astype(str).str.len()
+        X_b[c + "_len"] = b[c].fillna("").astype(str).str.len()
+    cfg["_categorical"] = list(cat)
+    return X.reset_index(drop=True), X_b.reset_index(drop=True)
+
+
+def linear_matrix(train, test, cfg, y=None):
+    """Median-imputed, scaled numbers with missing flags + one-hot categories (rare ones pooled): sparse.
+    Every statistic comes from `train` (the fold's training rows)."""
     from scipy import sparse
     from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
@@ -203,7 +376,7 @@ def linear_matrix(train, test, cfg):
     if num:
         a, b = train[num].astype(float), test[num].astype(float)
         med = a.median()
-        miss = [c for c in num if a[c].isna().any() or b[c].isna().any()]
+        miss = [c for c in num if a[c].isna().any()]
         a2 = pd.concat([a.fillna(med), a[miss].isna().astype(float).add_suffix("_na")], axis=1).fillna(0)
         b2 = pd.concat([b.fillna(med), b[miss].isna().astype(float).add_suffix("_na")], axis=1).fillna(0)
         lo, hi = a2.quantile(0.001), a2.quantile(0.999)
@@ -222,11 +395,21 @@ def linear_matrix(train, test, cfg):
     return sparse.hstack(blocks_tr).tocsr(), sparse.hstack(blocks_te).tocsr()
 
 
-def text_matrix(train, test, cfg, word=(1, 2), char=(2, 5), max_features=200000):
-    """TF-IDF of the text columns (word and char n-grams, sublinear tf) next to the scaled tabular part."""
+def dense_matrix(train, test, cfg, y=None):
+    """The linear matrix as a dense array (kernel and neighbour models)."""
+    a, b = linear_matrix(train, test, cfg)
+    return a.toarray(), b.toarray()
+
+
+def text_matrix(train, test, cfg, y=None, word=None, char=None, max_features=None):
+    """TF-IDF of the text columns (word and char n-grams, sublinear tf; vocabulary from `train`) next to the
+    scaled tabular part."""
     from scipy import sparse
     from sklearn.feature_extraction.text import TfidfVectorizer
 
+    word = cfg.get("word_ngrams", (1, 2)) if word is None else word
+    char = cfg.get("char_ngrams", (2, 5)) if char is None else char
+    max_features = max_features or (50000 if cfg.get("light") else 100000)
     _, _, text = column_kinds(train)
 
     def joined(df):
@@ -250,6 +433,19 @@ def text_matrix(train, test, cfg, word=(1, 2), char=(2, 5), max_features=200000)
         blocks_tr.append(t_tr)
         blocks_te.append(t_te)
     return sparse.hstack(blocks_tr).tocsr(), sparse.hstack(blocks_te).tocsr()
+
+
+def compact_text_matrix(train, test, cfg, y=None):
+    """A small word TF-IDF (10k terms) beside the tree matrix: for boosters on text plus tabular columns."""
+    from scipy import sparse
+
+    words_a, words_b = text_matrix(train, test, cfg, word=(1, 2), char=None, max_features=10000)
+    tab_a, tab_b = tree_matrix(train, test, cfg, y)
+    cfg["_categorical"] = []
+    return (
+        sparse.hstack([sparse.csr_matrix(tab_a.to_numpy(dtype=np.float32)), words_a]).tocsr(),
+        sparse.hstack([sparse.csr_matrix(tab_b.to_numpy(dtype=np.float32)), words_b]).tocsr(),
+    )
 
 
 def read_image(path):
@@ -325,44 +521,107 @@ def hog(imgs, cells=4, bins=8):
     return f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-6)
 
 
-def image_matrix(train, test, cfg):
-    """Downsampled pixels (and gradient histograms when cfg['hog']) as dense features."""
+def image_features(df, cfg):
+    """Downsampled pixels (and gradient histograms when cfg['hog']) of each row's image, as columns."""
     size = int(cfg.get("image_size", 16))
-    a, b = image_array(train, size), image_array(test, size)
-    X, X_test = a.reshape(len(a), -1), b.reshape(len(b), -1)
+    imgs = image_array(df, size)
+    X = imgs.reshape(len(imgs), -1)
     if cfg.get("hog"):
         cells, bins = min(int(cfg.get("hog_cells", 4)), size), int(cfg.get("hog_bins", 8))
-        X, X_test = np.hstack([X, hog(a, cells, bins)]), np.hstack([X_test, hog(b, cells, bins)])
-    return X.astype(np.float32), X_test.astype(np.float32)
+        X = np.hstack([X, hog(imgs, cells, bins)])
+    names = [f"px{i}" for i in range(size * size)] + [f"hog{i}" for i in range(X.shape[1] - size * size)]
+    return pd.DataFrame(X.astype(np.float32), columns=names, index=df.index)
 
 
-def build_matrices(train, test):
-    for hook in FEATURE_HOOKS:
-        train, test = hook(train, test, CFG)
-    a, b = split_frames(train, test)
-    X, X_test = prepare(a, b, CFG)
-    if CFG.get("fillna"):  # repair: models that refuse NaN/inf get zeros
-        if hasattr(X, "fillna"):
-            X, X_test = (d.replace([np.inf, -np.inf], np.nan).fillna(0) for d in (X, X_test))
-        elif isinstance(X, np.ndarray):
-            X, X_test = np.nan_to_num(X, posinf=0, neginf=0), np.nan_to_num(X_test, posinf=0, neginf=0)
-    log(f"features: {X.shape[1]} columns, {X.shape[0]} train rows, {X_test.shape[0]} test rows")
-    return X, X_test
+def image_matrix(train, test, cfg, y=None):
+    """Pixel features of both frames (row-wise: nothing is fitted)."""
+    return image_features(train, cfg).to_numpy(), image_features(test, cfg).to_numpy()
 
 
-# %% model
+def prepare_frames(train, test):
+    """Once, before the folds: image files to pixel columns, then the clean component (label-free)."""
+    if CFG.get("image_col") and CFG.get("image_col") in train.columns:
+        train = pd.concat([train, image_features(train, CFG)], axis=1)
+        test = pd.concat([test, image_features(test, CFG)], axis=1)
+    train, test = clean(train.copy(), test.copy(), CFG)
+    log(f"frames: train {train.shape}, test {test.shape}")
+    return train, test
+
+
+REPRESENTATIONS = {
+    "tree": tree_matrix,
+    "native": native_matrix,
+    "linear": linear_matrix,
+    "dense": dense_matrix,
+    "text": text_matrix,
+    "text-compact": compact_text_matrix,
+    "draft": lambda a, b, cfg, y=None: prepare(a, b, cfg),
+}
+
+
 def take(X, idx):
     return X.iloc[idx] if hasattr(X, "iloc") else X[idx]
 
 
-def folds(y):
-    """Stratified K-fold for classes, plain shuffled K-fold otherwise; seeded by CFG."""
+class FoldData:
+    """Per-fold model matrices, built on first use and kept: the feature hooks and every representation
+    are fitted on the fold's training rows; its validation rows and the test rows are only transformed."""
+
+    def __init__(self, train, test, splits):
+        self.train, self.test, self.splits = train, test, splits
+        self.frames, self.cache = {}, {}
+
+    def fold_frames(self, k):
+        if k not in self.frames:
+            tr, va = self.splits[k]
+            a = self.train.iloc[tr].reset_index(drop=True)
+            rest = self.train.iloc[va].drop(columns=[c for c in CFG["target"] if c in self.train.columns])
+            b = pd.concat([rest, self.test], ignore_index=True)
+            for hook in FEATURE_HOOKS:
+                a, b = hook(a, b, CFG)
+            self.frames[k] = split_frames(a, b)
+        return self.frames[k]
+
+    def matrices(self, k, rep, y_tr):
+        """(X_train, X_valid, X_test, categorical column names) of fold k in representation `rep`."""
+        if (k, rep) not in self.cache:
+            a, b = self.fold_frames(k)
+            CFG["_categorical"] = []
+            X, X_b = REPRESENTATIONS[rep](a, b, CFG, y_tr)
+            if CFG.get("fillna"):  # repair: models that refuse NaN/inf get zeros
+                if hasattr(X, "fillna"):
+                    X, X_b = (d.replace([np.inf, -np.inf], np.nan).fillna(0) for d in (X, X_b))
+                elif isinstance(X, np.ndarray):
+                    X, X_b = np.nan_to_num(X, posinf=0, neginf=0), np.nan_to_num(X_b, posinf=0, neginf=0)
+            n_va = len(self.splits[k][1])
+            idx_va, idx_te = np.arange(n_va), np.arange(n_va, X_b.shape[0])
+            self.cache[(k, rep)] = (X, take(X_b, idx_va), take(X_b, idx_te), list(CFG["_categorical"]))
+            if k == 0:
+                log(f"representation {rep}: {X.shape[1]} columns")
+        return self.cache[(k, rep)]
+
+
+# %% model
+def kfold(y, cfg, k, repeats=1):
+    """Stratified K-fold for classes, plain shuffled K-fold otherwise, seeded by cfg['fold_seed'] (the same
+    folds for every node of a run, so their scores compare on equal terms); `repeats` reshuffles."""
     from sklearn.model_selection import KFold, StratifiedKFold
 
-    k, seed = int(CFG["folds"]), int(CFG["seed"])
-    if CFG["problem"] in ("binary", "multiclass") and np.bincount(y).min() >= k:
-        return list(StratifiedKFold(k, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
-    return list(KFold(k, shuffle=True, random_state=seed).split(np.zeros(len(y))))
+    k = min(int(k), 3) if cfg.get("light") else int(k)
+    seed = int(cfg.get("fold_seed", cfg["seed"]))
+    out = []
+    for r in range(1 if cfg.get("light") else int(repeats)):
+        if cfg["problem"] in ("binary", "multiclass") and np.bincount(y).min() >= k:
+            splitter = StratifiedKFold(k, shuffle=True, random_state=seed + r)
+            out += list(splitter.split(np.zeros(len(y)), y))
+        else:
+            out += list(KFold(k, shuffle=True, random_state=seed + r).split(np.zeros(len(y))))
+    return out
+
+
+def folds(y):
+    """One partition of the run's validation folds (for hooks that cross-validate something of their own)."""
+    return first_partition(make_folds(y, CFG), len(y))
 
 
 def class_proba(model, X):
@@ -371,6 +630,390 @@ def class_proba(model, X):
     out = np.zeros((p.shape[0], int(CFG["n_classes"])))
     out[:, np.asarray(model.classes_, dtype=int)] = p
     return out[:, 1] if CFG["problem"] == "binary" else out
+
+
+def lgbm_threads(cfg):
+    """OpenMP threads for LightGBM: one on small data, where extra threads mostly wait on each other."""
+    return int(cfg.get("threads", 2)) if cfg.get("n_rows", 0) >= 20000 else 1
+
+
+def min_patience(n_rows):
+    """Early-stopping patience floor: generous on small data, where validation curves are noisy."""
+    return 300 if n_rows <= 10000 else (150 if n_rows <= 100000 else 50)
+
+
+def member(name, fit, rep, params, family="gbdt"):
+    """One model of the portfolio: how to fit it and which representation of the data it needs."""
+    return {"name": name, "fit": fit, "rep": rep, "params": dict(params), "family": family}
+
+
+def fit_lgbm(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
+    """LightGBM with early stopping on the objective's own (smooth) loss, patience that grows with the best
+    round (max(floor, 0.3 * best + 20)), and a stop when the fold's time share is spent."""
+    import lightgbm as lgb
+
+    p = dict(params)
+    rounds = int(p.pop("n_estimators", 10000))
+    weight = None
+    if p.pop("class_weight", None) == "balanced" and cfg["problem"] != "regression":
+        counts = np.bincount(y_tr, minlength=int(cfg["n_classes"]))
+        weight = (len(y_tr) / (len(counts) * np.maximum(counts, 1)))[y_tr]
+    if cfg["problem"] == "regression":
+        p.setdefault("objective", "regression")
+    elif cfg["problem"] == "binary":
+        p["objective"] = "binary"
+    else:
+        p.update(objective="multiclass", num_class=int(cfg["n_classes"]))
+    p.update(verbose=-1, seed=int(cfg["seed"]), num_threads=lgbm_threads(cfg))
+    floor, deadline = min_patience(len(y_tr)), cfg.get("fold_deadline")
+    state = {"best": None, "it": 0}
+
+    def stopper(env):
+        loss = env.evaluation_result_list[0][2]
+        if state["best"] is None or loss < state["best"]:
+            state["best"], state["it"] = loss, env.iteration
+        patience = max(floor, 0.3 * state["it"] + 20)
+        late = deadline is not None and time.time() > deadline and env.iteration > 10
+        if env.iteration - state["it"] > patience or late:
+            raise lgb.callback.EarlyStopException(state["it"], [env.evaluation_result_list[0]])
+
+    cats = [c for c in cfg.get("_fold_categorical", []) if hasattr(X_tr, "columns") and c in X_tr.columns]
+    train_set = lgb.Dataset(
+        X_tr, y_tr, weight=weight, categorical_feature=cats or "auto", free_raw_data=False
+    )
+    valid_set = lgb.Dataset(X_va, y_va, reference=train_set)
+    booster = lgb.train(p, train_set, rounds, valid_sets=[valid_set], callbacks=[stopper])
+    best = booster.best_iteration or state["it"] + 1
+    cfg["_rounds"] = best
+    return booster.predict(X_va, num_iteration=best), booster.predict(X_te, num_iteration=best)
+
+
+def fit_catboost(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
+    """CatBoost on native categoricals (missing as its own level), early stopping on its loss with the same
+    adaptive patience, stopped when the fold's time share is spent."""
+    from catboost import CatBoostClassifier, CatBoostRegressor, Pool
+
+    p = dict(params)
+    weight = p.pop("class_weight", None)
+    floor, deadline = min_patience(len(y_tr)), cfg.get("fold_deadline")
+    cats = list(cfg.get("_fold_categorical", []))
+
+    class Stop:
+        def __init__(self):
+            self.best, self.it = None, 0
+
+        def after_iteration(self, info):
+            losses = next(iter(info.metrics.get("validation", {}).values()), None)
+            if losses:
+                if self.best is None or losses[-1] < self.best:
+                    self.best, self.it = losses[-1], info.iteration
+                if info.iteration - self.it > max(floor, 0.3 * self.it + 20):
+                    return False
+            return deadline is None or time.time() < deadline or info.iteration < 10
+
+    common = dict(iterations=int(p.pop("n_estimators", 10000)), random_seed=int(cfg["seed"]),
+                  thread_count=int(cfg.get("threads", 2)), verbose=False, allow_writing_files=False, **p)  # fmt: skip
+    if cfg["problem"] == "regression":
+        model = CatBoostRegressor(**common)
+    else:
+        if weight == "balanced":
+            common["auto_class_weights"] = "Balanced"
+        loss = "Logloss" if cfg["problem"] == "binary" else "MultiClass"
+        model = CatBoostClassifier(loss_function=loss, **common)
+    model.fit(Pool(X_tr, y_tr, cat_features=cats), eval_set=Pool(X_va, y_va, cat_features=cats),
+              use_best_model=True, callbacks=[Stop()])  # fmt: skip
+    te, va = Pool(X_te, cat_features=cats), Pool(X_va, cat_features=cats)
+    if cfg["problem"] == "regression":
+        return model.predict(va), model.predict(te)
+    return class_proba(model, va), class_proba(model, te)
+
+
+def fit_forest(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
+    """Random forest or extra trees (params['kind']), grown 100 trees at a time while the fold's time lasts."""
+    from sklearn.ensemble import (
+        ExtraTreesClassifier,
+        ExtraTreesRegressor,
+        RandomForestClassifier,
+        RandomForestRegressor,
+    )
+
+    p = dict(params)
+    kind, total = p.pop("kind", "rf"), int(p.pop("n_estimators", 300))
+    reg = cfg["problem"] == "regression"
+    cls = {("rf", True): RandomForestRegressor, ("rf", False): RandomForestClassifier,
+           ("et", True): ExtraTreesRegressor, ("et", False): ExtraTreesClassifier}[(kind, reg)]  # fmt: skip
+    if reg:
+        p.pop("class_weight", None)
+    fill = (lambda X: X.fillna(-999)) if hasattr(X_tr, "fillna") else (lambda X: np.nan_to_num(X, nan=-999))
+    X_tr, X_va, X_te = fill(X_tr), fill(X_va), fill(X_te)
+    model = cls(n_estimators=0, warm_start=True, n_jobs=int(cfg.get("threads", 2)),
+                random_state=int(cfg["seed"]), **p)  # fmt: skip
+    deadline = cfg.get("fold_deadline")
+    while model.n_estimators < total:
+        model.n_estimators = min(total, model.n_estimators + 100)
+        model.fit(X_tr, y_tr)
+        if deadline is not None and time.time() > deadline:
+            break
+    if reg:
+        return model.predict(X_va), model.predict(X_te)
+    return class_proba(model, X_va), class_proba(model, X_te)
+
+
+def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
+    """L2 logistic regression (classes) or ridge (numbers); 'tune' picks the strength on an inner split of
+    the training rows."""
+    from sklearn.linear_model import LogisticRegression, Ridge
+
+    def make(strength):
+        if cfg["problem"] == "regression":
+            return Ridge(alpha=strength)
+        return LogisticRegression(C=strength, max_iter=3000, class_weight=params.get("class_weight"))
+
+    strength = params.get("alpha", 3.0) if cfg["problem"] == "regression" else params.get("C", 1.0)
+    if params.get("tune"):
+        from sklearn.model_selection import train_test_split
+
+        a, b, ya, yb = train_test_split(X_tr, y_tr, test_size=0.25, random_state=cfg["seed"])
+        grid = [strength * f for f in (0.03, 0.1, 0.3, 1, 3, 10)]
+        scores = []
+        for s in grid:
+            m = make(s).fit(a, ya)
+            scores.append(
+                metric_score(yb, m.predict(b) if cfg["problem"] == "regression" else class_proba(m, b))
+            )
+        strength = grid[
+            sorted(range(len(grid)), key=lambda i: scores[i], reverse=not cfg["lower_is_better"])[0]
+        ]
+    model = make(strength).fit(X_tr, y_tr)
+    if cfg["problem"] == "regression":
+        return model.predict(X_va), model.predict(X_te)
+    return class_proba(model, X_va), class_proba(model, X_te)
+
+
+def fit_svm(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
+    """RBF support vector machine (Platt-scaled probabilities for classes)."""
+    from sklearn.svm import SVC, SVR
+
+    if cfg["problem"] == "regression":
+        model = SVR(C=params.get("C", 10.0)).fit(X_tr, y_tr)
+        return model.predict(X_va), model.predict(X_te)
+    model = SVC(C=params.get("C", 10.0), probability=True, random_state=cfg["seed"]).fit(X_tr, y_tr)
+    return class_proba(model, X_va), class_proba(model, X_te)
+
+
+def _empty(n):
+    return np.zeros((n, CFG["n_classes"])) if CFG["problem"] == "multiclass" else np.zeros(n)
+
+
+def _member_params(m):
+    params = dict(m["params"])
+    for hook in PARAM_HOOKS:
+        params = hook(params, {**CFG, "family": m["family"], "member": m["name"]})
+    return params
+
+
+def run_portfolio(data, y, y_fit, n_test, reserve):
+    """Fit the model component's members in order, each on every fold, while the time allowance lasts.
+
+    A member is skipped when less than `reserve` plus a minimal share is left; each fold gets an equal share
+    of the time left as a deadline its training loop honours (boosters stop adding rounds, forests trees),
+    and a member whose remaining folds are projected to need more than twice the time left is dropped.
+    The first member always completes, so a valid submission is always written."""
+    splits, done, errors = data.splits, [], []
+    members = models(CFG)[: 2 if CFG.get("light") else None]
+    for m in members:
+        left = time_left() - reserve
+        if done and left < max(2.0, 0.03 * time_budget()):
+            log(f"model {m['name']}: skipped ({left:.0f}s left before the ensemble reserve)")
+            continue
+        params, t0 = _member_params(m), time.time()
+        oof, hits, test_pred = _empty(len(y)), np.zeros(len(y)), _empty(n_test)
+        try:
+            for k, (tr, va) in enumerate(splits):
+                share = max(1.0, (time_left() - reserve) / (len(splits) - k))
+                X_tr, X_va, X_te, cats = data.matrices(k, m["rep"], y_fit[tr])
+                cfg = {**CFG, "fold_deadline": time.time() + share, "_fold_categorical": cats}
+                p_va, p_te = m["fit"](X_tr, y_fit[tr], X_va, y_fit[va], X_te, params, cfg)
+                oof[va] += np.asarray(p_va)
+                hits[va] += 1
+                test_pred += np.asarray(p_te) / len(splits)
+                spent = time.time() - t0
+                if (
+                    done
+                    and k + 1 < len(splits)
+                    and spent / (k + 1) * (len(splits) - k - 1) > 2 * (time_left() - reserve)
+                ):
+                    raise TimeoutError(f"{len(splits) - k - 1} more folds would overrun the time allowance")
+        except Exception as e:  # noqa: BLE001 - one failing member must not cost the others; logged
+            log(f"model {m['name']}: dropped ({type(e).__name__}: {str(e)[:200]})")
+            errors.append(e)
+            continue
+        oof = oof / np.maximum(hits, 1).reshape((-1,) + (1,) * (oof.ndim - 1))
+        for hook in reversed(TARGET_HOOKS):
+            oof, test_pred = hook(oof, CFG, inverse=True), hook(test_pred, CFG, inverse=True)
+        score = metric_score(y, oof)
+        done.append(
+            {"name": m["name"], "oof": oof, "test": test_pred, "score": score, "time": time.time() - t0}
+        )
+        log(f"model {m['name']}: {CFG['metric']} {score:.6f} in {time.time() - t0:.1f}s")
+    if not done:
+        raise errors[0] if errors else RuntimeError("the model component defined no models")
+    return done
+
+
+def first_partition(splits, n):
+    """The first K folds that cover every row once (repeated K-fold lists several partitions)."""
+    seen, out = np.zeros(n, dtype=bool), []
+    for tr, va in splits:
+        if seen[va].any():
+            break
+        seen[va] = True
+        out.append((tr, va))
+    return out
+
+
+def cross_fit(fit, apply, preds, y, splits):
+    """Fit a post-hoc step (ensemble weights, a threshold, a clip range) on the out-of-fold predictions of
+    the other folds and apply it to each fold; then fit it on all rows for the test predictions. The
+    out-of-fold result is what the step would score on rows it never saw."""
+    parts = first_partition(splits, len(y))
+    out = None
+    for tr, va in parts:
+        fitted = fit([p[tr] for p in preds], y[tr])
+        res = np.asarray(apply(fitted, [p[va] for p in preds]))
+        out = np.zeros((len(y),) + res.shape[1:]) if out is None else out
+        out[va] = res
+    return out, fit(preds, y)
+
+
+def _auc(y, p):
+    """Binary ROC AUC from ranks (ties share their average rank), as sklearn computes it."""
+    order = np.argsort(p, kind="mergesort")
+    ranks = np.empty(len(p))
+    sp = np.asarray(p)[order]
+    edges = np.r_[0, np.flatnonzero(np.diff(sp)) + 1, len(sp)]
+    for a, b in zip(edges[:-1], edges[1:], strict=False):
+        ranks[order[a:b]] = (a + b + 1) / 2.0
+    pos = np.asarray(y) == 1
+    n_pos, n_neg = pos.sum(), len(pos) - pos.sum()
+    return (ranks[pos].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
+
+
+def fast_score(y, pred):
+    """The task metric for the many evaluations of ensemble selection and threshold search: plain numpy for
+    the common metrics (same values as metric_score), metric_score for the rest."""
+    name, problem, pred = CFG["metric"], CFG["problem"], np.asarray(pred)
+    if CFG.get("metric_params") and set(CFG["metric_params"]) - {"pos_label"}:
+        return metric_score(y, pred)
+    if name == "roc_auc" and problem == "binary" and pred.ndim == 1 and len(np.unique(y)) == 2:
+        return float(_auc(y, pred))
+    if name == "accuracy" and problem in ("binary", "multiclass"):
+        labels = (pred > CFG.get("threshold", 0.5)).astype(int) if pred.ndim == 1 else pred.argmax(axis=1)
+        return float(np.mean(labels == np.asarray(y)))
+    if name == "log_loss" and problem in ("binary", "multiclass"):
+        p = np.clip(pred, 1e-15, 1 - 1e-15)
+        if p.ndim == 1:
+            p = np.stack([1 - p, p], axis=1)
+        p = p / p.sum(axis=1, keepdims=True)
+        return float(-np.mean(np.log(p[np.arange(len(y)), np.asarray(y, dtype=int)])))
+    if problem == "regression" and pred.ndim == 1:
+        err = np.asarray(y, dtype=float) - pred
+        if name in ("rmse", "mse"):
+            mse = float(np.mean(err**2))
+            return mse if name == "mse" else float(np.sqrt(mse))
+        if name == "mae":
+            return float(np.mean(np.abs(err)))
+        if name == "rmsle":
+            d = np.log1p(np.asarray(y, dtype=float)) - np.log1p(np.clip(pred, 0, None))
+            return float(np.sqrt(np.mean(d**2)))
+    return metric_score(y, pred)
+
+
+def _direction(scores):
+    return min(scores) if CFG["lower_is_better"] else max(scores)
+
+
+def caruana_weights(preds, y, steps=25):
+    """Greedy forward selection with replacement (Caruana et al.): add, `steps` times, the prediction that
+    makes the running average score best; keep the best prefix. Returns weights summing to 1."""
+    if len(preds) == 1:
+        return np.ones(1)
+    counts, total, history = np.zeros(len(preds)), None, []
+    for _ in range(steps):
+        trial = [fast_score(y, (p if total is None else total + p) / (counts.sum() + 1)) for p in preds]
+        j = trial.index(_direction(trial))
+        counts[j] += 1
+        total = preds[j] if total is None else total + preds[j]
+        history.append((trial[j], counts.copy()))
+    best = _direction([s for s, _ in history])
+    chosen = next(c for s, c in history if s == best)
+    return chosen / chosen.sum()
+
+
+def blend(weights, preds):
+    return sum(w * p for w, p in zip(weights, preds, strict=True) if w)
+
+
+def caruana(members, y, splits, cfg, steps=25):
+    """Ensemble selection over the members' out-of-fold predictions, cross-fitted for the reported score."""
+    preds = [m["oof"] for m in members]
+    oof, weights = cross_fit(lambda P, t: caruana_weights(P, t, steps), blend, preds, y, splits)
+    log(
+        "ensemble weights "
+        + ", ".join(f"{m['name']} {w:.2f}" for m, w in zip(members, weights, strict=True) if w)
+    )
+    return oof, blend(weights, [m["test"] for m in members])
+
+
+def best_member(members, y, splits, cfg):
+    """The single member with the best out-of-fold score (chosen per fold on the others when cross-fitted)."""
+    preds = [m["oof"] for m in members]
+
+    def pick(P, t):
+        scores = [fast_score(t, p) for p in P]
+        return np.eye(len(P))[scores.index(_direction(scores))]
+
+    oof, weights = cross_fit(pick, blend, preds, y, splits)
+    log(f"ensemble: best single model {members[int(np.argmax(weights))]['name']}")
+    return oof, blend(weights, [m["test"] for m in members])
+
+
+def _logit(p):
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return np.log(p / (1 - p))
+
+
+def shift_to_threshold(p, t):
+    """Move probabilities so that `t` lands on 0.5 (same order, labels at 0.5 = labels at t)."""
+    return 1 / (1 + np.exp(-(_logit(np.asarray(p, dtype=float)) - _logit(t))))
+
+
+def best_threshold(p, y):
+    """The decision threshold on P(positive) that maximises the (label) metric on these rows."""
+    grid = np.unique(np.quantile(p, np.linspace(0.02, 0.98, 97)))
+    scores = [fast_score(y, shift_to_threshold(p, t)) for t in grid]
+    return float(grid[scores.index(_direction(scores))]) if len(grid) else 0.5
+
+
+def tune_threshold(oof, test_pred, y, splits, cfg):
+    """Decision threshold for a label metric, cross-fitted on the out-of-fold probabilities."""
+    if cfg["problem"] != "binary" or cfg["kind"] != "label" or np.ndim(oof) != 1 or len(y) < 50:
+        return oof, test_pred
+    new_oof, t = cross_fit(lambda P, yy: best_threshold(P[0], yy), lambda t, P: shift_to_threshold(P[0], t),
+                           [oof], y, splits)  # fmt: skip
+    log(f"threshold {t:.3f} (was 0.5)")
+    return new_oof, shift_to_threshold(test_pred, t)
+
+
+def clip_to_range(oof, test_pred, y, splits, cfg):
+    """Clip regression predictions to the training target range (cross-fitted: each fold's range comes from
+    the other folds)."""
+    if cfg["problem"] != "regression":
+        return oof, test_pred
+    new_oof, r = cross_fit(
+        lambda P, yy: (np.min(yy), np.max(yy)), lambda r, P: np.clip(P[0], *r), [oof], y, splits
+    )
+    return new_oof, np.clip(test_pred, *r)
 
 
 def sibling_predictions(oof, test_pred, y):
@@ -396,72 +1039,58 @@ def sibling_predictions(oof, test_pred, y):
     return pool
 
 
-def lgbm_threads(cfg):
-    """OpenMP threads for LightGBM: one on small data, where extra threads mostly wait on each other."""
-    return int(cfg.get("threads", 2)) if cfg.get("n_rows", 0) >= 20000 else 1
-
-
-def _empty(n, y):
-    if CFG["problem"] == "multiclass":
-        return np.zeros((n, CFG["n_classes"]))
-    return np.zeros(n)
-
-
-def cross_validate_1d(X, y, X_test):
-    """Out-of-fold and fold-averaged test predictions, repeated over CFG['bags'] seeds."""
-    params = default_params(CFG)
-    for hook in PARAM_HOOKS:
-        params = hook(params, CFG)
+def solve_1d(train, test, y):
+    """Portfolio -> ensemble component -> ensemble hooks -> postprocess component and hooks."""
+    splits = make_folds(y, CFG)
     y_fit = y.astype(float) if CFG["problem"] == "regression" else y
     for hook in TARGET_HOOKS:
         y_fit = hook(y_fit, CFG)
-    oof, test_pred = _empty(len(y), y), _empty(X_test.shape[0], y)
-    bags, base_seed = int(CFG.get("bags", 1)), int(CFG["seed"])
-    for bag in range(bags):
-        CFG["seed"] = base_seed + bag
-        for tr, va in folds(y):
-            p_va, p_te = fit_predict(take(X, tr), y_fit[tr], take(X, va), y_fit[va], X_test, params, CFG)
-            oof[va] += np.asarray(p_va) / bags
-            test_pred += np.asarray(p_te) / (bags * int(CFG["folds"]))
-        CFG["seed"] = base_seed
-    for hook in reversed(TARGET_HOOKS):
-        oof, test_pred = hook(oof, CFG, inverse=True), hook(test_pred, CFG, inverse=True)
+    data = FoldData(train, test, splits)
+    reserve = min(0.05 * time_budget(), 1.0 + len(y) / 20000)
+    members = run_portfolio(data, y, y_fit, len(test), reserve)
+    oof, test_pred = (
+        combine(members, y, splits, CFG) if len(members) > 1 else (members[0]["oof"], members[0]["test"])
+    )
+    if CFG["problem"] == "regression":
+        CFG["y_range"] = (float(np.min(y)), float(np.max(y)))
+    for hook in ENSEMBLE_HOOKS:
+        oof, test_pred = hook(oof, test_pred, y, CFG)
+    oof, test_pred = postprocess(oof, test_pred, y, splits, CFG)
+    for hook in POST_HOOKS:
+        oof, test_pred = hook(oof, CFG), hook(test_pred, CFG)
+    oof, test_pred = clip_log_error(oof, test_pred, y)
+    CFG["_members"] = CFG.get("_members", []) + members
     return oof, test_pred
-
-
-def cross_validate(X, y, X_test):
-    if np.ndim(y) == 1:
-        return cross_validate_1d(X, y, X_test)
-    problem, outs = CFG["problem"], []
-    CFG["problem"] = "binary" if problem == "multilabel" else "regression"
-    if problem == "multilabel":
-        CFG["classes"], CFG["n_classes"] = [0, 1], 2
-    for j in range(y.shape[1]):
-        yj = y[:, j].astype(int) if problem == "multilabel" else y[:, j]
-        outs.append(cross_validate_1d(X, yj, X_test))
-    CFG["problem"] = problem
-    return np.stack([o[0] for o in outs], axis=1), np.stack([o[1] for o in outs], axis=1)
 
 
 LOG_ERROR_METRICS = ("rmsle", "msle", "mean_columnwise_rmsle")
 
 
-def finish(oof, test_pred, y):
-    """Ensemble hooks, then post-processing (applied to both, so the validation score sees it)."""
-    if CFG["problem"] == "regression":
-        CFG["y_range"] = (float(np.min(y)), float(np.max(y)))
-    for hook in ENSEMBLE_HOOKS:
-        oof, test_pred = hook(oof, test_pred, y, CFG)
-    for hook in POST_HOOKS:
-        oof, test_pred = hook(oof, CFG), hook(test_pred, CFG)
+def clip_log_error(oof, test_pred, y):
+    """Log errors reject predictions <= -1, and a non-negative target has no business below 0: clip both, so
+    the validation score sees what is submitted."""
     if CFG["metric"] in LOG_ERROR_METRICS and float(np.min(y)) >= 0:
-        # log errors reject predictions <= -1; a non-negative target has no business below 0
-        oof, test_pred = np.clip(oof, 0, None), np.clip(test_pred, 0, None)
+        return np.clip(oof, 0, None), np.clip(test_pred, 0, None)
     return oof, test_pred
 
 
+def cross_validate(train, test, y):
+    """Out-of-fold and test predictions; several target columns are solved one at a time."""
+    if np.ndim(y) == 1:
+        return solve_1d(train, test, y)
+    problem, outs = CFG["problem"], []
+    CFG["problem"] = "binary" if problem == "multilabel" else "regression"
+    if problem == "multilabel":
+        CFG["classes"], CFG["n_classes"] = [0, 1], 2
+    for j in range(y.shape[1]):
+        outs.append(solve_1d(train, test, y[:, j].astype(int) if problem == "multilabel" else y[:, j]))
+    CFG["problem"] = problem
+    return np.stack([o[0] for o in outs], axis=1), np.stack([o[1] for o in outs], axis=1)
+
+
 def report(y, oof, test_pred):
-    """Print and save the validation score; keep the predictions for later blending/stacking nodes."""
+    """Print and save the validation score; keep the predictions (the ensemble's and each model's) for later
+    blending/stacking nodes."""
     score = metric_score(y, oof)
     out = Path(CFG["out"])
     out.mkdir(parents=True, exist_ok=True)
@@ -469,7 +1098,12 @@ def report(y, oof, test_pred):
     np.save(out / "oof.npy", np.asarray(oof, dtype=np.float64))
     np.save(out / "test_pred.npy", np.asarray(test_pred, dtype=np.float64))
     np.save(out / "y.npy", np.asarray(y))
+    members = CFG.get("_members", [])
+    if members and np.ndim(y) == 1:
+        np.savez_compressed(out / "members.npz", **{f"oof__{m['name']}": m["oof"] for m in members},
+                            **{f"test__{m['name']}": m["test"] for m in members})  # fmt: skip
     print(f"Validation {CFG['metric']}: {score:.6f}")
+    log(f"done in {time.time() - T0:.1f}s of a {time_budget():.0f}s allowance")
     return score
 
 

@@ -195,9 +195,9 @@ def test_log_error_metrics_clip_predictions_of_a_non_negative_target():
     ns: dict = {"__name__": "parity"}
     rt = runtime_sections()
     exec(compile(rt["imports"] + "\n" + rt["model"], "<model>", "exec"), ns)
-    ns.update(CFG={"problem": "regression", "metric": "rmsle"}, ENSEMBLE_HOOKS=[], POST_HOOKS=[])
-    oof, test = ns["finish"](np.array([-0.2, 1.0]), np.array([-3.0, 2.0]), np.array([0.0, 1.0]))
+    ns.update(CFG={"problem": "regression", "metric": "rmsle"})
+    oof, test = ns["clip_log_error"](np.array([-0.2, 1.0]), np.array([-3.0, 2.0]), np.array([0.0, 1.0]))
     assert oof.tolist() == [0.0, 1.0] and test.tolist() == [0.0, 2.0]  # validation sees what is submitted
     ns["CFG"]["metric"] = "rmse"
-    oof, _ = ns["finish"](np.array([-0.2, 1.0]), np.array([-3.0, 2.0]), np.array([0.0, 1.0]))
+    oof, _ = ns["clip_log_error"](np.array([-0.2, 1.0]), np.array([-3.0, 2.0]), np.array([0.0, 1.0]))
     assert oof.tolist() == [-0.2, 1.0]

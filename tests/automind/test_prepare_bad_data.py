@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -155,3 +157,18 @@ def test_undecodable_byte_far_into_the_file_is_located(tmp_path):
     path.write_bytes(body.encode() + b"\xff,2\n")
     assert first_undecodable(path) == (len(body.encode()), 0xFF, 400_001)
     assert first_undecodable(path, "latin-1") is None
+
+
+def test_a_correlation_metric_accepts_the_constant_sample(tmp_path):
+    """A constant sample submission has no defined Spearman score; that is no reason to refuse the task."""
+    import numpy as np
+    import pandas as pd
+
+    from automind.grading import grade
+    from automind.prepare import prepare_task
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.random(200), "y": rng.random(200)})
+    out = Path(prepare_task(df, tmp_path / "task", target="y", metric="spearman"))
+    report = grade(out, out / "public" / "sample_submission.csv")
+    assert not report.valid and report.score_undefined and "non-finite" in (report.error or "")

@@ -15,7 +15,7 @@ from automind.config import load_config
 from automind.knowledge import Card, load_cards
 from automind.prepare import prepare_task
 from automind.recipes import RecipeRoles, State, read_metric
-from automind.recipes.compose import HOOKS
+from automind.recipes.compose import COMPONENTS, HOOKS
 from automind.recipes.profile import profile_task
 from automind.roles import Context, Step
 from automind.sandbox import Sandbox
@@ -29,16 +29,18 @@ SIGNATURES = {
     "ensemble": ["oof", "test_pred", "y", "cfg"],
     "postprocess": ["pred", "cfg"],
 }
-DRAFT_SIGNATURES = {
-    "prepare": {"prepare": ["train", "test", "cfg"]},
-    "model": {
-        "default_params": ["cfg"],
-        "fit_predict": ["X_tr", "y_tr", "X_va", "y_va", "X_te", "params", "cfg"],
-    },
+COMPONENT_SIGNATURES = {
+    "clean": ["train", "test", "cfg"],
+    "encode_categories": ["a", "b", "y", "cfg"],
+    "make_folds": ["y", "cfg"],
+    "models": ["cfg"],
+    "combine": ["members", "y", "splits", "cfg"],
+    "postprocess": ["oof", "test_pred", "y", "splits", "cfg"],
 }
 APPLIES_KEYS = {"problems", "modalities", "families", "metric_kinds", "needs"}
 FLAGS = {"categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features",
-         "missing", "text", "images", "small", "large", "nonneg_target", "skewed_target", "imbalanced", "siblings"}  # fmt: skip
+         "missing", "text", "images", "small", "large", "nonneg_target", "skewed_target", "imbalanced", "siblings",
+         "catboost"}  # fmt: skip
 
 
 @pytest.fixture(autouse=True)
@@ -47,8 +49,8 @@ def _home(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def settings():
-    return load_config({"sandbox.timeout_s": 120}).settings
+def settings():  # a 40 s run: drafts get a 16 s allowance, so a portfolio stops early on a slow machine
+    return load_config({"sandbox.timeout_s": 120, "search.time_limit_s": 40}).settings
 
 
 @pytest.fixture(scope="module")
@@ -137,18 +139,24 @@ def _defs(code: str) -> dict[str, list[str]]:
 def test_every_recipe_card_follows_its_hook_contract():
     cards = [c for c in load_cards() if c.recipe]
     assert len(cards) >= 20
+    by_id = {c.id: c.recipe for c in cards}
     for card in cards:
         r = card.recipe
         assert set(r.get("applies") or {}) <= APPLIES_KEYS, card.id
         assert set((r.get("applies") or {}).get("needs", [])) <= FLAGS, card.id
         if r["hook"] == "draft":
-            assert r.get("family"), card.id
-            for part, expected in DRAFT_SIGNATURES.items():
-                defs = _defs(r["code"][part])
-                for name, args in expected.items():
-                    assert defs.get(name) == args, (card.id, name, defs.get(name))
+            assert r.get("family") and "code" not in r, card.id
+            for comp, choice in (
+                r.get("components") or {}
+            ).items():  # pins name choice cards of that component
+                assert by_id[choice]["hook"] == "component" and by_id[choice]["component"] == comp, card.id
             continue
-        assert r["hook"] in HOOKS, card.id
+        if r["hook"] == "component":
+            func = COMPONENTS[r["component"]][1]
+            assert func and r.get("choice"), card.id
+            assert _defs(r["code"]) == {func: COMPONENT_SIGNATURES[func]}, card.id
+            continue
+        assert r["hook"] in HOOKS and r.get("component", "features") in COMPONENTS, card.id
         if r.get("code"):
             defs = _defs(r["code"])
             assert list(defs) == [r["hook"]], (card.id, list(defs))  # exactly the hook, no stray helpers
@@ -247,56 +255,79 @@ def test_step_repair_restates_the_new_state(tasks, roles):
 
 
 def _applicable_tricks(roles, ctx, state):
-    from automind.recipes import _applies
+    """What an improve may add to this lineage: tricks, and choice cards offered as improves."""
+    from automind.recipes import _applies, _families
+    from automind.recipes.compose import choices
 
     p = roles.profile(ctx)
-    fam = roles.recipes[state.draft]["family"]
+    fams = _families(roles.recipes[state.draft])
     flags = roles._flags(ctx, p)
+    current = set(choices(state, roles.recipes, roles.defaults(ctx, state)).values())
     return [
         r
         for r, rec in sorted(roles.recipes.items())
-        if rec["hook"] != "draft" and _applies(rec, p, fam, flags)
-    ]
+        if rec["hook"] != "draft" and (rec["hook"] != "component" or "trick_priority" in rec)
+        and r not in current and _applies(rec, p, fams, flags)
+    ]  # fmt: skip
+
+
+def _exec(task: Task, code: str, ws: Path, monkeypatch) -> tuple[str, float | None]:
+    """Run a recipe script in this process (they are standalone), in a workspace like the sandbox's: much
+    faster than a fresh interpreter per script when a test runs many of them."""
+    import contextlib
+    import io
+
+    shutil.copytree(task.public_dir, ws / "input")
+    (ws / "submission").mkdir()
+    (ws / "working").mkdir()
+    out = io.StringIO()
+    with monkeypatch.context() as m:
+        m.chdir(ws)
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, str(ws / "solution.py"), "exec"), {"__name__": "__main__"})
+    return out.getvalue(), read_metric(ws, out.getvalue())
+
+
+def _single_model_draft(roles, task):
+    """The second draft (one model, no time-dependent portfolio), so a trick's effect is deterministic."""
+    first = roles.plan(_ctx(task))
+    return _ctx(task, memory=[f"tried {first.summary} -> validation 0.5"])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["binary", "regression", "text"])
-def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, roles, settings, tmp_path):
+def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, roles, tmp_path, monkeypatch):
     task = tasks[kind]
-    base_ctx = _ctx(task)
+    base_ctx = _single_model_draft(roles, task)
     base_plan = roles.plan(base_ctx)
     base_code = roles.code(base_ctx, base_plan)
-    base, base_metric = _run(task, base_code, tmp_path / "base", settings)
-    assert base.ok, base.output
+    assert "rcp-portfolio" not in base_plan.summary
+    _, base_metric = _exec(task, base_code, tmp_path / "base", monkeypatch)
+    base_oof = np.load(tmp_path / "base" / "submission" / "oof.npy")
     sib_dir = tmp_path / "sib"  # a second model's saved predictions, for the ensemble tricks
-    other_ctx = _ctx(task, memory=[f"tried {base_plan.summary} -> validation {base_metric}"])
-    other, _ = _run(task, roles.code(other_ctx, roles.plan(other_ctx)), tmp_path / "other", settings)
-    assert other.ok, other.output
-    shutil.copytree(other.workspace / "submission", sib_dir / "submission")
+    other_ctx = _ctx(
+        task, memory=[*base_ctx.memory, f"tried {base_plan.summary} -> validation {base_metric}"]
+    )
+    _exec(task, roles.code(other_ctx, roles.plan(other_ctx)), tmp_path / "other", monkeypatch)
+    shutil.copytree(tmp_path / "other" / "submission", sib_dir / "submission")
     siblings = [{"id": "1", "dir": str(sib_dir)}, {"id": "2", "dir": str(sib_dir)}]
     tricks = _applicable_tricks(roles, _ctx(task, siblings=siblings), State.from_code(base_code))
     assert tricks
     for trick in tricks:
-        if trick in State.from_code(base_code).tricks:
-            continue
         ctx = _ctx(task, "improve", parent_code=base_code, siblings=siblings,
                    trick=roles.cards[trick].to_trick())  # fmt: skip
         plan = roles.plan(ctx)
         assert plan.meta["trick_id"] == trick
         code = roles.code(ctx, plan)
         assert code != base_code
-        res, metric = _run(task, code, tmp_path / trick, settings)
-        assert res.ok, (trick, res.output)
+        out, metric = _exec(task, code, tmp_path / trick, monkeypatch)
         assert metric is not None, trick
-        changed = not np.allclose(
-            np.load(res.workspace / "submission" / "oof.npy"),
-            np.load(base.workspace / "submission" / "oof.npy"),
-        )
+        changed = not np.allclose(np.load(tmp_path / trick / "submission" / "oof.npy"), base_oof)
         if (
             roles.recipes[trick]["hook"] == "ensemble"
         ):  # it must use the siblings; it may keep the single model
-            assert "this model + 2 earlier node(s)" in res.stdout, (trick, res.stdout)
-            assert changed or "keeping it" in res.stdout, trick
+            assert "this model + 2 earlier node(s)" in out, (trick, out)
+            assert changed or "keeping it" in out, trick
         else:
             assert changed, f"{trick} did not change the out-of-fold predictions"
 

@@ -1,0 +1,243 @@
+"""Recipe scripts as named components: the API the refine/ensemble search actions use (list, ablate, swap one
+component, everything else byte-identical), and the runtime pieces that make a script strong and honest
+(ensemble selection and thresholds fitted on out-of-fold predictions only, cross-fitted; fast metric equal to
+the task metric; feature hooks that only ever see a fold's training rows; a time manager that always leaves a
+valid submission)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from automind.config import load_config
+from automind.prepare import prepare_task
+from automind.recipes import ComponentError, RecipeRoles, State
+from automind.recipes import runtime as rt
+from automind.recipes.components import block, outside, without_state
+from automind.recipes.compose import BEGIN, COMPONENTS, END
+from automind.roles import Context
+from automind.task import Task
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+
+
+@pytest.fixture(scope="module")
+def roles():
+    return RecipeRoles(load_config({"sandbox.timeout_s": 120, "search.time_limit_s": 40}).settings)
+
+
+def _frame(n: int, seed: int = 0, target: str = "binary") -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=n), rng.normal(size=n)
+    color = rng.choice(["red", "green", "blue", "teal"], size=n)
+    signal = a + b + (color == "red") * 1.5
+    df = pd.DataFrame({"a": a, "b": b, "color": color, "const": 1, "a_copy": a})
+    if target == "binary":
+        df["y"] = np.where(signal + rng.normal(scale=0.5, size=n) > 0.3, "yes", "no")
+    else:
+        df["y"] = np.exp(1 + 0.5 * signal + rng.normal(scale=0.2, size=n))
+    return df
+
+
+@pytest.fixture(scope="module")
+def tasks(tmp_path_factory) -> dict[str, Task]:
+    root = tmp_path_factory.mktemp("ctasks")
+    return {
+        "binary": Task.load(prepare_task(_frame(300), root / "b", "y", "roc_auc", name="c-binary")),
+        "accuracy": Task.load(prepare_task(_frame(300), root / "acc", "y", "accuracy", name="c-acc")),
+        "rmsle": Task.load(prepare_task(_frame(300, target="reg"), root / "r", "y", "rmsle", name="c-reg")),
+    }
+
+
+def _ctx(task: Task, action: str = "draft", **kw) -> Context:
+    return Context(task=task, action=action, analysis="", **kw)
+
+
+def _draft(roles, task) -> str:
+    ctx = _ctx(task)
+    return roles.code(ctx, roles.plan(ctx))
+
+
+# --- the API -----------------------------------------------------------------------------------
+
+
+def test_a_portfolio_script_lists_its_components_in_script_order(tasks, roles):
+    code = _draft(roles, tasks["binary"])
+    comps = {c.name: c for c in roles.components(_ctx(tasks["binary"]), code)}
+    assert list(comps) == list(COMPONENTS)
+    model = comps["model"]
+    assert (model.choice, model.card, model.neutral) == ("portfolio", "cmp-model-portfolio", "cmp-model-lgbm")
+    assert {"cmp-model-lgbm", "cmp-model-linear", "cmp-model-forest"} <= set(model.alternatives)
+    assert model.card not in model.alternatives
+    assert comps["postprocess"].choice == "none"  # roc_auc scores probabilities: no threshold
+    assert comps["features"].card is None and "rcp-missing-indicators" not in comps["features"].alternatives
+    for name in COMPONENTS:  # one contiguous, marked block each, in the step the table says
+        assert code.count(f"{BEGIN}{name}:") == 1 and code.count(f"{END}{name}\n") == 1
+        assert block(code, name).startswith(f"{BEGIN}{name}: {comps[name].choice}\n")
+    acc = {c.name: c for c in roles.components(_ctx(tasks["accuracy"]), _draft(roles, tasks["accuracy"]))}
+    assert acc["postprocess"].choice == "threshold"  # a label metric on a binary target
+
+
+@pytest.mark.parametrize("component", [c for c in COMPONENTS if c not in ("target",)])
+def test_setting_one_component_changes_only_its_block(component, tasks, roles):
+    task = tasks["accuracy"]
+    code = _draft(roles, task)
+    ctx = _ctx(task, "improve", parent_code=code)
+    comp = next(c for c in roles.components(ctx) if c.name == component)
+    assert comp.alternatives, component
+    for card in comp.alternatives:
+        plan = roles.variant(ctx, component, card)
+        new = roles.code(ctx, plan)
+        assert outside(new, component) == outside(code, component)  # the rest is byte-identical
+        assert block(new, component) != block(code, component)
+        after = {c.name: c for c in roles.components(ctx, new)}[component]
+        assert card in (after.card, *after.tricks)
+        assert plan.meta["component"] == component and plan.meta["choice"] == card
+        assert State.from_code(new).budget == State.from_code(code).budget  # same allowance as the parent
+
+
+def test_ablations_reduce_one_component_each_to_its_neutral_form(tasks, roles):
+    task = tasks["rmsle"]
+    code = _draft(roles, task)
+    ctx = _ctx(task, "improve", parent_code=code)
+    plans = dict(roles.ablations(ctx))
+    assert {"clean", "target", "model", "ensemble", "postprocess"} <= set(plans)
+    assert "encoding" not in plans and "validation" not in plans  # already neutral: nothing to ablate
+    target = roles.code(ctx, plans["target"])
+    assert "rcp-log1p-target" not in State.from_code(target).tricks
+    assert outside(target, "target") == outside(code, "target")
+    model = roles.code(ctx, plans["model"])
+    assert block(model, "model").startswith(f"{BEGIN}model: lgbm\n")
+    assert without_state(model) != without_state(code)
+
+
+def test_bad_component_requests_are_clear_errors(tasks, roles):
+    task = tasks["binary"]
+    ctx = _ctx(task, "improve", parent_code=_draft(roles, task))
+    with pytest.raises(ComponentError, match="not a choice of component 'model'; choices: cmp-model"):
+        roles.variant(ctx, "model", "cmp-ensemble-best")
+    with pytest.raises(ComponentError, match="unknown component 'modle'"):
+        roles.alternatives(ctx, "modle")
+    with pytest.raises(ComponentError, match="not written by a recipe"):
+        roles.components(_ctx(task, "improve", parent_code="print('hi')\n"))
+
+
+def test_improves_offer_choice_cards_that_declare_a_trick_priority(tasks, roles):
+    task = tasks["binary"]
+    code = _draft(roles, task)
+    seen = []
+    for _ in range(12):
+        ctx = _ctx(task, "improve", parent_code=code)
+        plan = roles.plan(ctx)
+        if plan.meta["trick_id"] is None:
+            break
+        seen.append(plan.meta["trick_id"])
+        code = roles.code(ctx, plan)
+    assert "rcp-target-encoding-oof" in seen and "rcp-seed-bagging" in seen
+    assert not {"cmp-model-lgbm", "cmp-ensemble-best", "cmp-clean-minimal"} & set(seen)  # refine-only choices
+    assert len(seen) == len(set(seen))
+
+
+# --- runtime: ensemble and post-processing see out-of-fold predictions only ----------------------
+
+
+def _cfg(metric: str, problem: str = "binary", kind: str = "proba") -> None:
+    rt.CFG.clear()
+    rt.CFG.update(metric=metric, problem=problem, kind=kind, metric_params={}, seed=0, fold_seed=0, folds=5,
+                  lower_is_better=metric in ("rmse", "log_loss"), classes=["no", "yes"], n_classes=2)  # fmt: skip
+
+
+def test_ensemble_weights_come_from_out_of_fold_predictions_only():
+    _cfg("roc_auc")
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 400)
+    good = np.clip(y * 0.6 + rng.random(400) * 0.5, 0, 1)
+    members = [
+        {"name": "good", "oof": good, "test": rng.random(100)},
+        {"name": "noise", "oof": rng.random(400), "test": rng.random(100)},
+    ]
+    splits = rt.kfold(y, rt.CFG, 5)
+    oof, test = rt.caruana(members, y, splits, rt.CFG)
+    swapped = [dict(m, test=rng.random(100) * 5) for m in members]  # test predictions cannot move the weights
+    oof2, test2 = rt.caruana(swapped, y, splits, rt.CFG)
+    assert np.array_equal(oof, oof2)
+    assert np.allclose(test, members[0]["test"]) and np.allclose(
+        test2, swapped[0]["test"]
+    )  # all weight: good
+
+    seen = []  # cross-fitting: the weights for each fold are fitted without that fold's rows
+
+    def spy(preds, yy):
+        seen.append(len(yy))
+        return np.ones(len(preds)) / len(preds)
+
+    rt.cross_fit(spy, rt.blend, [m["oof"] for m in members], y, splits)
+    assert seen == [len(tr) for tr, _ in splits] + [len(y)]
+
+
+def test_threshold_tuning_is_cross_fitted_and_helps_a_label_metric():
+    _cfg("accuracy", kind="label")
+    rng = np.random.default_rng(2)
+    y = (rng.random(600) < 0.25).astype(int)
+    p = np.clip(0.15 + 0.3 * y + rng.normal(scale=0.1, size=600), 0, 1)  # well ranked, badly calibrated
+    splits = rt.kfold(y, rt.CFG, 5)
+    before = rt.metric_score(y, p)
+    oof, test = rt.tune_threshold(p, p[:50], y, splits, rt.CFG)
+    after = rt.metric_score(y, oof)
+    assert after > before + 0.05
+    assert np.all(np.diff(test[np.argsort(p[:50])]) >= 0)  # a monotone shift: the ranking is kept
+
+
+@pytest.mark.parametrize(
+    "metric, problem",
+    [("roc_auc", "binary"), ("accuracy", "binary"), ("log_loss", "binary"), ("rmse", "regression"),
+     ("mae", "regression"), ("rmsle", "regression")],
+)  # fmt: skip
+def test_fast_score_equals_the_task_metric(metric, problem):
+    _cfg(
+        metric,
+        problem,
+        "label" if metric == "accuracy" else ("value" if problem == "regression" else "proba"),
+    )
+    rng = np.random.default_rng(3)
+    if problem == "binary":
+        y, p = rng.integers(0, 2, 300), np.round(rng.random(300), 2)  # ties in the scores too
+    else:
+        y = rng.random(300) * 10
+        p = y + rng.normal(size=300)
+    assert rt.fast_score(y, p) == pytest.approx(rt.metric_score(y, p), rel=1e-12)
+
+
+def test_feature_hooks_only_see_a_folds_training_rows(monkeypatch):
+    _cfg("roc_auc")
+    rt.CFG.update(target=["y"], id="id", text_cols=[], image_col=None)
+    train = pd.DataFrame({"id": range(100), "x": np.arange(100.0), "y": [0, 1] * 50})
+    test = pd.DataFrame({"id": range(100, 130), "x": np.arange(30.0)})
+    calls = []
+
+    def hook(a, b, cfg):
+        calls.append((len(a), "y" in a.columns, "y" in b.columns, len(b)))
+        return a, b
+
+    monkeypatch.setattr(rt, "FEATURE_HOOKS", [hook])
+    splits = rt.kfold(train["y"].to_numpy(), rt.CFG, 5)
+    data = rt.FoldData(train, test, splits)
+    X, X_va, X_te, _ = data.matrices(0, "tree", train["y"].to_numpy()[splits[0][0]])
+    assert calls == [(80, True, False, 20 + 30)]  # train rows with labels; validation + test rows without
+    assert (len(X), len(X_va), len(X_te)) == (80, 20, 30)
+
+
+def test_clean_drops_constant_duplicate_and_id_columns():
+    _cfg("roc_auc")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    df = _frame(120)
+    df["code"] = [f"id{i}" for i in range(120)]
+    train, test = rt.screen_columns(df.iloc[:100].copy(), df.iloc[100:].drop(columns="y").copy(), rt.CFG)
+    assert {"const", "a_copy", "code"}.isdisjoint(train.columns) and {"a", "b", "color", "y"} <= set(
+        train.columns
+    )
+    assert list(test.columns) == [c for c in train.columns if c != "y"]
