@@ -60,6 +60,7 @@ def prepare(train, test, cfg):  # a legacy draft's encoding block defines it
 
 # %% imports
 import os  # noqa: E402
+import re  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -223,8 +224,10 @@ def split_frames(train, test):
             num = pd.to_numeric(a[c], errors="coerce")
             if num.notna().mean() > 0.9 * a[c].notna().mean():
                 a[c], b[c] = num, pd.to_numeric(b[c], errors="coerce")
-            else:
-                a[c], b[c] = a[c].astype(str), b[c].astype(str)
+            else:  # integer codes of the training rows' levels (unseen ones -1): any model accepts them
+                index = {v: i for i, v in enumerate(sorted(a[c].astype(str).unique()))}
+                a[c] = a[c].astype(str).map(index).astype(float)
+                b[c] = b[c].astype(str).map(index).fillna(-1).astype(float)
     return a, b
 
 
@@ -375,7 +378,7 @@ def tree_matrix(a, b, cfg, y=None):
         B.append(b[c].fillna("").astype(str).str.len().rename(c + "_len").to_frame())
     X = pd.concat([p.reset_index(drop=True) for p in A], axis=1)
     X_b = pd.concat([p.reset_index(drop=True) for p in B], axis=1)
-    names = [f"f{i}_{str(c)[:40]}" for i, c in enumerate(X.columns)]
+    names = [f"f{i}_" + re.sub(r"[^0-9A-Za-z_]", "_", str(c)[:40]) for i, c in enumerate(X.columns)]
     cfg["_categorical"] = [n for n, c in zip(names, X.columns, strict=True) if c in cats]
     X.columns = X_b.columns = names
     return X, X_b
