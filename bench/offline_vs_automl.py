@@ -1,16 +1,22 @@
-"""automind offline (recipe policy, no LLM) vs FLAML AutoML vs a trivial baseline, same wall-clock budget.
+"""automind offline (recipe policy, no LLM) vs FLAML vs AutoGluon-Tabular vs a trivial baseline, same wall budget.
 
-    python bench/offline_vs_automl.py TASKS_DIR --budget 120 [--out DIR] [--no-knowledge]
+    python bench/offline_vs_automl.py TASKS_DIR --budget 120 [--make-tasks] [--out DIR] [--only NAME ...]
 
-Every sub-folder of TASKS_DIR that loads as a task (e.g. made by `automind examples make` or
-`automind task prepare`) is solved three ways, each fitted on the public train file only and graded on the
-private answers with automind.grading.grade:
-- automind: `automind solve TASK --llm none --time-limit BUDGET` (time to first valid = the first valid
-  node's elapsed run time);
-- FLAML: AutoML(time_budget=BUDGET) on the shared train/test columns (no images; free text as categories;
-  RMSLE-type metrics fitted on log1p with RMSE);
+Every sub-folder of TASKS_DIR that loads as a task (made by `automind examples make`, `automind task prepare`,
+or by `--make-tasks`, which builds the bundled examples and scikit-learn's breast-cancer, diabetes and wine
+sets into TASKS_DIR) is solved by each contender in turn, each fitted on the public train file only and
+graded on the private answers with automind.grading.grade:
+- automind: `automind solve TASK --llm none --time-limit BUDGET` (no step limit). Besides its final
+  submission, the best node as of 25 %, 50 % and 100 % of the budget (by the score the search ranks nodes
+  with: the holdout score when the run has one, else the validation score) is re-graded from its saved
+  nodes/<id>/submission/ — the real answers are used here only, never inside the search;
+- FLAML: AutoML(time_budget=BUDGET) on the shared train/test columns;
+- AutoGluon: TabularPredictor(presets="medium_quality").fit(time_limit=BUDGET) (a bench-only dependency:
+  `pip install -e .[bench]`);
 - baseline: majority class / class prior / mean.
-Prints a Markdown table (scores, valid, time to first valid submission) and writes results.json.
+For FLAML and AutoGluon, images become their downsampled pixels as columns (automind reads them itself);
+RMSLE-type metrics are fitted on log1p with RMSE. Every contender's actual wall time is recorded.
+Prints Markdown tables and writes results.json.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -35,7 +42,50 @@ from automind.task import Task
 FLAML_METRICS = {"accuracy": "accuracy", "roc_auc": "roc_auc", "log_loss": "log_loss", "f1": "f1",
                  "f1_macro": "macro_f1", "f1_micro": "micro_f1", "rmse": "rmse", "mse": "mse", "mae": "mae",
                  "r2": "r2", "rmsle": "rmse", "msle": "mse"}  # fmt: skip
+AG_METRICS = {"accuracy": "accuracy", "balanced_accuracy": "balanced_accuracy", "roc_auc": "roc_auc",
+              "log_loss": "log_loss", "f1": "f1", "f1_macro": "f1_macro", "f1_micro": "f1_micro",
+              "f1_weighted": "f1_weighted", "mcc": "mcc", "rmse": "root_mean_squared_error",
+              "mse": "mean_squared_error", "mae": "mean_absolute_error", "r2": "r2",
+              "rmsle": "root_mean_squared_error", "msle": "mean_squared_error"}  # fmt: skip
 LOG_METRICS = {"rmsle", "msle"}
+POINTS = (0.25, 0.5, 1.0)
+SKLEARN_TASKS = {  # name: (loader, metric) — small real sets shipped inside scikit-learn
+    "breast-cancer": ("load_breast_cancer", "roc_auc"),
+    "diabetes": ("load_diabetes", "rmse"),
+    "wine": ("load_wine", "accuracy"),
+}
+
+
+def make_tasks(root: Path) -> None:
+    """The bundled examples and the scikit-learn sets as task folders under root (existing ones are kept)."""
+    import sklearn.datasets
+
+    from automind.examples import EXAMPLES, make_example
+    from automind.prepare import prepare_task
+
+    for name in EXAMPLES:
+        if not (root / name / "task.yaml").is_file():
+            make_example(name, root / name, force=(root / name).exists())
+    for name, (loader, metric) in SKLEARN_TASKS.items():
+        if not (root / name / "task.yaml").is_file():
+            data = getattr(sklearn.datasets, loader)(as_frame=True)
+            df = data.frame.rename(columns={data.target.name: "target"})
+            prepare_task(df, root / name, "target", metric, name=name, force=(root / name).exists())
+
+
+def _features(task: Task, prof):
+    """(train, test, feature columns) as the AutoML baselines see them: images as pixel columns."""
+    train, test = load_public(task, prof)
+    if prof.image_col:
+        from automind.recipes import runtime
+
+        runtime.CFG.clear()
+        runtime.CFG.update(input=str(task.public_dir), image_col=prof.image_col, id=prof.id,
+                           image_size=prof.image_size, hog=False)  # fmt: skip
+        train = pd.concat([train, runtime.image_features(train, runtime.CFG)], axis=1)
+        test = pd.concat([test, runtime.image_features(test, runtime.CFG)], axis=1)
+    skip = {*prof.target, prof.id, prof.image_col}
+    return train, test, [c for c in train.columns if c in test.columns and c not in skip]
 
 
 def baseline(task: Task, out: Path) -> dict:
@@ -49,10 +99,9 @@ def flaml(task: Task, budget: float, out: Path, jobs: int) -> dict:
 
     t0 = time.time()
     prof = profile_task(task)
-    if prof.image_col or prof.problem not in ("binary", "multiclass", "regression"):
-        return {"t": None, "report": None, "note": "n/a (images or multi-target)"}
-    train, test = load_public(task, prof)
-    feats = [c for c in train.columns if c in test.columns and c not in prof.target and c != prof.id]
+    if prof.problem not in ("binary", "multiclass", "regression"):
+        return {"t": None, "report": None, "note": "n/a (multi-target)"}
+    train, test, feats = _features(task, prof)
     X, X_test = train[feats].copy(), test[feats].copy()
     for c in feats:
         if X[c].dtype == object:
@@ -82,10 +131,73 @@ def flaml(task: Task, budget: float, out: Path, jobs: int) -> dict:
     return {"t": time.time() - t0, "report": grade(task, path), "best": automl.best_estimator}
 
 
+def autogluon(task: Task, budget: float, out: Path, jobs: int) -> dict:
+    from autogluon.tabular import TabularPredictor
+
+    t0 = time.time()
+    prof = profile_task(task)
+    if prof.problem not in ("binary", "multiclass", "regression"):
+        return {"t": None, "report": None, "note": "n/a (multi-target)"}
+    train, test, feats = _features(task, prof)
+    label = prof.target[0]
+    data = train[[*feats, label]].copy()
+    log_target = prof.metric in LOG_METRICS
+    if log_target:
+        data[label] = np.log1p(data[label].clip(lower=0))
+    classes = class_order(train, prof) if prof.problem != "regression" else []
+    path = out / "autogluon"
+    shutil.rmtree(path, ignore_errors=True)
+    predictor = TabularPredictor(label=label, eval_metric=AG_METRICS.get(prof.metric), path=str(path),
+                                 problem_type=prof.problem, verbosity=0)  # fmt: skip
+    predictor.fit(data, time_limit=budget, presets="medium_quality", num_cpus=jobs)
+    X_test = test[feats]
+    if prof.problem == "regression":
+        pred = np.asarray(predictor.predict(X_test), dtype=float)
+        pred = np.expm1(pred) if log_target else pred
+    elif prof.kind == "label":
+        pred = np.asarray(predictor.predict(X_test), dtype=object)
+    else:
+        proba = predictor.predict_proba(X_test)
+        pred = proba.reindex(columns=classes).fillna(0.0).to_numpy()
+    best = predictor.model_best
+    shutil.rmtree(path, ignore_errors=True)  # fitted models are large; the predictions are what we keep
+    path_sub = fill_submission(task, prof, test, pred, classes, out / "autogluon.csv")
+    return {"t": time.time() - t0, "report": grade(task, path_sub), "best": best}
+
+
+def _ranked(nodes: list[dict], lower: bool) -> list[dict]:
+    """Valid nodes with the score the search ranks by (holdout when the run measured one), best first."""
+
+    def key(n: dict) -> float:
+        v = n.get("holdout_metric")
+        return float(n["metric"] if v is None else v)
+
+    valid = [n for n in nodes if not n.get("is_buggy", True) and n.get("metric") is not None]
+    return sorted(valid, key=key, reverse=not lower)
+
+
+def best_at(
+    task: Task, run_dir: Path, nodes: list[dict], budget: float, lower: bool
+) -> dict[str, float | None]:
+    """The graded score of the best node as of each share of the budget (its saved submission, re-graded)."""
+    out: dict[str, float | None] = {}
+    for share in POINTS:
+        ranked = _ranked([n for n in nodes if (n.get("elapsed_s") or 0.0) <= share * budget], lower)
+        score = None
+        for n in ranked[:1]:
+            sub = run_dir / "nodes" / str(n["id"]) / "submission" / task.spec.submission_file
+            if sub.is_file():
+                rep = grade(task, sub)
+                score = rep.score if rep.valid else None
+        out[f"{int(share * 100)}%"] = score
+    return out
+
+
 def automind(task: Task, budget: float, out: Path, extra: list[str]) -> dict:
     run_dir = out / "run"
+    shutil.rmtree(run_dir, ignore_errors=True)
     cmd = [str(Path(sys.executable).parent / "automind"), "solve", str(task.root), "--llm", "none",
-           "--time-limit", str(budget), "--steps", "1000", "--out", str(run_dir), *extra]  # fmt: skip
+           "--time-limit", str(budget), "--steps", "100000", "--out", str(run_dir), *extra]  # fmt: skip
     t0 = time.time()
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "160"})
     wall = time.time() - t0
@@ -94,12 +206,14 @@ def automind(task: Task, budget: float, out: Path, extra: list[str]) -> dict:
     valid = [n for n in nodes if not n.get("is_buggy", True)]
     sub = run_dir / "submission.csv"
     rep = grade(task, sub) if sub.is_file() else None
+    lower = get_metric(task.spec.metric.name, task.spec.metric.lower_is_better).lower_is_better
     return {
         "t": wall,
         "first_valid": min((n.get("elapsed_s") or 0.0) for n in valid) if valid else None,
         "report": rep,
         "nodes": len(nodes),
         "valid_nodes": len(valid),
+        "at": best_at(task, run_dir, nodes, budget, lower),
         "note": "" if proc.returncode == 0 else f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}",
     }
 
@@ -115,17 +229,48 @@ def _secs(x) -> str:
     return "-" if x is None else f"{x:.0f}s"
 
 
+def _value(r: dict | None) -> float | None:
+    rep = (r or {}).get("report")
+    return rep.score if rep is not None and rep.valid and rep.score is not None else None
+
+
+def _winner(res: dict, lower: bool) -> str:
+    scores = {k: _value(res[k]) for k in ("automind", "flaml", "autogluon")}
+    scores = {k: v for k, v in scores.items() if v is not None}
+    if not scores:
+        return "-"
+    best = min(scores.values()) if lower else max(scores.values())
+    names = {"automind": "automind", "flaml": "FLAML", "autogluon": "AutoGluon"}
+    return "/".join(names[k] for k, v in scores.items() if v == best)
+
+
+def _run(fn, *args) -> dict:
+    t0 = time.time()
+    try:
+        return fn(*args)
+    except Exception as e:  # noqa: BLE001 - a contender's failure is a result, not a crash
+        return {"t": time.time() - t0, "report": None, "note": f"error: {type(e).__name__}: {str(e)[:80]}"}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tasks_dir", type=Path)
-    ap.add_argument("--budget", type=float, default=120.0, help="seconds per task for automind and for FLAML")
-    ap.add_argument("--out", type=Path, default=Path("bench-out/offline_vs_automl"))
-    ap.add_argument("--flaml-jobs", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=120.0, help="seconds per task for each contender")
+    ap.add_argument("--out", type=Path, default=None, help="default: bench-out/offline_vs_automl/<budget>")
+    ap.add_argument("--jobs", type=int, default=2, help="CPU threads for FLAML and AutoGluon")
     ap.add_argument("--no-knowledge", action="store_true", help="pass --no-knowledge to automind solve")
+    ap.add_argument(
+        "--make-tasks", action="store_true", help="build the bundled examples and sklearn sets first"
+    )
     ap.add_argument("--only", nargs="*", default=None, help="task folder names to run")
+    ap.add_argument("--skip", nargs="*", default=[], help="contenders to leave out: automind flaml autogluon")
     args = ap.parse_args()
+    out_root = args.out or Path("bench-out/offline_vs_automl") / f"{args.budget:.0f}s"
+    if args.make_tasks:
+        args.tasks_dir.mkdir(parents=True, exist_ok=True)
+        make_tasks(args.tasks_dir)
     extra = ["--no-knowledge"] if args.no_knowledge else []
-    rows, dump = [], []
+    rows, time_rows, dump = [], [], []
     for folder in sorted(p for p in args.tasks_dir.iterdir() if p.is_dir()):
         if args.only and folder.name not in args.only:
             continue
@@ -134,37 +279,50 @@ def main() -> None:
         except Exception as e:  # noqa: BLE001 - not a task folder: say so and go on
             print(f"skip {folder.name}: {str(e).splitlines()[0]}", file=sys.stderr)
             continue
-        out = args.out / folder.name
+        out = out_root / folder.name
         lower = get_metric(task.spec.metric.name, task.spec.metric.lower_is_better).lower_is_better
         print(f"== {folder.name}", file=sys.stderr, flush=True)
-        res = {"automind": automind(task, args.budget, out, extra)}
-        try:
-            res["flaml"] = flaml(task, args.budget, out, args.flaml_jobs)
-        except Exception as e:  # noqa: BLE001 - a FLAML failure is a result, not a crash
-            res["flaml"] = {"t": None, "report": None, "note": f"error: {type(e).__name__}: {str(e)[:80]}"}
-        res["baseline"] = baseline(task, out)
-        a, f = res["automind"].get("report"), res["flaml"].get("report")
-        if a and f and a.valid and f.valid:
-            win = "tie" if a.score == f.score else ("automind" if (a.score < f.score) == lower else "FLAML")
-        else:
-            win = "automind" if a and a.valid else ("FLAML" if f and f.valid else "-")
+        skipped = {"t": None, "report": None, "note": "skipped"}
+        res = {
+            "automind": _run(automind, task, args.budget, out, extra)
+            if "automind" not in args.skip
+            else skipped,
+            "flaml": _run(flaml, task, args.budget, out, args.jobs) if "flaml" not in args.skip else skipped,
+            "autogluon": _run(autogluon, task, args.budget, out, args.jobs)
+            if "autogluon" not in args.skip
+            else skipped,
+            "baseline": _run(baseline, task, out),
+        }
         am = res["automind"]
+        at = am.get("at") or {}
         rows.append(
             f"| {folder.name} | {task.spec.metric.name} ({'↓' if lower else '↑'}) | {_score(am)} | "
-            f"{am['valid_nodes']}/{am['nodes']} | {_secs(am.get('first_valid'))} | {_score(res['flaml'])} | "
-            f"{_secs(res['flaml'].get('t'))} | {_score(res['baseline'])} | {win} |"
+            f"{_score(res['flaml'])} | {_score(res['autogluon'])} | {_score(res['baseline'])} | "
+            f"{_winner(res, lower)} |"
+        )
+        pts = " | ".join("-" if at.get(k) is None else f"{at[k]:.5g}" for k in ("25%", "50%", "100%"))
+        time_rows.append(
+            f"| {folder.name} | {pts} | {am.get('valid_nodes', '-')}/{am.get('nodes', '-')} | "
+            f"{_secs(am.get('first_valid'))} | {_secs(am.get('t'))} | {_secs(res['flaml'].get('t'))} | "
+            f"{_secs(res['autogluon'].get('t'))} |"
         )
         dump.append({k: {kk: (vv.model_dump() if hasattr(vv, "model_dump") else vv) for kk, vv in v.items()}
                      for k, v in res.items()} | {"task": folder.name})  # fmt: skip
         print(rows[-1], file=sys.stderr, flush=True)
+        print(time_rows[-1], file=sys.stderr, flush=True)
+        out_root.mkdir(parents=True, exist_ok=True)
+        (out_root / "results.json").write_text(json.dumps(dump, indent=1, default=str))
     head = (
-        f"budget {args.budget:.0f}s per task per system\n\n"
-        "| task | metric | automind (offline) | valid nodes | first valid | FLAML | FLAML time | baseline | better |\n"
+        f"budget {args.budget:.0f}s per task per contender\n\n"
+        "| task | metric | automind (offline) | FLAML | AutoGluon (medium) | baseline | best |\n"
+        "|---|---|---|---|---|---|---|"
+    )
+    head2 = (
+        "\nautomind: graded score of the best node as of 25/50/100 % of the budget; wall time of each contender\n\n"
+        "| task | automind 25% | 50% | 100% | valid nodes | first valid | automind wall | FLAML wall | AutoGluon wall |\n"
         "|---|---|---|---|---|---|---|---|---|"
     )
-    print("\n".join([head, *rows]))
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "results.json").write_text(json.dumps(dump, indent=1, default=str))
+    print("\n".join([head, *rows, head2, *time_rows]))
 
 
 if __name__ == "__main__":

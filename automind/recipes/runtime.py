@@ -68,6 +68,7 @@ def prepare(train, test, cfg):  # a legacy draft's encoding block defines it
 # %% imports
 import inspect  # noqa: E402
 import os  # noqa: E402
+import re  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -194,8 +195,10 @@ def split_frames(train, test):
             num = pd.to_numeric(a[c], errors="coerce")
             if num.notna().mean() > 0.9 * a[c].notna().mean():
                 a[c], b[c] = num, pd.to_numeric(b[c], errors="coerce")
-            else:
-                a[c], b[c] = a[c].astype(str), b[c].astype(str)
+            else:  # integer codes of the training rows' levels (unseen ones -1): any model accepts them
+                index = {v: i for i, v in enumerate(sorted(a[c].astype(str).unique()))}
+                a[c] = a[c].astype(str).map(index).astype(float)
+                b[c] = b[c].astype(str).map(index).fillna(-1).astype(float)
     return a, b
 
 
@@ -346,7 +349,7 @@ def tree_matrix(a, b, cfg, y=None):
         B.append(b[c].fillna("").astype(str).str.len().rename(c + "_len").to_frame())
     X = pd.concat([p.reset_index(drop=True) for p in A], axis=1)
     X_b = pd.concat([p.reset_index(drop=True) for p in B], axis=1)
-    names = [f"f{i}_{str(c)[:40]}" for i, c in enumerate(X.columns)]
+    names = [f"f{i}_" + re.sub(r"[^0-9A-Za-z_]", "_", str(c)[:40]) for i, c in enumerate(X.columns)]
     cfg["_categorical"] = [n for n, c in zip(names, X.columns, strict=True) if c in cats]
     X.columns = X_b.columns = names
     return X, X_b
@@ -888,15 +891,11 @@ def cross_fit(fit, apply, preds, y, splits):
 
 def _auc(y, p):
     """Binary ROC AUC from ranks (ties share their average rank), as sklearn computes it."""
-    order = np.argsort(p, kind="mergesort")
-    ranks = np.empty(len(p))
-    sp = np.asarray(p)[order]
-    edges = np.r_[0, np.flatnonzero(np.diff(sp)) + 1, len(sp)]
-    for a, b in zip(edges[:-1], edges[1:], strict=False):
-        ranks[order[a:b]] = (a + b + 1) / 2.0
+    _, inverse, counts = np.unique(np.asarray(p), return_inverse=True, return_counts=True)
+    ranks = (np.cumsum(counts) - (counts - 1) / 2.0)[inverse]
     pos = np.asarray(y) == 1
-    n_pos, n_neg = pos.sum(), len(pos) - pos.sum()
-    return (ranks[pos].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
+    n_pos = pos.sum()
+    return (ranks[pos].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * (len(pos) - n_pos))
 
 
 def fast_score(y, pred):
@@ -954,9 +953,23 @@ def blend(weights, preds):
     return sum(w * p for w, p in zip(weights, preds, strict=True) if w)
 
 
+def score_cost(y, pred):
+    """Seconds one fast_score call takes on these rows (for planning the ensemble's time)."""
+    t0 = time.time()
+    for _ in range(3):
+        fast_score(y, pred)
+    return (time.time() - t0) / 3
+
+
 def caruana(members, y, splits, cfg, steps=25):
-    """Ensemble selection over the members' out-of-fold predictions, cross-fitted for the reported score."""
+    """Ensemble selection over the members' out-of-fold predictions, cross-fitted for the reported score.
+    Fewer selection steps when the time left cannot pay for 25 (logged)."""
     preds = [m["oof"] for m in members]
+    runs = len(first_partition(splits, len(y))) + 1
+    affordable = int((time_left() - 1.0) / max(1e-6, score_cost(y, preds[0]) * len(preds) * runs))
+    if affordable < steps:
+        log(f"ensemble: {max(1, affordable)} selection steps instead of {steps} (time)")
+        steps = max(1, affordable)
     oof, weights = cross_fit(lambda P, t: caruana_weights(P, t, steps), blend, preds, y, splits)
     log(
         "ensemble weights "
@@ -1046,7 +1059,10 @@ def solve_1d(train, test, y):
     for hook in TARGET_HOOKS:
         y_fit = hook(y_fit, CFG)
     data = FoldData(train, test, splits)
-    reserve = min(0.05 * time_budget(), 1.0 + len(y) / 20000)
+    # time kept for the ensemble and post-processing: 25 selection steps over the portfolio, each fold
+    multi = CFG["problem"] == "multiclass"
+    per_score = score_cost(y, np.full((len(y), CFG["n_classes"]) if multi else len(y), 0.5))
+    reserve = 1.0 + per_score * 25 * min(len(models(CFG)), 7) * (len(first_partition(splits, len(y))) + 1)
     members = run_portfolio(data, y, y_fit, len(test), reserve)
     oof, test_pred = (
         combine(members, y, splits, CFG) if len(members) > 1 else (members[0]["oof"], members[0]["test"])

@@ -288,6 +288,13 @@ def _exec(task: Task, code: str, ws: Path, monkeypatch) -> tuple[str, float | No
     return out.getvalue(), read_metric(ws, out.getvalue())
 
 
+def _columns(output: str) -> int:
+    """Columns of the first model matrix, from the script's log."""
+    import re
+
+    return int(re.search(r"representation [\w-]+: (\d+) columns", output).group(1))
+
+
 def _single_model_draft(roles, task):
     """The second draft (one model, no time-dependent portfolio), so a trick's effect is deterministic."""
     first = roles.plan(_ctx(task))
@@ -302,7 +309,7 @@ def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, rol
     base_plan = roles.plan(base_ctx)
     base_code = roles.code(base_ctx, base_plan)
     assert "rcp-portfolio" not in base_plan.summary
-    _, base_metric = _exec(task, base_code, tmp_path / "base", monkeypatch)
+    base_out, base_metric = _exec(task, base_code, tmp_path / "base", monkeypatch)
     base_oof = np.load(tmp_path / "base" / "submission" / "oof.npy")
     sib_dir = tmp_path / "sib"  # a second model's saved predictions, for the ensemble tricks
     other_ctx = _ctx(
@@ -323,11 +330,12 @@ def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, rol
         out, metric = _exec(task, code, tmp_path / trick, monkeypatch)
         assert metric is not None, trick
         changed = not np.allclose(np.load(tmp_path / trick / "submission" / "oof.npy"), base_oof)
-        if (
-            roles.recipes[trick]["hook"] == "ensemble"
-        ):  # it must use the siblings; it may keep the single model
+        hook = roles.recipes[trick]["hook"]
+        if hook == "ensemble":  # it must use the siblings; it may keep the single model
             assert "this model + 2 earlier node(s)" in out, (trick, out)
             assert changed or "keeping it" in out, trick
+        elif hook == "features":  # new columns (a booster may rightly ignore them)
+            assert _columns(out) > _columns(base_out), (trick, out)
         else:
             assert changed, f"{trick} did not change the out-of-fold predictions"
 
