@@ -922,8 +922,8 @@ def fast_score(y, pred):
             return mse if name == "mse" else float(np.sqrt(mse))
         if name == "mae":
             return float(np.mean(np.abs(err)))
-        if name == "rmsle":
-            d = np.log1p(np.asarray(y, dtype=float)) - np.log1p(np.clip(pred, 0, None))
+        if name == "rmsle" and float(np.min(pred)) > -1:  # as the grader computes it (no clipping here)
+            d = np.log1p(np.asarray(y, dtype=float)) - np.log1p(pred)
             return float(np.sqrt(np.mean(d**2)))
     return metric_score(y, pred)
 
@@ -966,7 +966,10 @@ def caruana(members, y, splits, cfg, steps=25):
     Fewer selection steps when the time left cannot pay for 25 (logged)."""
     preds = [m["oof"] for m in members]
     runs = len(first_partition(splits, len(y))) + 1
-    affordable = int((time_left() - 1.0) / max(1e-6, score_cost(y, preds[0]) * len(preds) * runs))
+    left = time_left()
+    affordable = steps
+    if np.isfinite(left):  # no allowance set (a script run by hand): all the steps
+        affordable = int((left - 1.0) / max(1e-6, score_cost(y, preds[0]) * len(preds) * runs))
     if affordable < steps:
         log(f"ensemble: {max(1, affordable)} selection steps instead of {steps} (time)")
         steps = max(1, affordable)
