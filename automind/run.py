@@ -447,6 +447,9 @@ def solve(
         raise RunError(
             f"{run_dir} already holds a run. Use --resume {run_dir} to continue it, or another --out."
         )
+    from automind.sandbox.core import preflight
+
+    sandbox_note = preflight(task, settings)  # refused inputs stop here; the note names a weaker sandbox
     if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
         from automind.roles import make_roles
 
@@ -454,7 +457,7 @@ def solve(
     run_dir.mkdir(parents=True, exist_ok=True)
     if safety_roles is None:
         safety_roles = lambda: make_safety_roles(settings)  # noqa: E731 - built only if ever needed
-    fallbacks: list[str] = []
+    fallbacks: list[str] = [sandbox_note] if sandbox_note else []
     info: dict[str, Any] = {
         "task": {
             "path": str(task.root),
@@ -521,6 +524,11 @@ def resume(
         section[leaf] = value
     settings = Settings.model_validate(config)
     task = Task.load(info["task"]["path"])
+    from automind.sandbox.core import preflight
+
+    sandbox_note = preflight(task, settings)
+    if sandbox_note and sandbox_note not in info.setdefault("fallbacks", []):
+        info["fallbacks"].append(sandbox_note)
     knowledge = read_json(run_dir / "knowledge.json") if (run_dir / "knowledge.json").is_file() else {}
     knowledge = {"labels": [], "tips": [], "pool": [], **knowledge}
     if roles is None:

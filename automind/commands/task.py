@@ -62,15 +62,24 @@ def register(app: typer.Typer) -> None:
         _summary(out)
 
     @group.command("check")
-    def check(task: str = typer.Argument(..., help="Task folder.")) -> None:
+    def check(
+        task: str = typer.Argument(..., help="Task folder."),
+        allow_external_symlinks: bool = typer.Option(
+            False, "--allow-external-symlinks", help="Accept public/ symlinks that leave the task folder."
+        ),
+    ) -> None:
         """Validate a task folder and print a summary; exit 1 listing every problem."""
         from automind.commands.grade import resolve_task_dir
-        from automind.task import inspect_task
+        from automind.task import TaskError, inspect_task
 
         path = resolve_task_dir(task)
         loaded, problems = inspect_task(path)
         if loaded is not None:
             problems = _deep_problems(loaded)
+            try:  # links into private/ are caught by inspect_task; links out of the task folder here
+                loaded.public_files(allow_external=allow_external_symlinks)
+            except TaskError as e:
+                problems.extend(e.problems)
             _summary(path, loaded)
         if problems:
             console.print(f"[bold red]{len(problems)} problem(s)[/] in {path}:")
