@@ -56,12 +56,14 @@ def check_run(task: Any, script_name: str, code: str, sandbox: Sandbox) -> dict[
             f"(submission/ holds: {', '.join(found) or 'nothing'}). Write it relative to the working directory."
         )
         return report | {"outcome": "submission not created", "reason": reason}
-    from automind.grading import GradingError, SubmissionError, grade, validate_submission
+    from automind.grading import SubmissionError, grade, validate_submission
 
     try:
         validate_submission(task, sub)
     except SubmissionError as e:
         return report | {"outcome": "submission invalid", "reason": str(e)}
+    except Exception as e:  # noqa: BLE001 - the task's own files broke the check: report it, no traceback
+        return report | {"outcome": "not graded", "reason": f"the submission could not be checked: {_why(e)}"}
     if task.answers_path is None:
         return report | {
             "outcome": "success",
@@ -69,15 +71,19 @@ def check_run(task: Any, script_name: str, code: str, sandbox: Sandbox) -> dict[
         }
     try:
         graded = grade(task, sub)
-    except GradingError as e:
-        return report | {
-            "outcome": "not graded",
-            "reason": f"the submission is valid but grading failed: {e}",
-        }
+    except Exception as e:  # noqa: BLE001 - GradingError, or answers the grader cannot even read
+        why = f"the submission is valid but grading failed: {_why(e)}"
+        return report | {"outcome": "not graded", "reason": why}
     report["grade"] = graded.model_dump()
     if not graded.valid:
         return report | {"outcome": "submission invalid", "reason": graded.error or "the grader refused it"}
     return report | {"outcome": "success"}
+
+
+def _why(e: Exception) -> str:
+    from automind.grading import GradingError
+
+    return str(e) if isinstance(e, GradingError) else f"{type(e).__name__}: {e}"
 
 
 def read_script(script: Path) -> str:
