@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -107,7 +108,5 @@ def wait_for(path: Path, within_s: float) -> str:
 
 def kill_quietly(pids: list[int]) -> None:
     for p in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(p, 9)
-        except (ProcessLookupError, PermissionError):
-            pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -104,9 +105,9 @@ def test_supervisor_refuses_to_start_an_orphan(tmp_path):
     """A supervisor whose parent is already gone exits at once instead of running the script."""
     cfg = tmp_path / "cfg.json"
     marker = tmp_path / "ran"
+    argv = [sys.executable, "-c", f"open({str(marker)!r}, 'w')"]
     cfg.write_text(
-        '{"parent_pid": 1, "argv": ["%s", "-c", "open(%r, \'w\')"], "env": {}, "cwd": "%s", "isolation": null}'
-        % (sys.executable, str(marker), tmp_path)
+        json.dumps({"parent_pid": 1, "argv": argv, "env": {}, "cwd": str(tmp_path), "isolation": None})
     )
     root = str(Path(supervisor.__file__).resolve().parents[3])
     done = subprocess.run(

@@ -135,7 +135,10 @@ def test_only_allow_listed_variables_reach_the_child(task, tmp_path, monkeypatch
         assert name not in env
     assert env["LC_NUMERIC"] == "C" and env["MY_DATASET_ROOT"] == "/data/x"
     assert env["HOME"] == str(r.workspace) and env["TMPDIR"].startswith(str(r.workspace))
-    assert scrub_env({"PATH": "/bin", "DATABASE_URL": "pg://", "LANG": "C"}, ["X"]) == {"PATH": "/bin", "LANG": "C"}
+    assert scrub_env({"PATH": "/bin", "DATABASE_URL": "pg://", "LANG": "C"}, ["X"]) == {
+        "PATH": "/bin",
+        "LANG": "C",
+    }
 
 
 def test_task_yaml_env_key_is_read(tmp_path, make_task):

@@ -123,7 +123,9 @@ def test_stale_temp_workspaces_of_killed_runs_are_swept(tmp_path):
     live.mkdir()
     import psutil
 
-    (live / OWNER_FILE).write_text(json.dumps({"pid": os.getpid(), "started": psutil.Process().create_time()}))
+    (live / OWNER_FILE).write_text(
+        json.dumps({"pid": os.getpid(), "started": psutil.Process().create_time()})
+    )
     foreign = tmp_path / f"{TEMP_PREFIX}foreign"  # no owner file: not ours to judge
     foreign.mkdir()
     assert sweep_stale(tmp_path) == [stale]

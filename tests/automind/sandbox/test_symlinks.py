@@ -101,7 +101,8 @@ def test_external_links_need_an_explicit_allowance(task, tmp_path, monkeypatch):
     assert r.exit_code == 1 and "big.csv" in r.output and not (out / "journal.json").exists()
     st = target.stat()
     r = make(task, tmp_path, allow_external_symlinks=True).run_script(
-        READ_ALL + "\nimport subprocess\nsubprocess.run(['sh', '-c', 'chmod 777 input/big.csv; echo X >> input/big.csv'])"
+        READ_ALL
+        + "\nimport subprocess\nsubprocess.run(['sh', '-c', 'chmod 777 input/big.csv; echo X >> input/big.csv'])"
     )
     assert "input/big.csv external data" in r.stdout, r.output
     after = target.stat()
