@@ -55,22 +55,47 @@ class Workspace:
         return self.boot / "report"
 
 
-def clone_file(src: Path, dst: Path) -> bool:
-    """Copy src to dst, sharing blocks copy-on-write when the filesystem can; True if it did."""
-    with open(src, "rb") as fi, open(dst, "wb") as fo:
+_no_reflink: set[tuple[int, int]] = set()  # (source device, target device) pairs that cannot share blocks
+
+
+def clone_file(src: Path, dst: Path, mode: int = 0o444) -> tuple[bool, int]:
+    """Copy src to a new file dst (created with `mode`, src's mtime kept): (shared blocks?, size).
+
+    Shares blocks copy-on-write (FICLONE) when the filesystem can, else copies in the kernel."""
+    fi = os.open(src, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fi)
+        fo = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
         try:
-            fcntl.ioctl(fo.fileno(), FICLONE, fi.fileno())
-            return True
-        except OSError as e:
-            if e.errno not in (errno.EOPNOTSUPP, errno.ENOTTY, errno.EXDEV, errno.EINVAL, errno.ENOSYS):
-                raise
-        _send(fi.fileno(), fo.fileno())
-    return False
+            shared = False
+            devices = (st.st_dev, os.fstat(fo).st_dev)
+            if devices not in _no_reflink:
+                try:
+                    fcntl.ioctl(fo, FICLONE, fi)
+                    shared = True
+                except OSError as e:
+                    if e.errno not in (
+                        errno.EOPNOTSUPP,
+                        errno.ENOTTY,
+                        errno.EXDEV,
+                        errno.EINVAL,
+                        errno.ENOSYS,
+                    ):
+                        raise
+                    _no_reflink.add(devices)
+            if not shared:
+                _send(fi, fo, st.st_size)
+            os.utime(fo, ns=(st.st_atime_ns, st.st_mtime_ns))
+        finally:
+            os.close(fo)
+    finally:
+        os.close(fi)
+    return shared, st.st_size
 
 
-def _send(src: int, dst: int) -> None:
+def _send(src: int, dst: int, size: int) -> None:
     """Kernel-side copy (copy_file_range, which some filesystems turn into a server-side copy)."""
-    left = os.fstat(src).st_size
+    left = size
     while left > 0:
         try:
             n = os.copy_file_range(src, dst, min(left, 1 << 30))
@@ -95,14 +120,12 @@ def copy_inputs(entries: Sequence[InputEntry], dst: Path) -> CopyStats:
             dirs.append(target)
             continue
         try:
-            stats.reflinked += clone_file(e.real, target)
-            st = e.real.stat()
+            shared, size = clone_file(e.real, target)
         except OSError as err:
             raise SandboxError(f"cannot copy input {e.path} into the workspace: {err}") from err
-        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
-        os.chmod(target, 0o444)
+        stats.reflinked += shared
         stats.files += 1
-        stats.bytes += st.st_size
+        stats.bytes += size
     for d in reversed(dirs):
         os.chmod(d, 0o555)
     return stats

@@ -225,14 +225,19 @@ def _remount_readonly(point: str) -> None:
 
 
 def _loopback_up() -> None:
+    """Bring `lo` up in the new network namespace (through libc: the socket module is slow to import)."""
     import fcntl
-    import socket
     import struct
 
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+    fd = _c().socket(2, 2, 0)  # AF_INET, SOCK_DGRAM
+    if fd < 0:
+        _check(fd, "socket")
+    try:
         req = struct.pack("16sH14x", b"lo", 0)
-        flags = struct.unpack("16sH14x", fcntl.ioctl(s, SIOCGIFFLAGS, req))[1]
-        fcntl.ioctl(s, SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | IFF_UP))
+        flags = struct.unpack("16sH14x", fcntl.ioctl(fd, SIOCGIFFLAGS, req))[1]
+        fcntl.ioctl(fd, SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | IFF_UP))
+    finally:
+        os.close(fd)
 
 
 def enter(plan: Plan) -> list[str]:

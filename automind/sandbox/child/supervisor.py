@@ -142,6 +142,7 @@ def supervise(cfg: dict[str, Any]) -> NoReturn:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     notes: list[str] = []
     plan = cfg.get("isolation")
+    t0 = time.monotonic()
     try:
         if plan is not None:
             notes = namespaces.enter(namespaces.Plan.from_dict(plan))
@@ -151,6 +152,7 @@ def supervise(cfg: dict[str, Any]) -> NoReturn:
         _report(cfg.get("report"), {"error": str(e)})
         os.write(2, f"automind sandbox: isolation failed: {e}\n".encode())
         os._exit(SUPERVISOR_FAILED)
+    setup_ms = round((time.monotonic() - t0) * 1000, 2)
     cfg["_supervisor"] = os.getpid()
     child = os.fork()
     if child == 0:
@@ -167,7 +169,7 @@ def supervise(cfg: dict[str, Any]) -> NoReturn:
             break
     kill_tree()
     # the script's own peak (the supervisor's would include automind's, inherited through fork)
-    _report(cfg.get("report"), {"notes": notes, "maxrss_kb": usage.ru_maxrss})
+    _report(cfg.get("report"), {"notes": notes, "maxrss_kb": usage.ru_maxrss, "setup_ms": setup_ms})
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         signal.signal(sig, signal.SIG_DFL)
