@@ -34,7 +34,7 @@ EXIT_HELP = (
     "Exit codes: 0 success (a valid submission; graded when the task has answers); 1 execution failed "
     "(error, timeout, memory) or the command could not start (bad task, script or --workdir: the message "
     "says which); 2 submission not created; 3 submission invalid (the validator's or the grader's "
-    "reason); 4 not graded: the task has answers but grading failed; 130/143 interrupted (Ctrl-C, SIGTERM)."
+    "reason); 4 not graded: the task has answers but grading failed; 130, 143, 129 interrupted (Ctrl-C, SIGTERM, SIGHUP)."
 )
 TEMP_PREFIX = "automind-exec-"
 OWNER_FILE = ".automind-exec.json"  # pid and start time of the exec that owns a temp folder
@@ -229,8 +229,8 @@ def register(app: typer.Typer) -> None:
         except SandboxError as e:
             fail(str(e))
         except KeyboardInterrupt as e:
-            why = str(e) or "SIGINT"
-            fail(f"interrupted ({why}); the script's processes were killed", 143 if why == "SIGTERM" else 130)
+            why = str(e) if str(e) in ("SIGTERM", "SIGHUP") else "SIGINT"
+            fail(f"interrupted ({why}); the script's processes were killed", 128 + signal.Signals[why])
         finally:
             kept = keep_workspace or _clean_up(wd, workdir is None or created, sandbox)
         assert report is not None
