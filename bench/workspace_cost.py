@@ -27,6 +27,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from automind.task import InputEntry
 
 MECHANISMS = ("hardlink", "copy", "bind")
 
@@ -97,6 +101,17 @@ def timed(fn: Callable[[], object]) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def make_input(mech: str, public: Path, entries: list[InputEntry], dst: Path) -> Callable[[], object]:
+    """One workspace's input/ by `mech` (for bind: the mount point; the mount is timed by the child)."""
+    from automind.sandbox import workspace as wsp
+
+    if mech == "hardlink":
+        return lambda: hardlink_tree(str(public), str(dst), [])
+    if mech == "copy":
+        return lambda: wsp.copy_inputs(entries, dst)
+    return dst.mkdir
+
+
 def measure(task_dir: Path, scratch: Path, runs: int) -> dict[str, dict[str, float]]:
     from automind.sandbox import Sandbox
     from automind.sandbox import workspace as wsp
@@ -119,12 +134,7 @@ def measure(task_dir: Path, scratch: Path, runs: int) -> dict[str, dict[str, flo
     for i in range(runs):
         for mech in MECHANISMS:  # interleaved
             dst = scratch / f"{mech}-{i}"
-            if mech == "hardlink":
-                setup[mech].append(timed(lambda d=dst: hardlink_tree(str(task.public_dir), str(d), [])))
-            elif mech == "copy":
-                setup[mech].append(timed(lambda d=dst: wsp.copy_inputs(boxes["copy"].entries, d)))
-            else:
-                setup[mech].append(timed(lambda d=dst: d.mkdir()))
+            setup[mech].append(timed(make_input(mech, task.public_dir, boxes["copy"].entries, dst)))
             disk[mech] = new_blocks(dst, src_inodes)
             wsp.remove(dst)
         for mech, sb in boxes.items():

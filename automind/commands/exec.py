@@ -247,8 +247,9 @@ def _clean_up(wd: Path, ours: bool, sandbox: Sandbox | None) -> bool:
     if ours:
         _rmtree(wd)
         return False
-    for ws in sandbox.created if sandbox is not None else []:
-        sandbox.remove(ws)
+    if sandbox is not None:
+        for ws in sandbox.created:
+            sandbox.remove(ws)
     with contextlib.suppress(OSError):
         (wd / ".sandbox").rmdir()
     return False

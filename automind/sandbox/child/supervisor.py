@@ -171,10 +171,10 @@ def supervise(cfg: dict[str, Any]) -> NoReturn:
     # the script's own peak (the supervisor's would include automind's, inherited through fork)
     _report(cfg.get("report"), {"notes": notes, "maxrss_kb": usage.ru_maxrss, "setup_ms": setup_ms})
     if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
-        os._exit(128 + sig)
+        killer = os.WTERMSIG(status)
+        signal.signal(killer, signal.SIG_DFL)
+        os.kill(os.getpid(), killer)
+        os._exit(128 + killer)
     os._exit(os.waitstatus_to_exitcode(status))
 
 

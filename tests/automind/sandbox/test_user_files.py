@@ -42,6 +42,7 @@ def snapshot(*roots: Path) -> dict[str, tuple]:
             for name in [*dirnames, *filenames, ""]:
                 p = Path(dirpath, name) if name else Path(dirpath)
                 st = p.lstat()
+                body: object
                 if p.is_symlink():
                     body = os.readlink(p)
                 elif p.is_file():

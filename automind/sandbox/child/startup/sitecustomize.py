@@ -118,9 +118,9 @@ class Guard:
         return _under(real, self.workspace) and not _under(real, self.input)
 
     def mentions_private(self, arg: object) -> bool:
-        if self.private is None:
+        if self.private is None or not isinstance(arg, str | bytes | os.PathLike):
             return False
-        text = os.fsdecode(arg) if isinstance(arg, bytes) else os.fspath(arg)  # type: ignore[arg-type]
+        text = os.fsdecode(os.fspath(arg))
         if self.private in text:
             return True
         return any(
