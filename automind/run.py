@@ -449,7 +449,7 @@ def solve(
         )
     from automind.sandbox.core import preflight
 
-    sandbox_note = preflight(task, settings)  # refused inputs stop here; the note names a weaker sandbox
+    sandbox = preflight(task, settings)  # refused inputs stop here, before anything is written
     if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
         from automind.roles import make_roles
 
@@ -457,7 +457,7 @@ def solve(
     run_dir.mkdir(parents=True, exist_ok=True)
     if safety_roles is None:
         safety_roles = lambda: make_safety_roles(settings)  # noqa: E731 - built only if ever needed
-    fallbacks: list[str] = [sandbox_note] if sandbox_note else []
+    fallbacks: list[str] = [sandbox.fallback] if sandbox.fallback else []
     info: dict[str, Any] = {
         "task": {
             "path": str(task.root),
@@ -471,6 +471,7 @@ def solve(
         "roles": getattr(roles, "name", type(roles).__name__),
         "started_at": datetime.now().isoformat(timespec="seconds"),
         "fallbacks": fallbacks,
+        "sandbox": sandbox.describe(),
         "sessions": 1,
     }
     analysis, _, _ = load_analysis(task, run_dir, fallbacks)
@@ -526,9 +527,10 @@ def resume(
     task = Task.load(info["task"]["path"])
     from automind.sandbox.core import preflight
 
-    sandbox_note = preflight(task, settings)
-    if sandbox_note and sandbox_note not in info.setdefault("fallbacks", []):
-        info["fallbacks"].append(sandbox_note)
+    sandbox = preflight(task, settings)
+    info["sandbox"] = sandbox.describe()
+    if sandbox.fallback and sandbox.fallback not in info.setdefault("fallbacks", []):
+        info["fallbacks"].append(sandbox.fallback)
     knowledge = read_json(run_dir / "knowledge.json") if (run_dir / "knowledge.json").is_file() else {}
     knowledge = {"labels": [], "tips": [], "pool": [], **knowledge}
     if roles is None:

@@ -13,8 +13,6 @@ docs/sandbox.md states the guarantees.
 
 from __future__ import annotations
 
-from importlib import import_module
-
 TYPE_CHECKING = False  # typing itself is not imported: the child side starts from this package
 if TYPE_CHECKING:
     from typing import Any
@@ -57,6 +55,8 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     if name not in _EXPORTS:
         raise AttributeError(f"module 'automind.sandbox' has no attribute {name!r}")
-    value = getattr(import_module(f"automind.sandbox.{_EXPORTS[name]}"), name)
+    import importlib
+
+    value = getattr(importlib.import_module(f"automind.sandbox.{_EXPORTS[name]}"), name)
     globals()[name] = value
     return value

@@ -281,11 +281,12 @@ class Sandbox:
         return Session(self)
 
 
-def preflight(task: Task, settings: Settings) -> str | None:
-    """Check a run's inputs before it starts; the run's fallback line when namespaces are not in use.
+def preflight(task: Task, settings: Settings) -> Isolation:
+    """Check a run's inputs before it starts and say how its executions will be contained.
 
     Raises SandboxError naming every public symlink the sandbox would refuse, so a run fails before
-    its first step instead of at it."""
+    its first step instead of at it. The Isolation's `fallback` is the run's fallback line when the
+    weaker mechanism (copies) is in force."""
     from automind.task import TaskError
 
     s = settings.sandbox
@@ -295,4 +296,4 @@ def preflight(task: Task, settings: Settings) -> str | None:
         raise SandboxError(
             "the sandbox refuses these inputs:\n" + "\n".join(f"  - {p}" for p in e.problems)
         ) from e
-    return choose(s.isolation, s.network).fallback
+    return choose(s.isolation, s.network)

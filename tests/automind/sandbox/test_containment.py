@@ -159,3 +159,8 @@ def test_isolation_modes(task, tmp_path, monkeypatch):
     assert sb.isolation.fallback and sb.isolation.fallback.startswith("sandbox: copies")
     with pytest.raises(SandboxError, match="isolation 'bogus'"):
         make(task, tmp_path, isolation="bogus")
+    from automind.config import Settings
+    from automind.sandbox.core import preflight
+
+    note = preflight(task, Settings()).fallback  # what a run lists under fallbacks
+    assert note and note.startswith("sandbox: copies") and "Operation not permitted" in note

@@ -111,3 +111,8 @@ def test_commands_leave_every_user_file_as_it_was(user_task, tmp_path, monkeypat
             )
         assert snapshot(root, external) == before, f"{what} changed the user's files"
     assert (tmp_path / "run" / "submission.csv").is_file()
+    info = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert info["sandbox"].startswith(("namespaces", "copies"))  # the run says how it was contained
+    assert any(f.startswith("sandbox: copies") for f in info["fallbacks"]) == info["sandbox"].startswith(
+        "copies"
+    )
