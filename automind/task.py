@@ -163,10 +163,11 @@ def walk_inputs(
                 if e.is_symlink():
                     real = os.path.realpath(e.path)
                     text = os.readlink(e.path)
-                    if _under(real, priv):
+                    if _under(real, priv) or _under(priv, real):
+                        where = "into" if _under(real, priv) else "to a folder holding"
                         problems.append(
-                            f"{shown} -> {text}: a symlink into the task's private folder; public files must "
-                            "never reveal the answers. Replace the link with the file it should show."
+                            f"{shown} -> {text}: a symlink {where} the task's private folder; public files "
+                            "must never reveal the answers. Replace the link with the file it should show."
                         )
                         continue
                     if not any(_under(real, r) for r in roots) and not allow_external:
@@ -206,9 +207,10 @@ def walk_inputs(
                             continue
                     entries.append(InputEntry(sub, shown, Path(e.path), False, link))
 
-    if _under(src, priv):
+    if _under(src, priv) or _under(priv, src):
         problems.append(
-            f"{source}: resolves into the task's private folder ({src}); it must not hold the answers."
+            f"{source}: resolves to {src}, which is or holds the task's private folder; it must not hold "
+            "the answers."
         )
     elif os.path.isdir(src):
         visit(src, "", None)

@@ -76,11 +76,13 @@ def test_link_into_private_is_refused_everywhere(task, tmp_path, secret):
 
 def test_folder_link_into_private_and_hard_link_are_refused(task):
     (task.public_dir / "answers_dir").symlink_to(task.private_dir)
+    (task.public_dir / "up").symlink_to("..")  # the task root: private/ would be reachable below it
     os.link(task.private_dir / "answers.csv", task.public_dir / "copy_of_test.csv")
     with pytest.raises(TaskError) as info:
         task.public_files(allow_external=True)
     text = "\n".join(info.value.problems)
     assert "answers_dir" in text and "copy_of_test.csv" in text and "hard link" in text
+    assert "up -> ..: a symlink to a folder holding the task's private folder" in text
 
 
 def test_external_links_need_an_explicit_allowance(task, tmp_path, monkeypatch):
