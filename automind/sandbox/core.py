@@ -161,6 +161,8 @@ class Sandbox:
         )
         inp = os.path.join(ws_real, "input")
         hide = [os.path.realpath(self.task.private_dir)] if self.task is not None else []
+        # /run holds the host's unix sockets (docker, dbus, systemd): out of sight, out of reach
+        hide += [p for p in ("/run",) if not _inside(ws_real, p) and not _inside(str(boot), p)]
         return {
             "network": not self.network,
             "writable": [ws_real, os.path.realpath(boot / "report")],

@@ -5,7 +5,9 @@ process just before exec. The kernel then enforces, for root too and for native 
 Python's audit hook:
 - every mount outside the workspace is read-only (EROFS on any write, chmod, rename or delete);
 - input/ is a read-only bind mount, the task's private folder is covered by an empty, unreadable tmpfs;
-- /dev/shm is a fresh tmpfs of bounded size, so shared memory is private to the execution;
+- /dev holds only harmless devices (null, zero, random, ...) and accelerators (GPUs): a read-only mount
+  does not stop writes to a device node, so disks and memory devices must be absent; /dev/shm is a fresh
+  tmpfs of bounded size, so shared memory is private to the execution;
 - with `network` the child gets its own network namespace: loopback only, nothing outside reachable;
 - the script runs with no capabilities and no way to gain any (securebits, no_new_privs), so it cannot
   remount anything; a nested namespace it might create inherits the mounts locked read-only.
@@ -48,6 +50,10 @@ SECUREBITS = 0x01 | 0x02 | 0x04 | 0x08 | 0x20
 SIOCGIFFLAGS = 0x8913
 SIOCSIFFLAGS = 0x8914
 IFF_UP = 0x1
+# The device nodes a script may use: the harmless ones, and accelerators. Everything else (disks, memory,
+# consoles) is absent from the child's /dev: a read-only mount does not stop writes to a device node.
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+ACCELERATOR_PREFIXES = ("nvidia", "dri", "kfd")
 # Kernel pseudo filesystems: a failed read-only remount there is noted, not fatal (their files are
 # guarded by capability checks the child no longer passes).
 PSEUDO_FS = frozenset(
@@ -240,6 +246,34 @@ def _loopback_up() -> None:
         os.close(fd)
 
 
+def _private_dev(shm_mb: int | None) -> list[str]:
+    """Replace /dev by a small tmpfs holding only DEVICES, accelerators, std links and a private /dev/shm.
+
+    The host's nodes are kept open (O_PATH) before /dev is covered and bind-mounted back from those
+    handles. Returns the bind-mounted paths."""
+    names = [n for n in DEVICES if os.path.exists(f"/dev/{n}")]
+    names += sorted(n for n in os.listdir("/dev") if n.startswith(ACCELERATOR_PREFIXES))
+    handles = {n: os.open(f"/dev/{n}", os.O_PATH | os.O_CLOEXEC) for n in names}
+    mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=755")
+    binds = []
+    for name, fd in handles.items():
+        target = f"/dev/{name}"
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            os.mkdir(target)
+        else:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT, 0o666))
+        mount(f"/proc/self/fd/{fd}", target, None, MS_BIND | MS_REC)
+        os.close(fd)
+        binds.append(target)
+    for name, to in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1")):
+        os.symlink(to, f"/dev/{name}")
+    os.symlink("/proc/self/fd/2", "/dev/stderr")
+    os.mkdir("/dev/shm")
+    size = f"size={shm_mb}m," if shm_mb else ""
+    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"{size}mode=1777")
+    return binds
+
+
 def enter(plan: Plan) -> list[str]:
     """Move this process into its namespaces and apply the plan; returns notes on harmless leftovers."""
     uid, gid = os.geteuid(), os.getegid()
@@ -254,17 +288,17 @@ def enter(plan: Plan) -> list[str]:
     for path in plan.hide:
         if os.path.isdir(path):
             mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=000")
-    if os.path.isdir("/dev/shm"):
-        size = f"size={plan.shm_mb}m," if plan.shm_mb else ""
-        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"{size}mode=1777")
-        writable.append("/dev/shm")
+    dev_binds = _private_dev(plan.shm_mb)
+    writable.append("/dev/shm")
     readonly_targets = [t for _, t in plan.readonly]
     notes: list[str] = []
-    done: set[str] = set()
+    done: set[str] = set(dev_binds)  # device nodes: a read-only flag means nothing to them
     for point, fstype in mounts():
         if point in done:
             continue
         done.add(point)
+        if point.startswith("/dev/") and point != "/dev/shm":
+            continue  # the host's /dev mounts lie under the private /dev now, out of reach
         inside = any(_under(point, w) for w in writable)
         if inside and not any(_under(point, t) for t in readonly_targets):
             continue

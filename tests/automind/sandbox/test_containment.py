@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import socket
@@ -164,3 +165,22 @@ def test_isolation_modes(task, tmp_path, monkeypatch):
 
     note = preflight(task, Settings()).fallback  # what a run lists under fallbacks
     assert note and note.startswith("sandbox: copies") and "Operation not permitted" in note
+
+
+def test_only_harmless_devices_and_no_host_sockets(task, tmp_path, namespaces):
+    """A read-only mount does not stop writes to a device node: disks must not be in the child's /dev."""
+    from automind.sandbox.child.namespaces import ACCELERATOR_PREFIXES, DEVICES
+
+    code = """
+import os, subprocess
+print("DEV", sorted(os.listdir("/dev")))
+open("/dev/null", "w").write("fine")
+r = subprocess.run(["sh", "-c", "ls /run"], capture_output=True, text=True)
+print("RUN", r.returncode, r.stdout.split())
+"""
+    r = make(task, tmp_path).run_script(code)
+    assert r.ok, r.output
+    seen = set(ast.literal_eval(r.stdout.split("DEV ", 1)[1].splitlines()[0]))
+    allowed = set(DEVICES) | {"fd", "stdin", "stdout", "stderr", "shm"}
+    assert {d for d in seen if not d.startswith(ACCELERATOR_PREFIXES)} <= allowed
+    assert "RUN 0" not in r.stdout  # /run (docker.sock, dbus, ...) is hidden
