@@ -40,11 +40,11 @@ TEMP_PREFIX = "automind-exec-"
 OWNER_FILE = ".automind-exec.json"  # pid and start time of the exec that owns a temp folder
 
 
-def check_run(task: Any, script_name: str, code: str, sandbox: Sandbox) -> dict[str, Any]:
-    """Run `code` in a fresh sandbox workspace for `task`, then validate and (if possible) grade."""
-    result = sandbox.run_script(code, name=script_name)
+def check_run(task: Any, script: Path, code: str, sandbox: Sandbox) -> dict[str, Any]:
+    """Run `code` (read from `script`) in a fresh sandbox workspace, then validate and (if possible) grade."""
+    result = sandbox.run_script(code, name=script.name)
     sub = result.workspace / "submission" / task.spec.submission_file
-    report: dict[str, Any] = {"task": task.name, "script": script_name, "exec": result.to_dict(),
+    report: dict[str, Any] = {"task": task.name, "script": str(script), "exec": result.to_dict(),
                               "submission": str(sub), "reason": None, "grade": None}  # fmt: skip
     if not result.ok:
         reason = f"{result.status}: {result.message}"
@@ -225,13 +225,15 @@ def register(app: typer.Typer) -> None:
                 sandbox = Sandbox.from_settings(t, wd, cfg)
                 status = f"running {script.name} (timeout {cfg.sandbox.timeout_s:g} s)"
                 with console.status(status, spinner="dots") if not as_json else contextlib.nullcontext():
-                    report = check_run(t, script.name, code, sandbox)
+                    report = check_run(t, script.resolve(), code, sandbox)
         except SandboxError as e:
             fail(str(e))
         except KeyboardInterrupt as e:
             why = str(e) if str(e) in ("SIGTERM", "SIGHUP") else "SIGINT"
             fail(f"interrupted ({why}); the script's processes were killed", 128 + signal.Signals[why])
         finally:
+            if keep_workspace:  # a kept temp folder is the user's now: the next exec must not sweep it
+                (wd / OWNER_FILE).unlink(missing_ok=True)
             kept = keep_workspace or _clean_up(wd, workdir is None or created, sandbox)
         assert report is not None
         report["workspace_kept"] = kept

@@ -34,7 +34,8 @@ class Session:
 
     A cell that raises reports its traceback and the session keeps going. A cell that times out or
     exceeds the memory limit kills the whole session (state is lost); later cells return an error
-    result until `restart()` starts a fresh interpreter in a fresh workspace.
+    result until `restart()` starts a fresh interpreter in a fresh workspace. The interpreter dies with
+    the thread that started it (the parent-death signal follows threads): keep that thread alive.
     """
 
     def __init__(self, sandbox: Sandbox):

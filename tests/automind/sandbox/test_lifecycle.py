@@ -96,7 +96,10 @@ def test_exec_removes_its_temp_workspace_unless_kept(task, tmp_path, monkeypatch
     r = CliRunner().invoke(app, ["exec", str(task.root), str(script), "--json", "--keep-workspace"])
     report = json.loads(r.stdout)
     assert report["workspace_kept"] is True
-    assert (Path(report["exec"]["workspace"]) / "submission" / "submission.csv").is_file()
+    kept = Path(report["exec"]["workspace"])
+    assert (kept / "submission" / "submission.csv").is_file()
+    assert not (kept.parent / OWNER_FILE).exists()  # no later exec sweeps what the user kept
+    assert sweep_stale(tmp_path / "tmp") == []
     r = CliRunner().invoke(app, ["exec", str(task.root), str(script)])
     assert "workspace removed" in r.output and "contained by" in r.output
 
