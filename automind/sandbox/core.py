@@ -28,7 +28,7 @@ from automind.sandbox.result import ExecResult, Status, load_json, read_capture
 if TYPE_CHECKING:
     from automind.config import Settings
     from automind.sandbox.session import Session
-    from automind.task import InputEntry, Task
+    from automind.task import InputEntry, Task, TaskError
 
 
 def child_path(*parts: str) -> Path:
@@ -37,6 +37,11 @@ def child_path(*parts: str) -> Path:
     if not isinstance(found, Path):
         raise SandboxError(f"automind must be installed as files to run the sandbox (found {found!r})")
     return found
+
+
+def refused(e: TaskError) -> SandboxError:
+    """The walker's problems (each naming a link) as the sandbox's own error."""
+    return SandboxError("the sandbox refuses these inputs:\n" + "\n".join(f"  - {p}" for p in e.problems))
 
 
 def _inside(path: str, root: str) -> bool:
@@ -96,9 +101,7 @@ class Sandbox:
                     self.source, root, private or root / "private", allow_external=allow_external_symlinks
                 )
             except TaskError as e:
-                raise SandboxError(
-                    "the sandbox refuses these inputs:\n" + "\n".join(f"  - {p}" for p in e.problems)
-                ) from e
+                raise refused(e) from e
         self.isolation: Isolation = choose(isolation, network)
         escaping = [e for e in self.entries if e.escapes]
         self.input_mode: wsp.InputMode = "bind" if self.isolation.namespaces and not escaping else "copy"
@@ -295,7 +298,5 @@ def preflight(task: Task, settings: Settings) -> Isolation:
     try:
         task.public_files(allow_external=s.allow_external_symlinks)
     except TaskError as e:
-        raise SandboxError(
-            "the sandbox refuses these inputs:\n" + "\n".join(f"  - {p}" for p in e.problems)
-        ) from e
+        raise refused(e) from e
     return choose(s.isolation, s.network)
