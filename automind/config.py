@@ -129,6 +129,10 @@ class SandboxConfig(_Model):
     threads: int = Field(2, ge=1)
     output_head_chars: int = 4000
     output_tail_chars: int = 6000
+    # auto: kernel namespaces where available, else copies (logged); namespace: required; copy: never
+    isolation: Literal["auto", "namespace", "copy"] = "auto"
+    network: bool = False  # let generated code reach the network (default: its own empty namespace)
+    allow_external_symlinks: bool = False  # accept public/ symlinks that leave the task folder
 
 
 class KnowledgeConfig(_Model):

@@ -5,7 +5,8 @@ with `check_submission`) and the environment's `execute_code` action all go thro
 sandbox + validation + grading sequence exists once. The search builds its Judge with `grade=False`:
 it never looks at private answers; `exec` and the environment grade when answers exist.
 
-Exactly one outcome per execution: success, execution failed, submission not created, submission invalid.
+Exactly one outcome per execution: success, execution failed, submission not created, submission invalid,
+not graded (the task has answers but grading them failed: a broken answers file, an ungradable metric).
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ if TYPE_CHECKING:
     from automind.sandbox import ExecResult, Sandbox
     from automind.task import Task
 
-Outcome = Literal["success", "execution failed", "submission not created", "submission invalid"]
+Outcome = Literal["success", "execution failed", "submission not created", "submission invalid", "not graded"]
 OUTCOMES: tuple[Outcome, ...] = (
     "success",
     "execution failed",
     "submission not created",
     "submission invalid",
+    "not graded",
 )
 
 
@@ -90,6 +92,8 @@ def check_submission(task: Task, result: ExecResult) -> SubmissionCheck:
             validate_submission(task, sub)
         except SubmissionError as e:
             format_error = str(e)
+        except Exception as e:  # noqa: BLE001 - the task's own files broke the check: say so, no traceback
+            return SubmissionCheck("not graded", sub, f"the submission could not be checked: {_why(e)}", True)
     if not result.ok:
         return SubmissionCheck(
             "execution failed", sub, f"{result.status}: {result.message}", written, format_error
@@ -106,16 +110,10 @@ def check_submission(task: Task, result: ExecResult) -> SubmissionCheck:
     return SubmissionCheck("success", sub, None, True)
 
 
-def grade_submission(task: Task, path: Path) -> tuple[GradeReport | None, str | None]:
-    """Score a validated submission when the task has answers; else (None, why not)."""
-    from automind.grading import GradingError, grade
+def _why(e: Exception) -> str:
+    from automind.grading import GradingError
 
-    if task.answers_path is None:
-        return None, "valid; not graded (the task has no private answers)"
-    try:
-        return grade(task, path), None
-    except GradingError as e:
-        return None, f"not graded: {e}"
+    return str(e) if isinstance(e, GradingError) else f"{type(e).__name__}: {e}"
 
 
 @dataclass
@@ -153,8 +151,21 @@ class Judge:
 
     def judge(self, result: ExecResult) -> Judgement:
         """Check the submission an execution left; grade it when allowed and possible."""
+        from dataclasses import replace
+
+        from automind.grading import grade
+
         check = check_submission(self.task, result)
         if not check.ok or not self.grade:
             return Judgement(result, check)
-        report, note = grade_submission(self.task, check.path)
-        return Judgement(result, check, report, note)
+        if self.task.answers_path is None:
+            return Judgement(result, check, None, "valid; not graded (the task has no private answers)")
+        try:
+            report = grade(self.task, check.path)
+        except Exception as e:  # noqa: BLE001 - GradingError, or answers the grader cannot even read
+            why = f"the submission is valid but grading failed: {_why(e)}"
+            return Judgement(result, replace(check, outcome="not graded", reason=why))
+        if not report.valid:
+            why = report.error or "the grader refused it"
+            return Judgement(result, replace(check, outcome="submission invalid", reason=why), report)
+        return Judgement(result, check, report)

@@ -468,10 +468,13 @@ def solve(
         raise RunError(
             f"{run_dir} already holds a run. Use --resume {run_dir} to continue it, or another --out."
         )
+    from automind.sandbox.core import preflight
+
+    sandbox = preflight(task, settings)  # refused inputs stop here, before anything is written
     if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
         roles = assemble.make_roles(settings)
     run_dir.mkdir(parents=True, exist_ok=True)
-    fallbacks: list[str] = []
+    fallbacks: list[str] = [sandbox.fallback] if sandbox.fallback else []
     info: dict[str, Any] = {
         "task": {
             "path": str(task.root),
@@ -486,6 +489,7 @@ def solve(
         "roles": roles.name,
         "started_at": datetime.now().isoformat(timespec="seconds"),
         "fallbacks": fallbacks,
+        "sandbox": sandbox.describe(),
         "sessions": 1,
     }
     analysis, _, _ = load_analysis(task, run_dir, fallbacks)
@@ -535,6 +539,12 @@ def resume(
         set_dotted(config, dotted, value)
     settings = Settings.model_validate(config)
     task = reattach(Task.load(info["task"]["path"]), info["task"].get("leaderboards"))
+    from automind.sandbox.core import preflight
+
+    sandbox = preflight(task, settings)
+    info["sandbox"] = sandbox.describe()
+    if sandbox.fallback and sandbox.fallback not in info.setdefault("fallbacks", []):
+        info["fallbacks"].append(sandbox.fallback)
     saved = run_dir / "knowledge.json"
     knowledge = RunKnowledge.from_json(read_json(saved)) if saved.is_file() else RunKnowledge()
     if roles is None:

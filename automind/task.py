@@ -6,6 +6,7 @@ an MLE-bench config.yaml) are accepted too; what task.yaml would say is inferred
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -53,6 +54,7 @@ class TaskSpec(BaseModel):
     test_files: list[str] = Field(default_factory=list)  # relative to public/; default: names with "test"
     answers: str | None = None  # relative to private/; default: first of ANSWER_NAMES present
     leaderboard: str | None = None  # relative to the task root; default: leaderboard.csv if present
+    env: list[str] = Field(default_factory=list)  # environment variables the solution may read
     # the competition's public board, when known too (HumanRank is then averaged over both boards)
     public_leaderboard: str | None = None  # relative to the task root; default: leaderboard_public.csv
 
@@ -109,6 +111,10 @@ class Task:
         p = self.root / (self.spec.leaderboard or "leaderboard.csv")
         return p if p.is_file() else None
 
+    def public_files(self, *, allow_external: bool = False) -> list[InputEntry]:
+        """Every file and folder under public/ (see `walk_inputs`); refuses links into private/."""
+        return walk_inputs(self.public_dir, self.root, self.private_dir, allow_external=allow_external)
+
     @property
     def public_leaderboard_path(self) -> Path | None:
         p = self.root / (self.spec.public_leaderboard or "leaderboard_public.csv")
@@ -128,6 +134,125 @@ class Task:
         if problems or task is None:
             raise TaskError(Path(path), problems)
         return task
+
+
+# ---------------------------------------------------------------------------------------------- symlinks
+
+
+@dataclass(frozen=True)
+class InputEntry:
+    """A file or folder that a workspace shows under input/, with the symlink it was reached through."""
+
+    rel: str  # POSIX path under the source folder, as input/ shows it
+    path: Path  # where it is reached inside the source folder
+    real: Path  # the resolved file or folder that holds the data
+    is_dir: bool
+    link: Path | None = None  # the symlink this entry is, or lies under; None for plain entries
+    escapes: bool = False  # a relative symlink whose target lies outside the source folder
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def walk_inputs(
+    source: Path, task_root: Path, private: Path, *, allow_external: bool = False
+) -> list[InputEntry]:
+    """The one symlink policy for public inputs (sandbox, data analysis, `task check`).
+
+    Follows symlinks once (cycles are skipped) so callers see what a reader of the folder sees.
+    Refused, every offender named in one TaskError: a symlink or hard link into the private folder
+    (always: it would hand the answers to the solution), and a symlink leaving both the task folder and
+    the source folder unless `allow_external` (so a workspace never reaches files the user did not
+    give). Broken links are skipped: they show nothing."""
+    src = os.path.realpath(source)
+    roots = (os.path.realpath(task_root), src)
+    priv = os.path.realpath(private)
+    private_inodes = _inodes(priv)
+    entries: list[InputEntry] = []
+    problems: list[str] = []
+    seen = {src}
+
+    def visit(directory: str, rel: str, link: Path | None) -> None:
+        with os.scandir(directory) as it:
+            for e in sorted(it, key=lambda e: e.name):
+                sub = f"{rel}{e.name}"
+                shown = Path(source, sub)
+                if e.is_symlink():
+                    real = os.path.realpath(e.path)
+                    text = os.readlink(e.path)
+                    if _under(real, priv) or _under(priv, real):
+                        where = "into" if _under(real, priv) else "to a folder holding"
+                        problems.append(
+                            f"{shown} -> {text}: a symlink {where} the task's private folder; public files "
+                            "must never reveal the answers. Replace the link with the file it should show."
+                        )
+                        continue
+                    if not any(_under(real, r) for r in roots) and not allow_external:
+                        problems.append(
+                            f"{shown} -> {text}: leaves the task folder (resolves to {real}). Copy the data "
+                            "into the task folder, or allow such links explicitly (--allow-external-symlinks, "
+                            "or sandbox.allow_external_symlinks: true); linked files are read, never modified."
+                        )
+                        continue
+                    escapes = (
+                        link is None
+                        and not os.path.isabs(text)
+                        and not _under(os.path.normpath(os.path.join(src, os.path.dirname(sub), text)), src)
+                    )
+                    if os.path.isdir(real):
+                        if real in seen:
+                            continue
+                        seen.add(real)
+                        entries.append(InputEntry(sub, shown, Path(real), True, link or shown, escapes))
+                        visit(real, sub + "/", link or shown)
+                    elif os.path.isfile(real):
+                        entries.append(InputEntry(sub, shown, Path(real), False, link or shown, escapes))
+                    continue
+                if e.is_dir(follow_symlinks=False):
+                    entries.append(InputEntry(sub, shown, Path(e.path), True, link))
+                    visit(e.path, sub + "/", link)
+                elif e.is_file(follow_symlinks=False):
+                    if private_inodes and e.inode() in private_inodes:
+                        st = e.stat(follow_symlinks=False)
+                        twin = private_inodes[e.inode()].get(st.st_dev)
+                        if twin is not None:
+                            problems.append(
+                                f"{shown}: the same file as {twin} (a hard link into the private folder); "
+                                "public files must never reveal the answers. Replace it with a copy of what "
+                                "it should show."
+                            )
+                            continue
+                    entries.append(InputEntry(sub, shown, Path(e.path), False, link))
+
+    if _under(src, priv) or _under(priv, src):
+        problems.append(
+            f"{source}: resolves to {src}, which is or holds the task's private folder; it must not hold "
+            "the answers."
+        )
+    elif os.path.isdir(src):
+        visit(src, "", None)
+    if problems:
+        raise TaskError(Path(task_root), problems)
+    return entries
+
+
+def _inodes(private: str, limit: int = 10_000) -> dict[int, dict[int, str]]:
+    """inode -> device -> path of the private files (few, usually one answers file)."""
+    found: dict[int, dict[int, str]] = {}
+    if not os.path.isdir(private):
+        return found
+    for n, (root, _, files) in enumerate(os.walk(private)):
+        for f in files:
+            p = os.path.join(root, f)
+            try:
+                st = os.stat(p, follow_symlinks=False)
+            except OSError:
+                continue
+            found.setdefault(st.st_ino, {})[st.st_dev] = p
+        if n > limit:
+            break
+    return found
 
 
 def _pick(public: Path, listed: list[str], word: str) -> list[Path]:
@@ -269,6 +394,10 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
                 problems.append(
                     f"{public}: no test data (no file name contains 'test'; or list test_files in task.yaml)."
                 )
+            try:
+                task.public_files(allow_external=True)  # links into private/ are refused everywhere
+            except TaskError as e:
+                problems.extend(e.problems)
         if spec.answers and not (data / "private" / spec.answers).is_file():
             warnings.append(
                 f"{data / 'private' / spec.answers}: named in task.yaml but missing; grading is unavailable."

@@ -1,8 +1,9 @@
 """Sandbox overhead per execution vs plain `python script.py`, measured side by side in one run.
 
-usage: python bench/sandbox_overhead.py [--runs 15] [--task TASK_DIR]
+usage: python bench/sandbox_overhead.py [--runs 15] [--task TASK_DIR] [--isolation auto|copy]
 
-With --task the sandbox also links that task's public files into each workspace (as in a real solve).
+With --task each workspace also gets that task's public files (as in a real solve): bind-mounted where
+namespaces work (--isolation auto), private copies with --isolation copy.
 Prints the median wall time of each way for a trivial script and a pandas-import script, and the ratio.
 """
 
@@ -31,15 +32,19 @@ def plain(path: Path, cwd: Path) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=15)
-    ap.add_argument("--task", type=Path, default=None, help="task folder whose public files are linked in")
+    ap.add_argument("--task", type=Path, default=None, help="task folder whose public files are the inputs")
+    ap.add_argument("--isolation", choices=("auto", "copy"), default="auto")
     args = ap.parse_args()
 
     from automind.sandbox import Sandbox
 
     with tempfile.TemporaryDirectory(prefix="sandbox-bench-") as tmp:
         root = Path(tmp)
-        sb = Sandbox(args.task, root / "sandbox", timeout_s=120, memory_mb=4096, threads=1)
+        sb = Sandbox(
+            args.task, root / "sandbox", timeout_s=120, memory_mb=4096, threads=1, isolation=args.isolation
+        )
         print(f"python {sys.version.split()[0]}, {args.runs} runs each, task: {args.task or 'none'}")
+        print(f"contained by {sb.mechanism}")
         print(f"{'script':<15} {'plain (ms)':>11} {'sandbox (ms)':>13} {'overhead (ms)':>14} {'ratio':>6}")
         for name, code in SCRIPTS.items():
             path = root / f"{name.replace(' ', '_')}.py"

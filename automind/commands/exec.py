@@ -1,33 +1,148 @@
 """`automind exec TASK SCRIPT.py`: run your own solution exactly as the agent's code runs, then check it.
 
-Exactly one outcome is reported: success (exit 0), execution failed (1), submission not created (2),
-submission invalid (3, with the reason). With private answers a successful submission is also graded.
+Exactly one outcome is reported, each with its exit code (see EXIT_HELP). With private answers a valid
+submission is also graded. The workspace is removed when the command ends unless --keep-workspace.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from automind.commands.common import console, fail, print_json
 
-OUTCOMES = {"success": 0, "execution failed": 1, "submission not created": 2, "submission invalid": 3}
+if TYPE_CHECKING:
+    from automind.sandbox import Sandbox
+
+OUTCOMES = {
+    "success": 0,
+    "execution failed": 1,
+    "submission not created": 2,
+    "submission invalid": 3,
+    "not graded": 4,
+}
+EXIT_HELP = (
+    "Exit codes: 0 success (a valid submission; graded when the task has answers); 1 execution failed "
+    "(error, timeout, memory) or the command could not start (bad task, script or --workdir: the message "
+    "says which); 2 submission not created; 3 submission invalid (the validator's or the grader's "
+    "reason); 4 not graded: the task has answers but grading failed; 130, 143, 129 interrupted (Ctrl-C, SIGTERM, SIGHUP)."
+)
+TEMP_PREFIX = "automind-exec-"
+OWNER_FILE = ".automind-exec.json"  # pid and start time of the exec that owns a temp folder
 
 
-def check_run(task: Any, script: Path, workdir: Path, settings: Any) -> dict[str, Any]:
-    """Run `script` in a fresh sandbox workspace for `task`, then validate and (if possible) grade."""
+def check_run(task: Any, script: Path, code: str, sandbox: Sandbox) -> dict[str, Any]:
+    """Run `code` (read from `script`) in a fresh sandbox workspace, then validate and (if possible) grade."""
     from automind.judge import Judge
 
-    judged = Judge.from_settings(task, workdir, settings).run(
-        script.read_text(encoding="utf-8"), name=script.name
-    )
+    judged = Judge(task, sandbox).judge(sandbox.run_script(code, name=script.name))
     return {"task": task.name, "script": str(script), **judged.to_dict()}
 
 
+def read_script(script: Path) -> str:
+    """The script's text, or a clear error for a folder, an unreadable or a non-UTF-8 (binary) file."""
+    if not script.exists():
+        fail(f"{script}: no such script. Pass the path of a Python file.")
+    if not script.is_file():
+        fail(f"{script}: not a file. Pass the path of a Python file.")
+    try:
+        data = script.read_bytes()
+    except OSError as e:
+        fail(f"{script}: cannot read it ({e.strerror}).")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        fail(
+            f"{script}: not a UTF-8 text file (byte 0x{data[e.start]:02x} at offset {e.start}); "
+            "pass a Python source file."
+        )
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def check_workdir(workdir: Path, task_root: Path) -> Path:
+    """Refuse a --workdir that is a file, inside the task folder or not writable, before anything is made."""
+    wd = workdir.expanduser().resolve()
+    root = task_root.resolve()
+    if _inside(wd, root):
+        fail(
+            f"--workdir {workdir}: inside the task folder {root}; workspaces must not be created among the "
+            "task's files. Choose a folder outside it (or leave --workdir out for a temporary one)."
+        )
+    if wd.exists() and not wd.is_dir():
+        fail(f"--workdir {workdir}: exists and is not a folder. Pass a folder (it is created if missing).")
+    existing = next((p for p in (wd, *wd.parents) if p.exists()), None)
+    if existing is None or not os.access(existing, os.W_OK | os.X_OK):
+        fail(f"--workdir {workdir}: cannot create workspaces there ({existing} is not writable).")
+    return wd
+
+
+def sweep_stale(tmp: Path | None = None) -> list[Path]:
+    """Remove temp workspaces of earlier `exec` runs that were killed (SIGKILL) before cleaning up."""
+    import psutil
+
+    removed = []
+    for d in Path(tmp or tempfile.gettempdir()).glob(f"{TEMP_PREFIX}*"):
+        try:
+            owner = json.loads((d / OWNER_FILE).read_text(encoding="utf-8"))
+            pid, started = int(owner["pid"]), float(owner["started"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # not ours, or being created right now
+        try:
+            alive = abs(psutil.Process(pid).create_time() - started) < 1
+        except psutil.Error:
+            alive = False
+        if not alive:
+            _rmtree(d)
+            removed.append(d)
+    return removed
+
+
+def _rmtree(path: Path) -> None:
+    for root, dirnames, _ in os.walk(path):
+        for d in dirnames:
+            with contextlib.suppress(OSError):
+                os.chmod(Path(root) / d, 0o755)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def make_temp_workdir() -> Path:
+    import psutil
+
+    wd = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+    owner = {"pid": os.getpid(), "started": psutil.Process().create_time()}
+    (wd / OWNER_FILE).write_text(json.dumps(owner), encoding="utf-8")
+    return wd
+
+
+@contextlib.contextmanager
+def signals_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the command like Ctrl-C, so the run's cleanup (tree kill, workspace) happens."""
+
+    def handler(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("exec")
+    @app.command("exec", epilog=EXIT_HELP)
     def exec_cmd(
         task: str = typer.Argument(..., help="Task folder (or bundled example name)."),
         script: Path = typer.Argument(
@@ -35,34 +150,73 @@ def register(app: typer.Typer) -> None:
         ),
         timeout: float | None = typer.Option(None, "--timeout", help="Wall-clock limit in seconds."),
         memory_mb: int | None = typer.Option(
-            None, "--memory-mb", help="Memory limit (RSS of the process tree)."
+            None, "--memory-mb", help="Memory limit (proportional set size of the process tree)."
         ),
         workdir: Path | None = typer.Option(
-            None, "--workdir", help="Where to create the workspace (default: temp)."
+            None, "--workdir", help="Where to create the workspace (default: a temporary folder)."
+        ),
+        keep_workspace: bool = typer.Option(
+            False, "--keep-workspace", help="Keep the workspace after the command (default: removed)."
+        ),
+        allow_external_symlinks: bool = typer.Option(
+            False,
+            "--allow-external-symlinks",
+            help="Accept public/ symlinks that leave the task folder (their files are read, never changed).",
         ),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable report."),
     ) -> None:
-        """Run SCRIPT in the sandbox as the agent would, then validate and grade its submission.
-
-        Exit codes: 0 success, 1 execution failed, 2 submission not created, 3 submission invalid.
-        """
-        import tempfile
-
+        """Run SCRIPT in the sandbox as the agent would, then validate and grade its submission."""
         from automind.commands.common import settings as load_settings
         from automind.commands.grade import load_task
+        from automind.sandbox import Sandbox, SandboxError
 
-        if not script.is_file():
-            fail(f"{script}: no such script. Pass the path of a Python file.")
-        cfg = load_settings({"sandbox.timeout_s": timeout, "sandbox.memory_mb": memory_mb})
+        code = read_script(script)
+        overrides = {"sandbox.timeout_s": timeout, "sandbox.memory_mb": memory_mb}
+        if allow_external_symlinks:
+            overrides["sandbox.allow_external_symlinks"] = True
+        cfg = load_settings(overrides)
         t = load_task(task)
-        wd = workdir or Path(tempfile.mkdtemp(prefix="automind-exec-"))
-        with console.status(f"running {script.name} (timeout {cfg.sandbox.timeout_s:g} s)", spinner="dots"):
-            report = check_run(t, script.resolve(), wd, cfg)
+        wd = check_workdir(workdir, t.root) if workdir is not None else None
+        created = wd is not None and not wd.exists()
+        sweep_stale()
+        wd = wd or make_temp_workdir()
+        report: dict[str, Any] | None = None
+        sandbox: Sandbox | None = None
+        try:
+            with signals_interrupt():
+                sandbox = Sandbox.from_settings(t, wd, cfg)
+                status = f"running {script.name} (timeout {cfg.sandbox.timeout_s:g} s)"
+                with console.status(status, spinner="dots") if not as_json else contextlib.nullcontext():
+                    report = check_run(t, script.resolve(), code, sandbox)
+        except SandboxError as e:
+            fail(str(e))
+        except KeyboardInterrupt as e:
+            why = str(e) if str(e) in ("SIGTERM", "SIGHUP") else "SIGINT"
+            fail(f"interrupted ({why}); the script's processes were killed", 128 + signal.Signals[why])
+        finally:
+            if keep_workspace:  # a kept temp folder is the user's now: the next exec must not sweep it
+                (wd / OWNER_FILE).unlink(missing_ok=True)
+            kept = keep_workspace or _clean_up(wd, workdir is None or created, sandbox)
+        assert report is not None
+        report["workspace_kept"] = kept
         if as_json:
             print_json(report)
         else:
             _print(report)
         raise typer.Exit(OUTCOMES[report["outcome"]])
+
+
+def _clean_up(wd: Path, ours: bool, sandbox: Sandbox | None) -> bool:
+    """Remove this command's workspace (the whole folder when this command created it); False: not kept."""
+    if ours:
+        _rmtree(wd)
+        return False
+    if sandbox is not None:
+        for ws in sandbox.created:
+            sandbox.remove(ws)
+    with contextlib.suppress(OSError):
+        (wd / ".sandbox").rmdir()
+    return False
 
 
 def _print(report: dict[str, Any]) -> None:
@@ -71,11 +225,17 @@ def _print(report: dict[str, Any]) -> None:
     ex = report["exec"]
     if ex["output"].strip():
         console.print(Panel(ex["output"], title="output", title_align="left"), highlight=False)
+    where = (
+        f"workspace {ex['workspace']} (kept)"
+        if report.get("workspace_kept")
+        else "workspace removed (--keep-workspace keeps it)"
+    )
     console.print(
-        f"status {ex['status']}, {ex['wall_s']:.2f} s, peak {ex['peak_mem_mb']:.0f} MB, workspace {ex['workspace']}",
+        f"status {ex['status']}, {ex['wall_s']:.2f} s, peak {ex['peak_mem_mb']:.0f} MB, {where}",
         highlight=False,
         soft_wrap=True,
     )
+    console.print(f"[dim]contained by {ex['isolation']}[/]", highlight=False, soft_wrap=True)
     outcome = report["outcome"]
     color = "green" if outcome == "success" else "red"
     console.print(

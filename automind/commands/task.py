@@ -90,11 +90,14 @@ def register(app: typer.Typer) -> None:
         leaderboard: Path | None = typer.Option(
             None, "--leaderboard", help="A leaderboard CSV (rank,score) to check and attach."
         ),
+        allow_external_symlinks: bool = typer.Option(
+            False, "--allow-external-symlinks", help="Accept public/ symlinks that leave the task folder."
+        ),
     ) -> None:
         """Validate a task folder and print a summary; exit 1 listing every problem."""
         from automind.commands.grade import resolve_task_dir
         from automind.leaderboards import LeaderboardError, attach
-        from automind.task import inspect_task
+        from automind.task import TaskError, inspect_task
         from automind.task_checks import check_task
 
         path = resolve_task_dir(task)
@@ -107,6 +110,10 @@ def register(app: typer.Typer) -> None:
         if loaded is not None:
             result = check_task(loaded)
             problems = result.problems
+            try:  # links into private/ are caught by inspect_task; links out of the task folder here
+                loaded.public_files(allow_external=allow_external_symlinks)
+            except TaskError as e:
+                problems.extend(e.problems)
             _summary(path, loaded, result.facts)
             for w in result.warnings:
                 console.print(f"[yellow]warning:[/] {w}", highlight=False, soft_wrap=True)

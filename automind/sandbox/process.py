@@ -1,0 +1,243 @@
+"""Process control: start the supervisor, watch the tree's memory and time, kill the whole tree.
+
+The parent (automind) starts `child/supervisor.py`, which runs the script and dies with automind (see its
+docstring). The parent polls the tree every POLL_S: memory is the sum over the script's processes of
+their resident size, with shared pages counted once (proportional set size) when there are several
+processes, so forked workers sharing one numpy array are not counted N times. When an execution ends,
+for any reason, the parent kills the process group, every descendant seen while polling, and every
+process still carrying the execution's marker variable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any
+
+from automind.sandbox.env import MARKER_VAR
+from automind.sandbox.errors import SandboxError
+from automind.sandbox.result import Status
+
+POLL_S = 0.1
+SUPERVISOR_FAILED = 125  # the supervisor's own failure (see child/supervisor.py)
+
+
+def limit_hit(mem_mb: float, memory_mb: float | None, elapsed_s: float, limit_s: float) -> Status | None:
+    """Which limit an execution has crossed, if any: memory is checked first, as the kill reason matters."""
+    if memory_mb and mem_mb > memory_mb:
+        return "memory"
+    if elapsed_s > limit_s:
+        return "timeout"
+    return None
+
+
+def address_space_cap(memory_mb: int | None) -> int | None:
+    """RLIMIT_AS backstop: imports reserve far more virtual memory than they touch, so it is generous."""
+    return max(2 * memory_mb, memory_mb + 4096) * 2**20 if memory_mb else None
+
+
+def pss_bytes(pid: int) -> int | None:
+    """Proportional set size: each shared page divided among the processes mapping it."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+class Tree:
+    """Watches the supervisor's process tree: memory, descendants, and the final kill."""
+
+    def __init__(self, pid: int, marker: str, started: float):
+        import psutil
+
+        self.psutil = psutil
+        self.pid = pid
+        self.marker = marker
+        self.started = started
+        self.known: dict[int, Any] = {}
+        self.peak_mb = 0.0
+        try:
+            self.root: Any = psutil.Process(pid)
+            self.known[pid] = self.root
+        except psutil.Error:
+            self.root = None
+
+    def poll(self) -> float:
+        """Memory of the script's processes in MB (the supervisor excluded); remembers every descendant."""
+        ps = self.psutil
+        if self.root is None:
+            return 0.0
+        try:
+            procs = self.root.children(recursive=True)
+        except ps.Error:
+            procs = [p for pid, p in self.known.items() if pid != self.pid]
+        rss: dict[int, int] = {}
+        for p in procs:
+            self.known.setdefault(p.pid, p)
+            with contextlib.suppress(ps.Error):
+                rss[p.pid] = p.memory_info().rss
+        total = sum(rss.values())
+        if len(rss) > 1:  # shared pages would count once per process: use each one's share instead
+            total = sum(pss_bytes(pid) or r for pid, r in rss.items())
+        mb = total / 2**20
+        self.peak_mb = max(self.peak_mb, mb)
+        return mb
+
+    def _marked(self) -> list[Any]:
+        """Processes started since this execution began that still carry its marker variable."""
+        ps, found = self.psutil, []
+        for p in ps.process_iter(["create_time"]):
+            try:
+                if p.pid == os.getpid() or (p.info["create_time"] or 0) < self.started - 2:
+                    continue
+                if p.environ().get(MARKER_VAR) == self.marker:
+                    found.append(p)
+            except ps.Error:
+                continue
+        return found
+
+    def kill_all(self) -> None:
+        ps = self.psutil
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+        for _ in range(3):
+            targets = list(self.known.values()) + self._marked()
+            alive = []
+            for p in targets:
+                try:
+                    if p.is_running() and p.status() != ps.STATUS_ZOMBIE:
+                        p.kill()
+                        alive.append(p)
+                except ps.Error:
+                    pass
+            if not alive:
+                break
+            ps.wait_procs(alive, timeout=1)
+
+
+def exited(pid: int) -> bool:
+    """Has the child exited? Leaves it unreaped (a zombie keeps its pid and group id valid for the kill)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+class ExitWaiter:
+    """Sleep until the child exits or a timeout passes: a pidfd wakes at once (Linux), else short naps."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        try:
+            self.fd: int | None = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            self.fd = None
+
+    def wait(self, timeout: float) -> bool:
+        if self.fd is not None:
+            return bool(select.select([self.fd], [], [], timeout)[0]) or exited(self.pid)
+        deadline = time.monotonic() + timeout
+        while not exited(self.pid):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def kill_and_reap(proc: subprocess.Popen[bytes], tree: Tree) -> int:
+    """Kill the whole tree, then reap the supervisor: its exit code (negative: the killing signal)."""
+    tree.kill_all()
+    if proc.returncode is not None:
+        return proc.returncode
+    try:
+        _, status = os.waitpid(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    except ChildProcessError:
+        proc.returncode = -9
+    return proc.returncode
+
+
+@dataclass
+class Launch:
+    """A started execution: the supervisor process, its tree watcher and the capture files."""
+
+    proc: subprocess.Popen[bytes]
+    tree: Tree
+    out: IO[bytes]
+    err: IO[bytes]
+
+
+def spawn(
+    argv: list[str],
+    workspace: Path,
+    boot: Path,
+    env: dict[str, str],
+    *,
+    memory_mb: int | None,
+    isolation: dict[str, Any] | None,
+    pass_fds: tuple[int, ...] = (),
+) -> Launch:
+    """Start the supervisor for `argv` (cwd: the workspace; stdout/stderr captured in `boot`)."""
+    marker = uuid.uuid4().hex
+    config = {
+        "parent_pid": os.getpid(),
+        "argv": argv,
+        "env": env | {MARKER_VAR: marker},
+        "cwd": str(workspace),
+        "pass_fds": list(pass_fds),
+        "limits": {"address_space": address_space_cap(memory_mb)},
+        "report": str(boot / "report" / "supervisor.json"),
+        "isolation": isolation,
+    }
+    cfg_path = boot / "supervisor.json"
+    cfg_path.write_text(json.dumps(config), encoding="utf-8")
+    out = open(boot / "stdout.txt", "wb")  # noqa: SIM115 - closed by the caller
+    err = open(boot / "stderr.txt", "wb")  # noqa: SIM115
+    started = time.time()
+    # The supervisor itself runs unguarded, with just enough environment to import this package; the
+    # script gets `env` from the config.
+    root = str(Path(__file__).resolve().parents[2])
+    own_env = {
+        "PATH": env.get("PATH", os.defpath),
+        "PYTHONPATH": root,
+        "PYTHONNOUSERSITE": "1",
+        MARKER_VAR: marker,
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-S", "-m", "automind.sandbox.child.supervisor", str(cfg_path)],
+        cwd=workspace,
+        env=own_env,
+        stdin=subprocess.DEVNULL,
+        stdout=out,
+        stderr=err,
+        start_new_session=True,
+        pass_fds=pass_fds,
+    )
+    return Launch(proc, Tree(proc.pid, marker, started), out, err)
+
+
+def child_path(*parts: str) -> Path:
+    """A file or folder of automind.sandbox.child on disk (the child runs it by path)."""
+    found = resources.files("automind.sandbox.child").joinpath(*parts)
+    if not isinstance(found, Path):
+        raise SandboxError(f"automind must be installed as files to run the sandbox (found {found!r})")
+    return found

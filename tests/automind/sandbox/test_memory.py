@@ -1,0 +1,44 @@
+"""The memory limit counts shared pages once: forked workers sharing an array are not a hog."""
+
+from __future__ import annotations
+
+from automind.sandbox import Sandbox
+from automind.sandbox.process import pss_bytes
+
+# 200 MB filled before forking; four idle workers share it copy-on-write. Their RSS adds up to ~1 GB,
+# their proportional set size to ~200 MB.
+SHARED_WORKERS = """
+import os, time
+import numpy as np
+a = np.ones(25_000_000)  # 200 MB, touched
+kids = []
+for _ in range(4):
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(2.5)
+        os._exit(int(a[-1]) - 1)
+    kids.append(pid)
+print("exits", [os.waitstatus_to_exitcode(os.waitpid(k, 0)[1]) for k in kids])
+"""
+HOG = "import numpy as np\nparts = [np.ones(12_500_000) for _ in range(8)]  # 800 MB, private\nprint('survived')\n"
+
+
+def test_forked_workers_sharing_an_array_are_not_killed(task, tmp_path):
+    sb = Sandbox(task, tmp_path / "runs", timeout_s=60, memory_mb=500, threads=1)
+    r = sb.run_script(SHARED_WORKERS)
+    assert r.ok, r.output
+    assert "exits [0, 0, 0, 0]" in r.stdout
+    assert 150 < r.peak_mem_mb < 500  # the shared 200 MB counted once
+
+
+def test_a_real_hog_is_still_killed(task, tmp_path):
+    r = Sandbox(task, tmp_path / "runs", timeout_s=60, memory_mb=500, threads=1).run_script(HOG)
+    assert r.status == "memory", r.output
+    assert "survived" not in r.stdout and "proportional set size" in r.message
+
+
+def test_pss_of_this_process_is_readable():
+    import os
+
+    assert pss_bytes(os.getpid()) > 1_000_000
+    assert pss_bytes(2**22 + 12345) is None
