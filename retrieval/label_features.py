@@ -204,14 +204,18 @@ def embed_text(text: str, embedder) -> np.ndarray:
 
 def combine(embedding: np.ndarray, text: str, metric: str | None) -> np.ndarray:
     """[embedding | cue counts | metric family] for an already embedded text."""
-    return np.concatenate([_unit(np.asarray(embedding, dtype=np.float32)), cue_vector(text), metric_vector(metric)])
+    return np.concatenate(
+        [_unit(np.asarray(embedding, dtype=np.float32)), cue_vector(text), metric_vector(metric)]
+    )
 
 
 def features(text: str, metric: str | None, embedder) -> np.ndarray:
     return combine(embed_text(text, embedder), text, metric)
 
 
-def flags_from_modalities(modalities: Sequence[str] | None, id_columns: Sequence[str] | None = None) -> np.ndarray:
+def flags_from_modalities(
+    modalities: Sequence[str] | None, id_columns: Sequence[str] | None = None
+) -> np.ndarray:
     """0/1 per FLAGS entry from a set of analysis modalities ('ids' only when a user or item key is seen)."""
     mods = {str(m).lower() for m in (modalities or ())}
     if "ids" in mods and id_columns is not None and not any(USER_ITEM.search(str(c)) for c in id_columns):

@@ -50,6 +50,16 @@ FLAG_HOME: dict[str, str] = {
 }
 DATA_MODALITIES = {"image", "audio", "text", "time", "ids", "tabular"}  # automind.analysis vocabulary
 ALPHA_L2 = 0.05  # shrinks flag weights toward 0 when the few flagged examples cannot pin them
+# Task texts that say nothing about the data. Each flagged competition is also scored as if its
+# description were one of these, so the flag weights learn how much the data alone tells (a task made
+# by `automind task prepare` may have no more description than this).
+NEUTRAL_TEXTS: tuple[str, ...] = (
+    "Predict the target for each example in the test set.",
+    "Predict the label of each test example.",
+)
+
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser reads the label file ~10x faster
 
 
 class LabelsError(ValueError):
@@ -83,7 +93,7 @@ def labels_path() -> Path:
 def load_labels(path: Path | None = None) -> list[LabelRow]:
     path = path or labels_path()
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
     except (OSError, yaml.YAMLError) as e:
         raise LabelsError(f"cannot read label file {path}: {e}") from e
     rows = []
@@ -166,7 +176,9 @@ def index_examples(index_file: Path, rows: Sequence[LabelRow]) -> list[Example]:
         row = labelled.get(slug)
         if row is None:
             continue
-        text = ". ".join(s.strip() for s in (str(c.get("title") or ""), str(c.get("desc") or "")) if s.strip())
+        text = ". ".join(
+            s.strip() for s in (str(c.get("title") or ""), str(c.get("desc") or "")) if s.strip()
+        )
         # the competition's data facts, when known, go with its one-liner too: flag weights are then
         # fitted on texts from a full description down to a single vague line
         flags = lf.flags_from_modalities(row.data) if row.data is not None else None
@@ -190,7 +202,9 @@ def full_examples(
     """Full descriptions (competitions/<slug>/description.md) of labelled competitions."""
     labelled = _labelled(rows)
     out = []
-    folders = sorted(p for p in comp_dir.iterdir() if (p / "description.md").is_file()) if comp_dir.is_dir() else []
+    folders = (
+        sorted(p for p in comp_dir.iterdir() if (p / "description.md").is_file()) if comp_dir.is_dir() else []
+    )
     for folder in folders:
         if slugs is not None and folder.name not in slugs:
             continue
@@ -211,10 +225,16 @@ def taxonomy_examples(taxonomy) -> list[Example]:
         first = cat.subcategories[0].name if cat.subcategories else ""
         if cat.name == GENERAL:
             first = "Classification"
-        out.append(Example(cat.name, f"{cat.name}. {cat.description}", None, cat.name, first, TAXONOMY_GROUP, "taxonomy"))
+        out.append(
+            Example(
+                cat.name, f"{cat.name}. {cat.description}", None, cat.name, first, TAXONOMY_GROUP, "taxonomy"
+            )
+        )
         for sub in cat.subcategories:
             text = f"{cat.name}: {sub.name}. {sub.description}"
-            out.append(Example(f"{cat.name}/{sub.name}", text, None, cat.name, sub.name, TAXONOMY_GROUP, "taxonomy"))
+            out.append(
+                Example(f"{cat.name}/{sub.name}", text, None, cat.name, sub.name, TAXONOMY_GROUP, "taxonomy")
+            )
     return out
 
 
@@ -229,9 +249,18 @@ def embed_examples(examples: Sequence[Example], embedder, batch: int = 256) -> n
         parts = lf.chunks(ex.text)
         spans.append((len(pieces), len(pieces) + len(parts)))
         pieces += parts
-    vecs = np.concatenate([embedder.embed(pieces[i : i + batch]) for i in range(0, len(pieces), batch)] or [np.zeros((0, 1))])
-    rows = [lf.combine(vecs[a:b].mean(axis=0), ex.text, ex.metric) for ex, (a, b) in zip(examples, spans, strict=True)]
+    vecs = np.concatenate(
+        [embedder.embed(pieces[i : i + batch]) for i in range(0, len(pieces), batch)] or [np.zeros((0, 1))]
+    )
+    rows = [
+        lf.combine(vecs[a:b].mean(axis=0), ex.text, ex.metric)
+        for ex, (a, b) in zip(examples, spans, strict=True)
+    ]
     return np.stack(rows).astype(np.float32)
+
+
+def neutral_features(embedder) -> np.ndarray:
+    return np.stack([lf.features(lf.task_text(t), None, embedder) for t in NEUTRAL_TEXTS])
 
 
 # -- folds and fitting -----------------------------------------------------------------------------
@@ -334,16 +363,21 @@ def fit(
     c_grid: Sequence[float] = C_GRID,
     inner_folds: int = INNER_FOLDS,
     seed: int = 0,
+    neutral: np.ndarray | None = None,
 ) -> Fitted:
     """Choose C and calibrate on inner grouped folds of these examples only, then refit on all of them."""
+    import warnings
+
     from threadpoolctl import threadpool_limits
 
     # Small problems: one BLAS thread is ~10x faster than several fighting over two cores.
-    with threadpool_limits(1):
-        return _fit(x, examples, tops, pairs, embedder_name, c_grid, inner_folds, seed)
+    with threadpool_limits(1), warnings.catch_warnings():
+        # subcategory classes outnumber half the rows on small corpora; that is expected here
+        warnings.filterwarnings("ignore", message="The number of unique classes")
+        return _fit(x, examples, tops, pairs, embedder_name, c_grid, inner_folds, seed, neutral)
 
 
-def _fit(x, examples, tops, pairs, embedder_name, c_grid, inner_folds, seed) -> Fitted:
+def _fit(x, examples, tops, pairs, embedder_name, c_grid, inner_folds, seed, neutral) -> Fitted:
     tops, pairs = list(tops), [tuple(p) for p in pairs]
     y_top = np.array([tops.index(e.top) for e in examples])
     y_sub = np.array([pairs.index((e.top, e.sub)) for e in examples])
@@ -362,10 +396,26 @@ def _fit(x, examples, tops, pairs, embedder_name, c_grid, inner_folds, seed) -> 
     for i, flag in enumerate(lf.FLAGS):
         if FLAG_HOME[flag] in tops:
             home[i, tops.index(FLAG_HOME[flag])] = 1.0
-    t_top, alpha = _fit_calibration(oof[best], y_top, flags, home, tested)
-    z_sub = _oof_logits(x, y_sub, groups, len(pairs), best, folds)
-    t_sub, _ = _fit_calibration(z_sub, y_sub, np.zeros_like(flags), np.zeros((len(lf.FLAGS), len(pairs))), tested)
     w_top, b_top = _lr_weights(x, y_top, len(tops), best)
+    z_cal, y_cal, f_cal = oof[best][tested], y_top[tested], flags[tested]
+    if neutral is not None and len(neutral):
+        # the same flagged competitions again, their text replaced by a neutral one (one row each)
+        first = {}
+        for i in tested:
+            if examples[i].flags is not None and examples[i].slug not in first:
+                first[examples[i].slug] = i
+        rows = list(first.values())
+        z_neutral = neutral @ w_top.T + b_top  # (texts, tops)
+        for z0 in z_neutral:
+            z_cal = np.vstack([z_cal, np.repeat(z0[None], len(rows), axis=0)])
+            y_cal = np.concatenate([y_cal, y_top[rows]])
+            f_cal = np.vstack([f_cal, flags[rows]])
+    everything = np.arange(len(y_cal))
+    t_top, alpha = _fit_calibration(z_cal, y_cal, f_cal, home, everything)
+    z_sub = _oof_logits(x, y_sub, groups, len(pairs), best, folds)
+    t_sub, _ = _fit_calibration(
+        z_sub, y_sub, np.zeros_like(flags), np.zeros((len(lf.FLAGS), len(pairs))), tested
+    )
     w_sub, b_sub = _lr_weights(x, y_sub, len(pairs), best)
     counts: dict[str, int] = {}
     for e in examples:
@@ -382,7 +432,11 @@ def _fit(x, examples, tops, pairs, embedder_name, c_grid, inner_folds, seed) -> 
         t_sub=t_sub,
         alpha=alpha,
         flag_home=[FLAG_HOME[f] for f in lf.FLAGS],
-        info={"examples": counts, "C": best, "inner_cv_log_loss": {str(k): round(v, 4) for k, v in scores.items()}},
+        info={
+            "examples": counts,
+            "C": best,
+            "inner_cv_log_loss": {str(k): round(v, 4) for k, v in scores.items()},
+        },
     )
     return Fitted(model, best, scores)
 
@@ -408,7 +462,13 @@ def build_corpus(shared: Path, rows: Sequence[LabelRow], taxonomy) -> list[Examp
     return corpus + taxonomy_examples(taxonomy)
 
 
-def train(shared: Path, embedder_names: Sequence[str], out_dir: Path | None = None, labels: Path | None = None) -> list[Path]:
+def train(
+    shared: Path,
+    embedder_names: Sequence[str],
+    out_dir: Path | None = None,
+    labels: Path | None = None,
+    c_grid: Sequence[float] = C_GRID,
+) -> list[Path]:
     from automind.knowledge import load_taxonomy
     from automind.store import get_embedder
 
@@ -424,7 +484,7 @@ def train(shared: Path, embedder_names: Sequence[str], out_dir: Path | None = No
         t0 = time.perf_counter()
         embedder = get_embedder(name)
         x = embed_examples(corpus, embedder)
-        fitted = fit(x, corpus, tops, pairs, name)
+        fitted = fit(x, corpus, tops, pairs, name, c_grid=c_grid, neutral=neutral_features(embedder))
         path = fitted.model.save(model_path(name, out_dir))
         size = path.stat().st_size / 1024
         print(
@@ -441,13 +501,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m automind.retrieval.train_labeler",
         description="Fit the offline task labeller from knowledge/labels/competitions.yaml and the shared data.",
     )
-    ap.add_argument("shared", type=Path, help="folder with kaggle-solutions/competitions.yml and competitions/")
-    ap.add_argument("--embedder", default="minilm,wordllama,hash", help="comma-separated embedders to fit for")
-    ap.add_argument("--out", type=Path, default=None, help="output folder (default: the package's knowledge/labeler)")
+    ap.add_argument(
+        "shared", type=Path, help="folder with kaggle-solutions/competitions.yml and competitions/"
+    )
+    ap.add_argument(
+        "--embedder", default="minilm,wordllama,hash", help="comma-separated embedders to fit for"
+    )
+    ap.add_argument(
+        "--out", type=Path, default=None, help="output folder (default: the package's knowledge/labeler)"
+    )
     ap.add_argument("--labels", type=Path, default=None, help="label file (default: the shipped one)")
+    ap.add_argument(
+        "--c",
+        default=",".join(map(str, C_GRID)),
+        help="L2 strengths to choose from by inner CV (comma-separated)",
+    )
     args = ap.parse_args(argv)
     try:
-        train(args.shared, [e.strip() for e in args.embedder.split(",") if e.strip()], args.out, args.labels)
+        grid = [float(c) for c in args.c.split(",") if c.strip()]
+        if not grid or min(grid) <= 0:
+            raise ValueError(f"--c needs positive numbers, got {args.c!r}")
+        embedders = [e.strip() for e in args.embedder.split(",") if e.strip()]
+        train(args.shared, embedders, args.out, args.labels, grid)
     except (LabelsError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
