@@ -197,3 +197,51 @@ def check_applicability(llm: LLM, trick: Trick, task_text: str) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("true", "yes", "1")
     return bool(value)
+
+
+LESSON_KEYS = ("tip", "failing_code", "error", "fixed_code")
+
+
+def abstract_fix(llm: LLM, error: str, failing_code: str, fixed_code: str, plan: str = "") -> dict[str, str]:
+    """Agent K's experience entry for a verified fix: a general tip plus a minimal worked example."""
+    tool = {
+        "name": "fix_lesson",
+        "description": "A reusable lesson from one fixed error.",
+        "parameters": {
+            "type": "object",
+            "properties": {k: {"type": "string"} for k in LESSON_KEYS},
+            "required": list(LESSON_KEYS),
+        },
+    }
+    prompt = render(
+        "experience_fix",
+        error=error[-MAX_TEXT:],
+        failing_code=failing_code[:MAX_TEXT],
+        fixed_code=fixed_code[:MAX_TEXT],
+        plan=plan,
+    )
+    args = _ask(llm, "analyzer", prompt, tool)
+    lesson = {k: str(args.get(k) or "").strip() for k in LESSON_KEYS}
+    if not lesson["tip"]:
+        raise RoleError("fix lesson: the model returned no tip")
+    return lesson
+
+
+def rank_by_difficulty(llm: LLM, tasks: list[dict[str, str]]) -> list[str]:
+    """Task names ordered easiest first, as the model judges them (names it did not know are dropped,
+    names it left out follow in the given order)."""
+    names = [t["name"] for t in tasks]
+    tool = {
+        "name": "task_order",
+        "description": "Task names from easiest to hardest.",
+        "parameters": {
+            "type": "object",
+            "properties": {"order": {"type": "array", "items": {"type": "string", "enum": names}}},
+            "required": ["order"],
+        },
+    }
+    args = _ask(llm, "planner", render("task_difficulty", tasks=tasks), tool)
+    ranked = _canonical(args.get("order"), names)
+    if not ranked:
+        raise RoleError(f"task difficulty: the model named no known task (got {args.get('order')!r})")
+    return ranked + [n for n in names if n not in ranked]

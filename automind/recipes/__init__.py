@@ -333,7 +333,8 @@ class RecipeRoles:
         state = State.from_code(program) or self._state(plan)  # repaired earlier steps carry the newest state
         return render_steps(self.profile(ctx), state, self._registry(ctx), plan.summary)[index]
 
-    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None) -> str:
+    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None, program: str = "") -> str:
+        """Repair the recipe state named in `code` (the earlier steps in `program` carry no extra state)."""
         reg, profile = self._registry(ctx), self.profile(ctx)
         state = State.from_code(code)
         if state is None or state.draft not in reg:

@@ -30,7 +30,8 @@ def test_layers_in_order_with_sources(tmp_path: Path, monkeypatch: pytest.Monkey
     assert loaded.sources["search.seed"] == "cli"
     assert loaded.sources["llm.model"] == str(home / "automind.yaml")
     rows = {k: src for k, _, src in loaded.rows()}
-    assert rows["search.debug_prob"] == "default"
+    assert rows["search.debug_prob"] == "default (offline mode)" and rows["search.steps"] != "default"
+    assert rows["sandbox.threads"] == "default"
 
 
 def test_bad_values_name_the_key_and_source(tmp_path: Path) -> None:
