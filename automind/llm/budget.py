@@ -72,6 +72,10 @@ class Cut:
     after: int
     unit: str  # "characters" or "items"
 
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.template, self.section
+
     def note(self, context_tokens: int) -> str:
         return (
             f"context: cut section '{self.section}' of prompt '{self.template}' from {self.before} to "

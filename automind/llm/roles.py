@@ -145,6 +145,7 @@ class LLMRoles:
         self.llm = llm
         self.settings = settings
         self.notes: list[str] = []
+        self._cut: set[tuple[str, str]] = set()  # (template, section) pairs already noted
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -160,8 +161,11 @@ class LLMRoles:
         max_tokens = self.llm.role_config(role).max_tokens
         budget = context - reply_reserve(context, max_tokens) - estimate_tokens(system)
         prompt, cuts = fit(template, lambda v: render(template, **v), values, budget)
-        for cut in cuts:
-            self._note(cut.note(context))
+        for cut in cuts:  # the run notes a section's first cut; every cut goes to the log
+            log.debug(cut.note(context))
+            if cut.key not in self._cut:
+                self._cut.add(cut.key)
+                self._note(cut.note(context) + " (first cut of this section; later prompts may be cut too)")
         if estimate_tokens(prompt) > budget:
             self._note(
                 f"context: prompt '{template}' is still about {estimate_tokens(prompt)} tokens after every "

@@ -99,7 +99,9 @@ def test_verifier_role_failure_falls_back_to_facts(task, sandbox):
 
 def test_read_metric_prefers_file_then_the_contract_line(task, sandbox):
     lines = ["fold 1 auc: 0.70", "Final Validation Performance: 0.75", "CV AUC = 0.80", "train loss 0.1"]
-    code = "import os\nos.makedirs('submission', exist_ok=True)\n" + "".join(f"print({ln!r})\n" for ln in lines)
+    code = "import os\nos.makedirs('submission', exist_ok=True)\n" + "".join(
+        f"print({ln!r})\n" for ln in lines
+    )
     value, source = read_metric(sandbox.run_script(code))
     assert value == 0.75 and "Final Validation Performance" in source
     with_file = code + "open('submission/eval_metric.txt', 'w').write('0.6')\n"
@@ -152,3 +154,27 @@ def test_failed_repair_keeps_the_failing_code(task, sandbox):
     out = one_pass(roles, ctx, code, sandbox, tries=3)
     assert out.code == code and out.attempts == 1 and "ValueError: bad column" in out.error
     assert out.log[-1] == "repair failed: repair: nothing to fix"
+
+
+def test_integration_check_accepts_moves_and_guards_but_not_changes():
+    from automind.coding import integration_problem
+
+    program = "import csv\nrows = [1, 2]\nprint(rows)\ndf_head = rows[:1]\ntotal = sum(rows)\nprint('Final Validation Performance: 1')\n"
+    guarded = (
+        "import csv\n\n\ndef unused_helper():\n    pass\n\n\n"
+        'if __name__ == "__main__":\n    rows = [1, 2]\n    df_head = rows[:1]\n    total = sum(rows)\n'
+    )
+    assert integration_problem(program, program) is None
+    assert (
+        integration_problem(guarded, program) == "its statements differ from the executed steps"
+    )  # an extra def
+    moved = 'import csv\n\nif __name__ == "__main__":\n    rows = [1, 2]\n    df_head = rows[:1]\n    total = sum(rows)\n'
+    assert integration_problem(moved, program) is None  # inspection prints dropped, code guarded
+    assert integration_problem(moved.replace("sum(rows)", "max(rows)"), program) is not None
+    assert (
+        integration_problem(moved.replace("import csv", "import json"), program)
+        == "it lost imports the steps used"
+    )
+    assert "does not parse" in integration_problem("def (:", program)
+    fitting = "model.fit(X, y)\n"
+    assert integration_problem("", fitting) is not None  # a dropped call that does work is a change

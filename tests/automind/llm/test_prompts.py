@@ -40,7 +40,9 @@ VARS = {
     "debug_plan": {
         **TASK,
         **PARENT,
-        "lineage": [{"id": "3", "action": "debug", "plan": "cast ids", "analysis": "ids are str", "error": "KeyError"}],
+        "lineage": [
+            {"id": "3", "action": "debug", "plan": "cast ids", "analysis": "ids are str", "error": "KeyError"}
+        ],
         "fixes": ["Tip: cast first"],
         "dead_ends": ["Error MemoryError: one-hot of 1e6 levels"],
     },
