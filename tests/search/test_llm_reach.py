@@ -361,6 +361,8 @@ def test_debug_prompts_carry_the_lineage_error_analyses(stub, llm_settings, task
     assert "node 0 (draft)" in lineage and "ids are strings" in lineage  # the draft's failure
     assert "node 1 (debug): analysis: ALPHA-CAUSE" in lineage and "tried: Cast ids to int." in lineage
     assert "injected bug" in lineage  # how the first fix still failed
+    report = (tmp_path / "run/report.html").read_text()
+    assert "Error analysis" in report and "ALPHA-CAUSE" in report
 
 
 # --- verification ------------------------------------------------------------------------------------
@@ -382,6 +384,7 @@ def test_overfit_flag_is_recorded_and_flagged_nodes_are_not_best(stub, llm_setti
     saved = json.loads((tmp_path / "run/journal.json").read_text())
     assert saved["nodes"][0]["overfit_flag"] is True and saved["best_node"] == "1"
     assert "is_overfitting" in flagged.output
+    assert "overfit?" in (tmp_path / "run/report.html").read_text()
 
 
 def test_a_trailing_loss_is_not_the_metric_in_a_solve(stub, llm_settings, task_dir, tmp_path):
