@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 CHARS_PER_TOKEN = 3.0  # prose averages ~4 characters per token, code ~3: err on the side of code
 MARGIN_TOKENS = 64  # slack for the estimate itself
+FLOOR_CHARS = 1200  # the first pass leaves every text section at least this much
 
 Keep = Literal["head", "tail", "both", "first", "last"]  # texts: which end to keep; lists: which items
 
@@ -33,12 +34,15 @@ CUT_ORDER: tuple[tuple[str, Keep], ...] = (
     ("memory", "last"),
     ("tricks", "first"),
     ("lineage", "last"),
+    ("material", "head"),
     ("analysis", "head"),
     ("parent_output", "tail"),
     ("output", "tail"),
     ("parent_code", "both"),
     ("program", "tail"),
     ("task_description", "head"),
+    ("task_text", "head"),
+    ("text", "head"),
     ("error", "tail"),
     ("code", "both"),
 )
@@ -92,14 +96,15 @@ def _size(item: Any) -> int:
     return sum(len(str(p or "")) for p in parts) or len(str(item))
 
 
-def _cut_text(text: str, drop: int, keep: Keep) -> str:
-    """`text` shortened by at least `drop` characters (marker included), keeping the chosen end(s)."""
-    if drop <= 0:
+def _cut_text(text: str, drop: int, keep: Keep, floor: int = 0) -> str:
+    """`text` shortened by `drop` characters (marker included) but not below `floor`, keeping the
+    chosen end(s); a remainder too short to be useful drops the section."""
+    target = max(len(text) - drop, floor)
+    if target >= len(text):
         return text
-    target = len(text) - drop
-    if target <= 80:  # too little left to be useful: drop the section
+    if target <= 80:
         return ""
-    marker = f"\n[... {drop} characters cut to fit the model's context ...]\n"
+    marker = f"\n[... {len(text) - target} characters cut to fit the model's context ...]\n"
     room = max(0, target - len(marker))
     if keep == "head":
         return text[:room].rstrip() + marker
@@ -109,11 +114,12 @@ def _cut_text(text: str, drop: int, keep: Keep) -> str:
     return text[:head].rstrip() + marker + text[len(text) - (room - head) :].lstrip()
 
 
-def _cut_list(items: list[Any], drop: int, keep: Keep) -> list[Any]:
-    """Remove whole items (from the less important end) until at least `drop` characters are gone."""
+def _cut_list(items: list[Any], drop: int, keep: Keep, floor: int = 0) -> list[Any]:
+    """Remove whole items (from the less important end) until `drop` characters are gone, keeping
+    at least `floor` items."""
     out = list(items)
     removed = 0
-    while out and removed < drop:
+    while len(out) > floor and removed < drop:
         removed += _size(out.pop(0 if keep == "last" else -1)) + 4
     return out
 
@@ -127,28 +133,43 @@ def fit(
 ) -> tuple[str, list[Cut]]:
     """Render `values`, shrinking sections in `order` until the estimate fits `budget_tokens`.
 
-    Returns the text and the cuts made (empty when it fit as it was). When even every cuttable section
-    is exhausted the last rendering is returned; the caller sees it is still over budget.
+    Two passes: the first shrinks each section in turn but leaves it a floor (FLOOR_CHARS of a text,
+    one item of a list), so a high-priority section is not emptied while a lower one still has room;
+    the second may empty sections, lowest priority first. Returns the text and one `Cut` per section
+    shrunk (empty when it fit as it was). When every cuttable section is exhausted the last rendering
+    is returned; the caller sees that it is still over budget.
     """
     values = dict(values)
     text = render(values)
-    cuts: list[Cut] = []
+    originals: dict[str, Any] = {}
     protected = NEVER_CUT.get(template, frozenset())
-    for name, keep in order:
-        over = estimate_tokens(text) + MARGIN_TOKENS - budget_tokens
-        if over <= 0:
-            break
-        value = values.get(name)
-        if name in protected or not value or not isinstance(value, str | list):
-            continue
-        drop = int(over * CHARS_PER_TOKEN) + 1
-        if isinstance(value, str):
-            new: Any = _cut_text(value, drop, keep)
-            cut = Cut(template, name, len(value), len(new), "characters")
-        else:
-            new = _cut_list(value, drop, keep)
-            cut = Cut(template, name, len(value), len(new), "items")
-        values[name] = new
-        text = render(values)
-        cuts.append(cut)
+    for text_floor, list_floor in ((FLOOR_CHARS, 1), (0, 0)):
+        for name, keep in order:
+            over = estimate_tokens(text) + MARGIN_TOKENS - budget_tokens
+            if over <= 0:
+                break
+            value = values.get(name)
+            if name in protected or not value or not isinstance(value, str | list):
+                continue
+            drop = int(over * CHARS_PER_TOKEN) + 1
+            original = originals.get(name, value)
+            if isinstance(value, str):  # always cut the original text, so there is one marker
+                new: Any = _cut_text(original, len(original) - len(value) + drop, keep, text_floor)
+            else:
+                new = _cut_list(value, drop, keep, list_floor)
+            if len(new) >= len(value):
+                continue
+            originals.setdefault(name, original)
+            values[name] = new
+            text = render(values)
+    cuts = [
+        Cut(
+            template,
+            name,
+            size,
+            len(values[name]),
+            "characters" if isinstance(values[name], str) else "items",
+        )
+        for name, size in ((n, len(v)) for n, v in originals.items())
+    ]
     return text, cuts

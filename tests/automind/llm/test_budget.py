@@ -137,3 +137,35 @@ def test_a_large_context_cuts_nothing(tmp_path):
     roles, llm = _roles(tmp_path, 128000)
     roles.plan(_ctx(tmp_path, "draft"))
     assert roles.notes == [] and "trick 11" in llm.sent[0][-1]["content"]
+
+
+def test_knowledge_prompts_fit_too_and_report_their_cuts(tmp_path):
+    from automind.llm.tasks import check_applicability, distill_tricks
+
+    settings = load_config({"llm.context_tokens": 4096}, environ={}, cwd=tmp_path).settings
+
+    class Tricks(Recording):
+        def _complete(self, req) -> Reply:
+            self.sent.append(req.messages)
+            args = {"tricks": [{"title": "t", "text": "do x"}], "applicable": True}
+            return Reply("", args, Usage(10, 5))
+
+    llm = Tricks(settings.llm, "")
+    notes: list[str] = []
+    material = "\n\n".join(f"[{i}] post {i} (source: s{i})\n" + "winning idea " * 60 for i in range(16))
+    distill_tricks(llm, "Predict y. " * 1500, material, notes=notes)
+    check_applicability(llm, Trick(id="t", title="t", text="do x"), "Predict y. " * 1500, notes=notes)
+    limit = 4096 - reply_reserve(4096, None)
+    for messages in llm.sent:
+        assert sum(len(m["content"]) for m in messages) / CHARS_PER_TOKEN <= limit
+    assert any("'material' of prompt 'distill_tricks'" in n for n in notes)
+    assert any("'task_text' of prompt 'trick_check'" in n for n in notes)
+    assert "[0] post 0" in llm.sent[0][-1]["content"]  # the best-ranked material is kept
+
+
+def test_a_text_cut_twice_carries_one_marker_and_untouched_sections_report_nothing():
+    values = _base(analysis="A" * 9000, task_description="Predict y. " + "D" * 9000)
+    text, cuts = fit("draft_plan", lambda v: render("draft_plan", **v), values, 1200)
+    assert text.count("characters cut to fit") == 2  # analysis and description, one marker each
+    assert [c.section for c in cuts] == ["analysis", "task_description"]
+    assert all(c.after < c.before for c in cuts)
