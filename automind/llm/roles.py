@@ -193,7 +193,6 @@ class LLMRoles:
             "experience": ctx.experience,
             "time_left_s": left,
             "exec_timeout_s": timeout,
-            "threads": s.sandbox.threads,
             "hardware": ctx.facts.get("hardware") or "",
             "libraries": ctx.facts.get("libraries") or "",
         }

@@ -129,7 +129,7 @@ def run(stub: StubServer, model: Model, task_dir: Path, out: Path, settings) -> 
 EASY = "<task_complexity>1</task_complexity><solution_complexity>1.5</solution_complexity>"
 HARD = "<task_complexity>4</task_complexity><solution_complexity>4.5</solution_complexity>"
 TIME = re.compile(
-    r"Time left in this run: [\d.]+ (s|minutes)\. This execution is killed after [\d.]+ (s|minutes)"
+    r"Time left in this run: [\d.]+ (s|minutes)\. Each execution of this step.s code is killed after [\d.]+ (s|minutes)"
 )
 
 
