@@ -131,6 +131,9 @@ class Agent:
         plan = roles.plan(ctx)
         node.plan, node.summary = plan.text, plan.summary
         node.error_analysis = str(plan.meta.get("analysis") or "")
+        if node.trick is not None and plan.meta.get("trick_inapplicable"):
+            # judged inapplicable to this solution before use: a plain improve ran; never offer it here again
+            node.trick_helpful = False
         chosen = plan.meta.get("trick_id")
         if d.action == "improve" and chosen and (node.trick is None or node.trick.id != chosen):
             # the roles applied a different trick than suggested (or chose one): judge the one applied

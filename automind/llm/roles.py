@@ -223,7 +223,7 @@ class LLMRoles:
             template = "debug_plan"
             values = {**v, **parent, "memory": [], "experience": [], "lineage": ctx.lineage,
                       "fixes": fixes, "dead_ends": dead_ends}  # fmt: skip
-        elif ctx.trick is not None:
+        elif ctx.trick is not None and self._applies(ctx):
             template, values = "improve_trick", {**v, **parent, "trick": ctx.trick}
         else:
             template, values = "improve_plan", {**v, **parent, "tricks": []}
@@ -234,11 +234,27 @@ class LLMRoles:
         meta: dict[str, Any] = {"action": ctx.action}
         if ctx.trick is not None:
             meta["trick"] = ctx.trick.id
+            if template == "improve_plan":  # judged inapplicable here: a plain improve instead
+                meta["trick_inapplicable"] = True
         if ctx.action == "debug":
             analysis = extract_section(reply, "analysis")
             if analysis:
                 meta["analysis"] = " ".join(analysis.split())
         return Plan(text=text, summary=_summary(text), meta=meta)
+
+    def _applies(self, ctx: Context) -> bool:
+        """AutoMind checks a trick's applicability before each use: here against the task and the
+        current solution's plan. A failed check keeps the trick (and is noted)."""
+        from automind.llm.tasks import check_applicability
+
+        assert ctx.trick is not None
+        try:
+            return check_applicability(
+                self.llm, ctx.trick, ctx.task.description, self.notes, solution=ctx.parent_plan or ""
+            )
+        except RoleError as e:
+            self._note(f"trick applicability check failed ({e}); the trick was applied unchecked")
+            return True
 
     def complexity(self, ctx: Context, plan: Plan) -> float:
         """AutoMind's rule: the mean of the task and the solution complexity (each 1-5 in half steps);

@@ -215,8 +215,11 @@ def distill_tricks(
     return tricks[:max_tricks]
 
 
-def check_applicability(llm: LLM, trick: Trick, task_text: str, notes: list[str] | None = None) -> bool:
-    """Whether the model thinks `trick` can be applied to (and could help) the task."""
+def check_applicability(
+    llm: LLM, trick: Trick, task_text: str, notes: list[str] | None = None, solution: str = ""
+) -> bool:
+    """Whether the model thinks `trick` can be applied to (and could help) the task, and, given the
+    current `solution`'s plan, on top of that solution."""
     tool = {
         "name": "trick_applicability",
         "description": "Whether the trick applies to the target task.",
@@ -226,9 +229,8 @@ def check_applicability(llm: LLM, trick: Trick, task_text: str, notes: list[str]
             "required": ["applicable"],
         },
     }
-    args = _ask(
-        llm, "retriever", "trick_check", {"task_text": task_text[:MAX_TEXT], "trick": trick}, tool, notes
-    )
+    values = {"task_text": task_text[:MAX_TEXT], "trick": trick, "solution": solution}
+    args = _ask(llm, "retriever", "trick_check", values, tool, notes)
     value = args.get("applicable")
     if isinstance(value, str):
         return value.strip().lower() in ("true", "yes", "1")

@@ -167,24 +167,34 @@ DISTILLED = {
 def test_improves_apply_distilled_checked_tricks_and_drafts_see_papers(
     stub, llm_settings, task_dir, tmp_path, kb_store
 ):
+    applicable = {"applicable": True, "reason": "fits"}
     model = Model(
         distill=DISTILLED,
         draft="<plan>Threshold x at 0.5.</plan>",
         complexity=EASY,
         code=py(script(0.8)),
         improve_trick="<plan>Clip x before the threshold.</plan>",
-        edit=sr('open("submission/eval_metric.txt", "w").write("0.8")', 'open("submission/eval_metric.txt", "w").write("0.85")'),
+        improve="<plan>Report more digits.</plan>",
+        edit=[sr('write("0.8")', 'write("0.85")'), sr('write("0.85")', 'write("0.86")')],
+        # two checks when the pool is built, then one before each use: the second trick is refused there
+        applicable=[applicable, applicable, applicable, {"applicable": False, "reason": "already tuned"}],
     )  # fmt: skip
     s = llm_settings(**{"knowledge.enabled": True, "knowledge.store": str(kb_store), "knowledge.embedder": "hash",
-                        "search.steps": 2, "search.num_drafts": 1, "search.trick_prob": 1.0})  # fmt: skip
+                        "search.steps": 3, "search.num_drafts": 1, "search.trick_prob": 1.0,
+                        "search.greedy_prob": 1.0})  # fmt: skip
     res = run(stub, model, task_dir, tmp_path / "run", s)
 
-    # every distilled trick went through the applicability check before entering the pool
-    assert len(model.prompts("applicable")) == 2
+    # every distilled trick was checked for applicability when the pool was built, and before each use
+    checks = model.prompts("applicable")
+    assert len(checks) == 4 and "# Current solution" not in checks[0]
+    assert "# Current solution" in checks[2] and "Threshold x at 0.5." in checks[2]
     improve = model.prompts("improve_trick")[0]
     assert "ZETA-MARKER" in improve  # the improve applied a distilled trick, not a raw card
     node = res.journal.get("1")
     assert node.trick is not None and node.trick.id.startswith("distilled-")
+    refused = res.journal.get("2")  # the trick judged inapplicable before use: a plain improve ran
+    assert len(model.prompts("improve_trick")) == 1 and len(model.prompts("improve")) == 1
+    assert "ETA-MARKER" not in model.prompts("improve")[0] and refused.trick_helpful is False
     saved = json.loads((tmp_path / "run/knowledge.json").read_text())
     assert saved["pool"] and {t["kind"] for t in saved["pool"]} == {"distilled"}
 
