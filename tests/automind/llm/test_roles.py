@@ -95,6 +95,7 @@ def test_draft_plan_prompt_carries_knowledge_memory_and_experience(tmp_path):
 def test_improve_with_trick_and_debug_prompts(tmp_path):
     roles, llm = make(
         tmp_path,
+        {"role": "retriever", "tool_args": {"applicable": True, "reason": "high-cardinality columns"}},
         {"role": "planner", "text": "<plan>Add target encoding.</plan>"},
         {"role": "planner", "text": "Fix the path."},
     )
@@ -113,12 +114,13 @@ def test_improve_with_trick_and_debug_prompts(tmp_path):
         )
     )
     assert plan.meta == {"action": "improve", "trick": "t9"}
-    assert "Out-of-fold mean encoding" in llm.prompts[0][1] and "def load()" in llm.prompts[0][1]
+    assert llm.prompts[0][0] == "retriever" and "# Current solution" in llm.prompts[0][1]  # checked first
+    assert "Out-of-fold mean encoding" in llm.prompts[1][1] and "def load()" in llm.prompts[1][1]
     plan = roles.plan(
         ctx(tmp_path, "debug", parent_code=PARENT, parent_output="FileNotFoundError: train.csv")
     )
     assert plan.text == "Fix the path."  # no <plan> tag: the reply itself
-    assert "FileNotFoundError" in llm.prompts[1][1]
+    assert "FileNotFoundError" in llm.prompts[2][1]
 
 
 @pytest.mark.parametrize(
