@@ -159,9 +159,11 @@ def fit(
                 new = _cut_list(value, drop, keep, list_floor)
             if len(new) >= len(value):
                 continue
+            shorter = render({**values, name: new})
+            if len(shorter) >= len(text):  # the template does not show this section: nothing gained
+                continue
             originals.setdefault(name, original)
-            values[name] = new
-            text = render(values)
+            values[name], text = new, shorter
     cuts = [
         Cut(
             template,

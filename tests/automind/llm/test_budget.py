@@ -169,3 +169,11 @@ def test_a_text_cut_twice_carries_one_marker_and_untouched_sections_report_nothi
     assert text.count("characters cut to fit") == 2  # analysis and description, one marker each
     assert [c.section for c in cuts] == ["analysis", "task_description"]
     assert all(c.after < c.before for c in cuts)
+
+
+def test_sections_a_template_does_not_show_are_never_reported_as_cut():
+    values = _base(memory=["tried a long idea " * 20] * 12, experience=["lesson " * 100] * 4, code=SCRIPT * 40,
+                   plan="add CV", output="")  # fmt: skip
+    full = render("edit_code", **values)
+    text, cuts = fit("edit_code", lambda v: render("edit_code", **v), values, estimate_tokens(full) - 50)
+    assert "memory" not in {c.section for c in cuts} and "experience" not in {c.section for c in cuts}
