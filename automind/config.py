@@ -8,6 +8,7 @@ so `automind config show` can say where a value came from.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
@@ -99,6 +100,9 @@ class LLMConfig(_Model):
     budget_usd: float | None = None
     one_model: bool = False  # use llm.model for every role (role temperatures still apply)
     tools: Literal["auto", "off"] = "auto"  # off: ask for JSON in text (servers without function calling)
+    # The model's context window in tokens. Prompts are fitted into it (minus the reply's share) by
+    # cutting their lowest-priority sections first, each cut logged; a 4k local model needs 4096.
+    context_tokens: int = Field(32768, ge=1024)
 
 
 class SearchConfig(_Model):
@@ -154,6 +158,48 @@ class ExperienceConfig(_Model):
     alpha: float = 0.5
     beta: float = 0.3
     top_r: int = 3
+
+
+# Search defaults that depend on whether a model plans and codes. LLM mode follows the AutoMind paper
+# (Algorithm 1 settings); offline mode keeps the values tuned for the recipe policy (the field defaults
+# above). A value set in any layer (file, env, flag) always wins over these.
+MODE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "llm": {
+        "search.num_drafts": 5,
+        "search.max_debug_depth": 5,
+        "search.debug_prob": 1.0,
+        "search.greedy_prob": 0.8,
+        "search.trick_prob": 0.8,
+    },
+    "offline": {
+        "search.num_drafts": 3,
+        "search.max_debug_depth": 3,
+        "search.debug_prob": 1.0,
+        "search.greedy_prob": 0.8,
+        "search.trick_prob": 0.8,
+    },
+}
+Mode = Literal["llm", "offline"]
+
+
+def resolve_endpoint(
+    cfg: LLMConfig, environ: Mapping[str, str] | None = None
+) -> tuple[str | None, str | None]:
+    """(api_key, base_url) from config and the standard OPENAI_* variables; base_url None = OpenAI."""
+    env = os.environ if environ is None else environ
+    key = env.get(cfg.api_key_env) or env.get("OPENAI_API_KEY")
+    base = cfg.base_url or env.get("OPENAI_BASE_URL")
+    return key or None, base or None
+
+
+def mode_of(cfg: LLMConfig, environ: Mapping[str, str] | None = None) -> Mode:
+    """ "llm" when `llm.provider` resolves to a model (auto: a key or base URL is set), else "offline"."""
+    kind = (cfg.provider or "auto").strip().partition(":")[0].lower()
+    if kind == "none":
+        return "offline"
+    if kind == "auto":
+        return "llm" if any(resolve_endpoint(cfg, environ)) else "offline"
+    return "llm"
 
 
 class Settings(_Model):
@@ -254,11 +300,12 @@ def _env_layer(environ: dict[str, str]) -> dict[str, Any]:
 
 
 class LoadedConfig:
-    """Settings plus where each leaf value came from."""
+    """Settings plus where each leaf value came from, and which mode's defaults are in effect."""
 
-    def __init__(self, settings: Settings, sources: dict[str, str]):
+    def __init__(self, settings: Settings, sources: dict[str, str], mode: Mode = "offline"):
         self.settings = settings
         self.sources = sources
+        self.mode = mode
 
     def rows(self) -> list[tuple[str, Any, str]]:
         flat = _flatten(self.settings.model_dump(mode="json"))
@@ -311,4 +358,10 @@ def load_config(
             key = ".".join(str(p) for p in err["loc"])
             problems.append(f"  {key} (from {_source_of(key, sources)}): {err['msg']}")
         raise ConfigError("invalid configuration:\n" + "\n".join(problems)) from e
-    return LoadedConfig(settings, sources)
+    mode = mode_of(settings.llm, environ)
+    unset = {k: v for k, v in MODE_DEFAULTS[mode].items() if k not in sources}
+    for dotted, value in unset.items():  # a value the user set anywhere is never replaced
+        section, _, leaf = dotted.partition(".")
+        setattr(getattr(settings, section), leaf, value)
+        sources[dotted] = f"default ({mode} mode)"
+    return LoadedConfig(settings, sources, mode)

@@ -4,8 +4,14 @@ score(t) = sim_r(t, solved) + alpha * sim_r(tree(t), solved trees)
          - sim_r(t, failed) - alpha * sim_r(tree(t), failed trees)
          - beta * exp(-lambda_t)
 where sim_r is the mean of the top-r cosine similarities and lambda_t the number of picks since t was last
-picked (the recency term vanishes for tasks never picked). State lives in curriculum.json, written
-atomically after every pick, so an interrupted curriculum resumes where it stopped.
+picked (the recency term vanishes for tasks never picked). Selection rules (docs/curriculum.md):
+- the pool is every task solved fewer than `rounds` times that has not failed more than `retries`
+  times: a failed task stays in the pool and is retried, with the recency term pushing it back;
+- among the pool, the tasks solved the fewest times compete (rounds stay in step), best score first,
+  ties by name;
+- the very first pick, when a model is configured, is the task the model judges easiest.
+State lives in curriculum.json, written atomically after every pick, so an interrupted curriculum
+resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -58,12 +64,14 @@ class Pick:
     metric: float | None = None
     run_dir: str = ""
     seconds: float = 0.0
+    reason: str = "score"  # why this task: "score", or "llm: judged easiest" for the first pick
 
 
 @dataclass
 class CurriculumState:
     tasks: list[str]
     picks: list[Pick] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # fallbacks taken (e.g. the LLM ranking failed)
 
     @property
     def solved(self) -> set[str]:
@@ -73,17 +81,29 @@ class CurriculumState:
     def failed(self) -> set[str]:
         return {p.task for p in self.picks if p.outcome == "failed"} - self.solved
 
+    def count(self, task: str, outcome: str) -> int:
+        return sum(1 for p in self.picks if p.task == task and p.outcome == outcome)
+
+    def pool(self, rounds: int, retries: int) -> list[str]:
+        """Tasks still to pick: solved fewer than `rounds` times and failed at most `retries` times."""
+        return [
+            t for t in self.tasks if self.count(t, "solved") < rounds and self.count(t, "failed") <= retries
+        ]
+
     def last_picked(self, task: str) -> int | None:
         steps = [p.step for p in self.picks if p.task == task]
         return max(steps) if steps else None
 
     def save(self, path: Path) -> None:
-        write_json(path, {"tasks": self.tasks, "picks": [asdict(p) for p in self.picks]}, indent=2)
+        data = {"tasks": self.tasks, "picks": [asdict(p) for p in self.picks], "notes": self.notes}
+        write_json(path, data, indent=2)
 
     @classmethod
     def load(cls, path: Path) -> CurriculumState:
         data = json.loads(path.read_text())
-        return cls(tasks=data["tasks"], picks=[Pick(**p) for p in data["picks"]])
+        known = set(Pick.__dataclass_fields__)
+        picks = [Pick(**{k: v for k, v in p.items() if k in known}) for p in data["picks"]]
+        return cls(tasks=data["tasks"], picks=picks, notes=list(data.get("notes") or []))
 
 
 def score_tasks(
@@ -118,20 +138,20 @@ def score_tasks(
     return out
 
 
-def next_task(
-    scores: dict[str, dict[str, float]], state: CurriculumState, rounds_done: dict[str, int]
-) -> str | None:
-    """Best-scoring task not yet attempted this round; ties broken by name for reproducibility."""
-    current_round = min(rounds_done.values()) if rounds_done else 0
-    candidates = [t for t in state.tasks if rounds_done.get(t, 0) == current_round]
-    if not candidates:
+def next_task(scores: dict[str, dict[str, float]], state: CurriculumState, pool: list[str]) -> str | None:
+    """Among the pool's tasks solved the fewest times, the best score; ties broken by name."""
+    if not pool:
         return None
-    return max(sorted(candidates), key=lambda t: scores[t]["total"])
+    fewest = min(state.count(t, "solved") for t in pool)
+    candidates = sorted(t for t in pool if state.count(t, "solved") == fewest)
+    return max(candidates, key=lambda t: scores[t]["total"])
 
 
 SolveFn = Callable[
     [Path, Path], dict[str, Any]
 ]  # (task_dir, run_dir) -> {"valid": bool, "metric": float|None}
+# [{"name", "description", "tree"}] -> task names, easiest first (the LLM's judgement)
+RankFn = Callable[[list[dict[str, str]]], list[str]]
 
 
 def run_curriculum(
@@ -141,12 +161,15 @@ def run_curriculum(
     embed: Callable[[list[str]], np.ndarray],
     *,
     rounds: int = 1,
+    retries: int = 1,
     alpha: float = 0.5,
     beta: float = 0.3,
     r: int = 3,
+    rank: RankFn | None = None,
     on_pick: Callable[[Pick], None] | None = None,
 ) -> CurriculumState:
-    """Solve every task `rounds` times in curriculum order; resumes from out_dir/curriculum.json."""
+    """Solve every task `rounds` times in curriculum order, retrying a failed task up to `retries`
+    times; `rank` (an LLM) chooses the first task. Resumes from out_dir/curriculum.json."""
     out_dir.mkdir(parents=True, exist_ok=True)
     state_path = out_dir / "curriculum.json"
     task_dirs = {p.name: p for p in sorted(tasks_dir.iterdir()) if (p / "description.md").is_file()}
@@ -170,19 +193,22 @@ def run_curriculum(
     # a pending pick means a crash mid-solve: it is re-run
     state.picks = [p for p in state.picks if p.outcome != "pending"]
     while True:
-        done = {t: sum(1 for p in state.picks if p.task == t) for t in names}
-        if min(done.values()) >= rounds:
-            break
+        pool = state.pool(rounds, retries)
         scores = score_tasks(state, desc_vecs, tree_vecs, alpha=alpha, beta=beta, r=r)
-        task = next_task(scores, state, done)
+        task, reason = next_task(scores, state, pool), "score"
         if task is None:
             break
+        if not state.picks and rank is not None:
+            easiest = _easiest(rank, names, descs, trees, state.notes)
+            if easiest is not None:
+                task, reason = easiest, "llm: judged easiest"
         pick = Pick(
-            round=done[task] + 1,
+            round=state.count(task, "solved") + 1,
             step=len(state.picks),
             task=task,
             score=scores[task]["total"],
             terms={k: round(v, 5) for k, v in scores[task].items() if k != "total"},
+            reason=reason,
         )
         pick.run_dir = str(out_dir / "runs" / f"{task}-r{pick.round}")
         state.picks.append(pick)
@@ -199,3 +225,24 @@ def run_curriculum(
         if on_pick:
             on_pick(pick)
     return state
+
+
+def _easiest(
+    rank: RankFn, names: list[str], descs: list[str], trees: list[str], notes: list[str]
+) -> str | None:
+    """The task the model ranks easiest; None (and a note) when the ranking fails."""
+    infos = [
+        {"name": n, "description": d[:1500], "tree": t[:600]}
+        for n, d, t in zip(names, descs, trees, strict=True)
+    ]
+    try:
+        order = [n for n in rank(infos) if n in names]
+        if not order:
+            raise ValueError("the ranking named no known task")
+        return order[0]
+    except Exception as e:  # noqa: BLE001 - the score rule still picks a first task
+        notes.append(
+            f"curriculum: the LLM could not rank the tasks by difficulty ({type(e).__name__}: {str(e)[:200]}); "
+            "the first task was chosen by score (ties by name)"
+        )
+        return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -21,6 +22,17 @@ if TYPE_CHECKING:
 POSITIVE = "experience-positive"
 NEGATIVE = "experience-negative"
 Kind = Literal["error_fix", "error", "trick", "summary", "solution"]
+DEAD_END = "Known dead end: "  # marks negative hints (errors never fixed) among a debug step's hints
+
+# (error output, failing code, fixed code, plan) -> {"tip", "failing_code", "error", "fixed_code"}
+Abstractor = Callable[[str, str, str, str], dict[str, str]]
+
+
+def split_hints(hints: list[str]) -> tuple[list[str], list[str]]:
+    """(ordinary hints, known dead ends without their marker), each in the given order."""
+    plain = [h for h in hints if not h.startswith(DEAD_END)]
+    dead = [h[len(DEAD_END) :] for h in hints if h.startswith(DEAD_END)]
+    return plain, dead
 
 
 @dataclass
@@ -107,13 +119,26 @@ class ExperienceStore:
         tip: str,
         labels: list[str],
         run: str = "",
+        lesson: dict[str, str] | None = None,
     ) -> str:
-        """Admit an error->fix pair; call only once the fixed code ran and verified."""
+        """Admit an error->fix pair; call only once the fixed code ran and verified.
+
+        `lesson` is the LLM's abstraction (Agent K: a general tip plus a worked example of the failing
+        lines, the error and the fixed lines); without it the entry is extractive (the plan's first
+        sentence and excerpts of both scripts).
+        """
         etype, line = error_signature(error_output)
-        text = (
-            f"Tip: {tip}\nError {etype}: {line}\nFailing code excerpt:\n{_excerpt(failing_code, 600)}\n"
-            f"Fixed code excerpt:\n{_excerpt(fixed_code, 600)}"
-        )
+        if lesson:
+            text = (
+                f"Tip: {lesson['tip'].strip()}\nError {etype}: {(lesson.get('error') or line).strip()}\n"
+                f"Failing code:\n{_excerpt(lesson.get('failing_code') or failing_code, 600)}\n"
+                f"Fixed code:\n{_excerpt(lesson.get('fixed_code') or fixed_code, 600)}"
+            )
+        else:
+            text = (
+                f"Tip: {tip}\nError {etype}: {line}\nFailing code excerpt:\n{_excerpt(failing_code, 600)}\n"
+                f"Fixed code excerpt:\n{_excerpt(fixed_code, 600)}"
+            )
         return self.add(Experience("error_fix", task, text, labels, error_type=etype, run=run), positive=True)
 
     def record_trick(
@@ -177,6 +202,12 @@ class ExperienceStore:
         _, line = error_signature(error_output)
         return [e.text for e in self._search(True, line or error_output[-500:], k, {"kind": "error_fix"})]
 
+    def dead_ends(self, error_output: str, k: int = 2, exclude_run: str = "") -> list[str]:
+        """Similar errors that were never fixed (negative store), from other runs than `exclude_run`."""
+        _, line = error_signature(error_output)
+        found = self._search(False, line or error_output[-500:], k + 4, {"kind": "error"})
+        return [e.text for e in found if not exclude_run or e.run != exclude_run][:k]
+
     def for_draft(self, task_text: str, k: int = 3, exclude_task: str | None = None) -> list[str]:
         """Summaries of similar tasks ("tried X -> validation Y", what worked)."""
         found = self._search(True, task_text, k + 2, {"kind": "summary"})
@@ -223,9 +254,16 @@ class RunMemory:
     """
 
     def __init__(
-        self, exp: ExperienceStore, task_slug: str, task_text: str, labels: list[str], run: str = ""
+        self,
+        exp: ExperienceStore,
+        task_slug: str,
+        task_text: str,
+        labels: list[str],
+        run: str = "",
+        abstract: Abstractor | None = None,
     ):
         self.exp, self.task, self.task_text, self.labels, self.run = exp, task_slug, task_text, labels, run
+        self.abstract = abstract  # the LLM's lesson writer; None: extractive entries (offline)
         self.errors: list[str] = []
         self._judged: set[str] = set()  # trick origins already recorded
 
@@ -237,9 +275,13 @@ class RunMemory:
             return default
 
     def hints(self, ctx: Any) -> list[str]:
-        """Debug: similar errors and their fixes; draft: similar tasks; improve: tricks that helped/hurt."""
+        """Debug: similar errors and their fixes, then errors never fixed (marked DEAD_END); draft:
+        similar tasks; improve: tricks that helped or hurt, with their measured deltas."""
         if ctx.action == "debug":
-            return self._safe("lookup", lambda: self.exp.for_debug(ctx.parent_output or ""), [])
+            error = ctx.parent_output or ""
+            fixes = self._safe("lookup", lambda: self.exp.for_debug(error), [])
+            dead = self._safe("lookup", lambda: self.exp.dead_ends(error, exclude_run=self.run), [])
+            return [*fixes, *(DEAD_END + d for d in dead)]
         if ctx.action == "draft":
             return self._safe(
                 "lookup", lambda: self.exp.for_draft(self.task_text, exclude_task=self.task), []
@@ -264,16 +306,12 @@ class RunMemory:
             )
         if node.action == "debug" and not node.is_buggy and parent is not None:
             tip = node.summary or (node.plan.strip().splitlines() or ["fixed"])[0][:200]
+            error = parent.error or parent.output
+            lesson = self._lesson(node.id, error, parent.code, node.code, node.plan)
             self._safe(
                 "write",
                 lambda: self.exp.record_fix(
-                    self.task,
-                    parent.error or parent.output,
-                    parent.code,
-                    node.code,
-                    tip,
-                    self.labels,
-                    self.run,
+                    self.task, error, parent.code, node.code, tip, self.labels, self.run, lesson
                 ),
                 None,
             )
@@ -294,6 +332,24 @@ class RunMemory:
                 ),
                 None,
             )
+
+    def _lesson(self, node_id: str, error: str, failing: str, fixed: str, plan: str) -> dict[str, str] | None:
+        """The LLM's abstraction of a verified fix; None offline, or (noted) when the call fails."""
+        if self.abstract is None:
+            return None
+        try:
+            lesson = self.abstract(
+                _excerpt(error, 1500), _excerpt(failing, 3000), _excerpt(fixed, 3000), plan
+            )
+            if not str(lesson.get("tip") or "").strip():
+                raise ValueError("the lesson has no tip")
+            return lesson
+        except Exception as e:  # noqa: BLE001 - the extractive entry is still worth keeping
+            self.errors.append(
+                f"experience: the LLM could not abstract the fix of node {node_id} ({type(e).__name__}: "
+                f"{str(e)[:200]}); stored the extractive form"
+            )
+            return None
 
     def on_finish(self, journal: Any) -> None:
         """Summarise the run; when it produced a valid solution, purge the task's old failures."""

@@ -39,6 +39,8 @@ def _node_view(n: Node, journal: Journal) -> dict[str, Any]:
         "code": n.code,
         "output": n.output,
         "error": n.error,
+        "overfit": n.overfit_flag,
+        "analysis": n.error_analysis,
         "seconds": n.timings.get("total"),
         "tokens": sum(v for v in n.usage.values() if isinstance(v, int | float)),
         "children": [_node_view(c, journal) for c in n.children],

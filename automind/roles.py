@@ -46,7 +46,9 @@ class Context:
     analysis: str  # data analysis rendered as text (computed once per run)
     facts: dict[str, Any] = field(default_factory=dict)  # structured analysis: problem type, columns, ...
     labels: list[str] = field(default_factory=list)  # task labels from the retriever, best first
-    knowledge: list[Trick] = field(default_factory=list)  # retrieved tips/papers for drafts
+    knowledge: list[Trick] = field(
+        default_factory=list
+    )  # drafts: retrieved tricks, and papers (kind "paper")
     trick: Trick | None = None  # improve: the one trick to apply (None: plain improve)
     memory: list[str] = field(default_factory=list)  # "tried X -> validation Y" from this run
     experience: list[str] = field(default_factory=list)  # hints from the experience store
@@ -57,7 +59,11 @@ class Context:
     parent_tricks: list[str] = field(default_factory=list)  # trick ids applied on the lineage
     siblings: list[dict[str, Any]] = field(default_factory=list)  # earlier valid nodes (for blending)
     seed: int = 0
-    time_limit_s: float | None = None  # seconds this step's execution may take (None: not known)
+    # debug: the failed versions above the parent on its lineage, oldest first, each a dict with
+    # id, action, plan, analysis (the error analysis of a debug step) and error (Agent K's staged reasoning)
+    lineage: list[dict[str, Any]] = field(default_factory=list)
+    time_left_s: float | None = None  # run time left when the step started (None: not known)
+    exec_timeout_s: float | None = None  # how long this step's executions may run
 
 
 @dataclass
@@ -117,8 +123,9 @@ class Roles(Protocol):
         """Only the new code for steps[index], given the program so far."""
         ...
 
-    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None) -> str:
-        """The corrected code (whole script, or the failed step's code when `step` is given)."""
+    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None, program: str = "") -> str:
+        """The corrected code (whole script, or the failed step's code when `step` is given; then
+        `program` holds the earlier steps, already executed in the session)."""
         ...
 
     def integrate(self, ctx: Context, plan: Plan, program: str) -> str:

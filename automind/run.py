@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from automind.llm.client import LLM
 
 Event = Callable[[str, dict[str, Any]], None]
+PAPERS_K = 3  # paper summaries retrieved for drafts
 
 
 class RunError(ValueError):
@@ -80,6 +82,7 @@ class RunKnowledge:
     labels: list[str] = field(default_factory=list)  # "Top/Sub" or "Top", best first
     tips: list[Trick] = field(default_factory=list)  # shown to drafts
     pool: list[Trick] = field(default_factory=list)  # what improve steps choose from
+    papers: list[Trick] = field(default_factory=list)  # paper summaries shown to drafts
     disabled: bool = False  # --no-knowledge or knowledge.enabled=false
 
     def to_json(self) -> dict[str, Any]:
@@ -87,6 +90,7 @@ class RunKnowledge:
             "labels": list(self.labels),
             "tips": [asdict(t) for t in self.tips],
             "pool": [asdict(t) for t in self.pool],
+            "papers": [asdict(t) for t in self.papers],
         }
         if self.disabled:
             out["disabled"] = True
@@ -104,6 +108,7 @@ class RunKnowledge:
             labels=[str(x) for x in data.get("labels") or []],
             tips=tricks("tips"),
             pool=tricks("pool"),
+            papers=tricks("papers"),
             disabled=bool(data.get("disabled")),
         )
 
@@ -154,9 +159,11 @@ def _label_text(label: Label) -> str:
 def load_knowledge(
     task: Task, analysis: DataAnalysis | None, settings: Settings, llm: LLM | None, fallbacks: list[str]
 ) -> RunKnowledge:
-    """Labels, draft tips and the improve trick pool from the knowledge base; failures become fallbacks.
+    """Labels, draft tips, paper summaries and the improve trick pool; failures become fallbacks.
 
-    With an LLM the task is labelled and the tips condensed by the model; without one, offline.
+    With an LLM the task is labelled and the tips distilled into 8-12 tricks checked for applicability
+    (AutoMind), and improves draw from those same tricks; without one (or when distillation failed)
+    improves draw from the ranked cards, recipes included, which the offline policy can execute.
     """
     from automind.retrieval import KnowledgeBase
 
@@ -164,14 +171,34 @@ def load_knowledge(
         kb = KnowledgeBase.open(settings, llm=llm)
         tips = kb.tips(task, analysis=analysis, k=settings.knowledge.k, use_llm=llm is not None)
         fallbacks.extend(f"knowledge: {f}" for f in tips.fallbacks)
+        distilled = [t for t in tips.tricks if t.kind == "distilled"]
+        if llm is not None and distilled:
+            pool = distilled
+        else:
+            pool = kb.trick_pool(task, analysis=analysis)
+            if llm is not None:
+                fallbacks.append(
+                    "knowledge: no distilled tricks for improves (distillation fell back); improves "
+                    "draw from the ranked cards and chunks"
+                )
         return RunKnowledge(
             labels=[_label_text(label) for label in tips.labels],
             tips=list(tips.tricks),
-            pool=kb.trick_pool(task, analysis=analysis),
+            pool=pool,
+            papers=_papers(kb, task, analysis, fallbacks) if llm is not None else [],
         )
     except Exception as e:  # noqa: BLE001 - the search runs without knowledge, and says so
         fallbacks.append(f"knowledge base unavailable ({type(e).__name__}: {e}); searching without knowledge")
         return RunKnowledge()
+
+
+def _papers(kb: Any, task: Task, analysis: DataAnalysis | None, fallbacks: list[str]) -> list[Trick]:
+    """The most relevant paper summaries (one per paper) for LLM drafts; a failure is a fallback."""
+    try:
+        return [t for t in kb.papers(task, k=PAPERS_K, analysis=analysis) if t.text.strip()]
+    except Exception as e:  # noqa: BLE001 - drafts can do without papers, and the run says so
+        fallbacks.append(f"knowledge: paper retrieval failed ({type(e).__name__}: {e}); drafts get no papers")
+        return []
 
 
 def versions() -> dict[str, str]:
@@ -213,15 +240,28 @@ def restore_usage(llm: LLM, summary: dict[str, Any]) -> None:
 
 
 def open_memory(
-    settings: Settings, task: Task, labels: list[str], run_dir: Path, fallbacks: list[str]
+    settings: Settings,
+    task: Task,
+    labels: list[str],
+    run_dir: Path,
+    fallbacks: list[str],
+    llm: LLM | None = None,
 ) -> RunMemory | None:
-    """The experience memory for this run (Agent K), or None when disabled or unavailable (noted)."""
+    """The experience memory for this run (Agent K), or None when disabled or unavailable (noted).
+
+    With an LLM, verified fixes are written as the model's lesson (tip + worked example)."""
     if not settings.experience.enabled:
         return None
     try:
         from automind.experience import RunMemory, open_experience
 
-        return RunMemory(open_experience(settings), task.slug, task.description, labels, run=run_dir.name)
+        abstract = None
+        if llm is not None:
+            from automind.llm.tasks import abstract_fix
+
+            abstract = partial(abstract_fix, llm)
+        exp = open_experience(settings)
+        return RunMemory(exp, task.slug, task.description, labels, run=run_dir.name, abstract=abstract)
     except Exception as e:  # noqa: BLE001 - the search runs without experience, and says so
         fallbacks.append(f"experience memory unavailable ({type(e).__name__}: {e}); searching without it")
         return None
@@ -265,6 +305,10 @@ class Runner:
         llm = roles.llm
         notes: list[str] = []
         _, text, facts = load_analysis(task, run_dir, notes)  # cached in run_dir after the first call
+        if llm is not None:  # the prompts state the sandbox's libraries and hardware (probed once per run)
+            from automind import environment
+
+            facts.update(environment.prompt_facts(environment.for_run(run_dir, notes), settings))
         self.fallbacks.extend(n for n in notes if n not in self.fallbacks)
         self.agent = Agent(
             task=task,
@@ -278,7 +322,7 @@ class Runner:
                 "lower_is_better": journal.lower_is_better,
             },
             labels=list(knowledge.labels),
-            knowledge=list(knowledge.tips),
+            knowledge=[*knowledge.tips, *knowledge.papers],
             usage=(lambda: {r: u.tokens for r, u in llm.usage.items()}) if llm is not None else None,
             exec_timeout=self.exec_timeout,
             elapsed=self.elapsed,
@@ -287,7 +331,7 @@ class Runner:
         )
         self.memory: RunMemory | None = None
         if experience is None:
-            self.memory = open_memory(settings, task, self.agent.labels, run_dir, self.fallbacks)
+            self.memory = open_memory(settings, task, self.agent.labels, run_dir, self.fallbacks, llm)
             if self.memory is not None:
                 self.agent.experience = self.memory.hints
                 self.pool = self.memory.order_tricks(self.pool)
@@ -369,9 +413,16 @@ class Runner:
             except BudgetExceeded as e:
                 self.fallbacks.append(f"LLM budget spent at step {len(self.journal)}: {e}")
                 return "budget"
+            self._take_notes(roles)
             self.save("running")
             self._remember(node)
             self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage()})
+
+    def _take_notes(self, roles: Roles) -> None:
+        """Copy what the roles logged (e.g. a prompt section cut to fit the context) into the fallbacks."""
+        for note in getattr(roles, "notes", ()):
+            if note not in self.fallbacks:
+                self.fallbacks.append(note)
 
     def _remember(self, node: Node | None = None) -> None:
         """Feed the experience memory; its failures become fallbacks, never errors."""
@@ -503,6 +554,7 @@ def solve(
         "labels": knowledge.labels,
         "tips": len(knowledge.tips),
         "pool": len(knowledge.pool),
+        "papers": len(knowledge.papers),
         "seconds": round(time.monotonic() - t, 3),
     }
     write_json(run_dir / "knowledge.json", knowledge.to_json())

@@ -125,7 +125,7 @@ def label_task(
             from automind.llm.tasks import label_with_llm
 
             context = desc if analysis is None else f"{desc}\n\n# Data analysis\n{analysis.render()}"
-            labels = label_with_llm(llm, context, taxonomy)
+            labels = label_with_llm(llm, context, taxonomy, notes=fallbacks)
             if labels:
                 return list(labels)[:MAX_LABELS]
             raise ValueError("the LLM returned no labels")

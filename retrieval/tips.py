@@ -129,7 +129,9 @@ def llm_tricks(llm, task_text: str, ranked: list[Scored], fallbacks: list[str], 
         fallbacks.append("tricks: no stored material to distil; used offline tricks")
         return None
     try:
-        tricks = distill_tricks(llm, task_text, text, min_tricks=min(8, k), max_tricks=max(min(12, k), 1))
+        tricks = distill_tricks(
+            llm, task_text, text, min_tricks=min(8, k), max_tricks=max(min(12, k), 1), notes=fallbacks
+        )
     except Exception as e:  # noqa: BLE001 - any LLM failure means the offline path, recorded
         fallbacks.append(f"tricks: LLM distillation failed ({type(e).__name__}: {e}); used offline tricks")
         return None
@@ -137,7 +139,7 @@ def llm_tricks(llm, task_text: str, ranked: list[Scored], fallbacks: list[str], 
     for t in tricks:
         t.source = resolve_source(t.source, sources)
         try:
-            ok = check_applicability(llm, t, task_text)
+            ok = check_applicability(llm, t, task_text, notes=fallbacks)
         except Exception:  # noqa: BLE001 - keep the trick, but say it was not checked
             unchecked += 1
             ok = True

@@ -62,13 +62,18 @@ class Agent:
             trick=d.trick,
             memory=self.journal.memory(),
             seed=self.settings.search.seed + len(self.journal),
-            time_limit_s=self.exec_timeout() if self.exec_timeout else None,
         )
         if p is not None:
             ctx.parent_plan, ctx.parent_code = p.plan, p.code
             ctx.parent_output = p.output + (f"\n\n[why it failed] {p.error}" if p.error else "")
             ctx.parent_metric = None if p.metric is None else p.metric.value
             ctx.parent_tricks = p.applied_tricks
+            if d.action == "debug":
+                ctx.lineage = failed_lineage(p)
+        if self.elapsed is not None:
+            ctx.time_left_s = max(0.0, self.settings.search.time_limit_s - self.elapsed())
+        if self.exec_timeout is not None:
+            ctx.exec_timeout_s = self.exec_timeout()
         others = sorted(
             (n for n in self.journal.valid_nodes if n is not p), key=self.journal.score, reverse=True
         )
@@ -125,6 +130,10 @@ class Agent:
         self._phase("planning")
         plan = roles.plan(ctx)
         node.plan, node.summary = plan.text, plan.summary
+        node.error_analysis = str(plan.meta.get("analysis") or "")
+        if node.trick is not None and plan.meta.get("trick_inapplicable"):
+            # judged inapplicable to this solution before use: a plain improve ran; never offer it here again
+            node.trick_helpful = False
         chosen = plan.meta.get("trick_id")
         if d.action == "improve" and chosen and (node.trick is None or node.trick.id != chosen):
             # the roles applied a different trick than suggested (or chose one): judge the one applied
@@ -156,6 +165,7 @@ class Agent:
         node.reported_lower_is_better = v.lower_is_better
         node.is_buggy = v.buggy
         node.error = v.error
+        node.overfit_flag = v.overfit
         if len(coded.log) > 1 or v.notes:  # retries or fallbacks happened: keep the story with the output
             notes = "\n".join([notes, *v.notes]).strip()
             node.output = f"{node.output}\n\n[notes]\n{notes}".strip()
@@ -173,6 +183,21 @@ class Agent:
         (d / "code.py").write_text(node.code or "", encoding="utf-8")
         status = f"[{node.status}] " + (f"metric {node.metric.value}" if node.metric else node.error or "")
         (d / "output.txt").write_text(f"{node.output}\n\n{status}\n", encoding="utf-8")
+
+
+def failed_lineage(node: Node, limit: int = 6) -> list[dict[str, Any]]:
+    """The failed versions ending at `node` (it included), oldest first: what each one's step analysed
+    and tried, and how it failed. Stops at the first valid ancestor; keeps the newest `limit`."""
+    chain = []
+    for n in node.lineage:
+        if not n.is_buggy:
+            break
+        error = (n.error or (n.output.strip().splitlines() or ["failed"])[-1]).strip()
+        chain.append(
+            {"id": n.id, "action": n.action, "plan": n.summary or n.plan[:300],
+             "analysis": n.error_analysis, "error": error[:400]}
+        )  # fmt: skip
+    return list(reversed(chain[:limit]))
 
 
 def keep_outputs(src: Path, dst: Path, max_mb: float = 200.0) -> None:

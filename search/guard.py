@@ -71,8 +71,9 @@ class GuardedRoles:
     def step_code(self, ctx: Context, plan: Plan, steps: list[Step], index: int, program: str) -> str:
         return self._call("step_code", self.inner.step_code, ctx, plan, steps, index, program)
 
-    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None) -> str:
-        return self._call("repair", self.inner.repair, ctx, code, error, step)
+    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None, program: str = "") -> str:
+        extra = {"program": program} if program else {}  # roles written before `program` existed still work
+        return self._call("repair", self.inner.repair, ctx, code, error, step, **extra)
 
     def integrate(self, ctx: Context, plan: Plan, program: str) -> str:
         return self._call("integrate", self.inner.integrate, ctx, plan, program)

@@ -64,7 +64,9 @@ class Node:
     is_buggy: bool = True
     error: str | None = None  # why the node is buggy, in one paragraph
     summary: str = ""  # one line for "tried X -> validation Y" memory
+    error_analysis: str = ""  # a debug step's analysis of its parent's failure (read by later debugs)
     verifier_summary: str = ""
+    overfit_flag: bool = False  # the verifier judged the validation untrustworthy (is_overfitting)
     reported_lower_is_better: bool | None = None  # the verifier's opinion, for the majority vote
     trick: Trick | None = None  # the trick this improve applied
     trick_helpful: bool | None = None  # resolved once this node (or its debug fix) is judged
@@ -229,10 +231,13 @@ class Journal:
 
     @property
     def best_node(self) -> Node | None:
+        """The valid node with the best metric; a node flagged as overfitting only when no unflagged
+        valid node exists (its score cannot be trusted against theirs)."""
         valid = [n for n in self.valid_nodes if n.metric is not None]
         if not valid:
             return None
-        return max(valid, key=self.score)  # max() keeps the earliest among equals
+        trusted = [n for n in valid if not n.overfit_flag]
+        return max(trusted or valid, key=self.score)  # max() keeps the earliest among equals
 
     def best_over_time(self) -> list[tuple[float, float, str]]:
         """(elapsed seconds, best value so far, node id) each time the best improved."""

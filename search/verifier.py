@@ -20,11 +20,9 @@ if TYPE_CHECKING:
     from automind.task import Task
 
 NUMBER = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
-# a printed line that reports a validation score: a metric-ish word, then a number
-METRIC_LINE = re.compile(
-    r"(?i)\b(valid\w*|val|cv|oof|score|metric|auc|roc|rmse|rmsle|mae|mse|logloss|log[ _-]?loss|"
-    r"accuracy|acc|f1|kappa|qwk|r2|gini|map@?\d*|ndcg|smape|mcc|loss|error)\b[^\n\d+-]*(" + NUMBER + r")\s*$"
-)
+# The script contract's line, and only that: an arbitrary last number (a training loss, a fold's
+# score, an epoch count) is never taken for the validation metric.
+METRIC_LINE = re.compile(r"(?i)^\s*final validation performance\s*[:=]\s*(" + NUMBER + r")\s*$")
 
 
 @dataclass
@@ -35,6 +33,7 @@ class Verification:
     summary: str
     reasons: list[str] = field(default_factory=list)  # why buggy, facts first
     notes: list[str] = field(default_factory=list)  # fallbacks taken while judging
+    overfit: bool = False  # the verifier judged the validation setup untrustworthy (is_overfitting)
 
     @property
     def error(self) -> str | None:
@@ -63,16 +62,17 @@ def _as_float(text: str) -> float | None:
 
 
 def read_metric(result: ExecResult) -> tuple[float | None, str]:
-    """The script's validation metric: submission/eval_metric.txt, else the last printed metric line."""
+    """The script's validation metric: submission/eval_metric.txt, else the last printed contract line
+    `Final Validation Performance: <value>`; nothing else."""
     path = result.workspace / "submission" / "eval_metric.txt"
     if path.is_file():
         value = _as_float(path.read_text(encoding="utf-8", errors="replace"))
         if value is not None:
             return value, "eval_metric.txt"
     for line in reversed((result.stdout or "").splitlines()):
-        m = METRIC_LINE.search(line.strip())
+        m = METRIC_LINE.match(line)
         if m:
-            return float(m.group(2)), f"printed line {line.strip()[:80]!r}"
+            return float(m.group(1)), f"printed line {line.strip()[:80]!r}"
     return None, ""
 
 
@@ -110,7 +110,10 @@ def verify(roles: Roles, ctx: Context, task: Task, code: str, result: ExecResult
     if metric is None and verdict.metric is not None and _appears(verdict.metric, result.stdout):
         metric, source = float(verdict.metric), "verifier (value found in the output)"
     if metric is None:
-        reasons.append("validation metric not found (write it to submission/eval_metric.txt)")
+        reasons.append(
+            "validation metric not found (write it to submission/eval_metric.txt or print "
+            "`Final Validation Performance: <value>`)"
+        )
     elif not math.isfinite(metric):
         reasons.append(f"validation metric is {metric}")
         metric = None
@@ -121,6 +124,12 @@ def verify(roles: Roles, ctx: Context, task: Task, code: str, result: ExecResult
 
     direction = task_direction(task)
     reported = verdict.lower_is_better if direction is None else direction
+    overfit = bool(verdict.is_overfitting) and not reasons
+    if overfit:
+        notes.append(
+            "verifier: the validation setup looks untrustworthy (is_overfitting); the node is flagged "
+            "and not chosen as best while an unflagged valid node exists"
+        )
     return Verification(
         buggy=bool(reasons),
         metric=None if reasons else metric,
@@ -128,6 +137,7 @@ def verify(roles: Roles, ctx: Context, task: Task, code: str, result: ExecResult
         summary=verdict.summary,
         reasons=reasons,
         notes=notes,
+        overfit=overfit,
     )
 
 

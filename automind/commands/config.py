@@ -12,7 +12,9 @@ def register(app: typer.Typer) -> None:
 
     @group.command("show")
     def show(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
-        """Print every setting with its source (default, a YAML file, env or cli). Secrets are masked."""
+        """Print every setting with its source (default, a YAML file, env or cli) and which mode's search
+        defaults are active (LLM mode follows the AutoMind paper; offline is tuned for the recipe policy).
+        Secrets are masked."""
         from rich.table import Table
 
         from automind.config import ConfigError, load_config
@@ -25,6 +27,11 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json([{"key": k, "value": v, "source": s} for k, v, s in rows])
             return
+        why = "a model is configured" if loaded.mode == "llm" else "no model is configured"
+        console.print(
+            f"active defaults: [bold]{loaded.mode} mode[/] ({why}; llm.provider={loaded.settings.llm.provider}). "
+            "Values you set in a file, the environment or a flag always win."
+        )
         table = Table("key", "value")
         table.add_column("source", overflow="fold")  # a YAML path must stay readable in full
         for k, v, s in rows:

@@ -125,20 +125,41 @@ def curriculum_run(
     out: Path = typer.Option(Path("runs/curriculum"), "--out", help="Curriculum folder (resumable)."),
     budget_per_task: float = typer.Option(300.0, "--budget-per-task", help="Seconds per solve."),
     steps: int | None = typer.Option(None, "--steps", help="Search steps per solve."),
-    rounds: int = typer.Option(1, "--rounds"),
+    rounds: int = typer.Option(1, "--rounds", help="Times each task is to be solved."),
+    retries: int = typer.Option(
+        1, "--retries", help="Times a failed task is tried again (it stays in the pool)."
+    ),
     llm: str | None = typer.Option(None, "--llm", help=LLM_HELP),
     store: str | None = STORE_OPT,
 ) -> None:
-    """Pick tasks with Agent K's score, solve each, update the experience memory; resumable."""
+    """Pick tasks with Agent K's score, solve each, update the experience memory; resumable.
+
+    Failed tasks stay in the pool and are retried (--retries); with a model configured, the first task
+    is the one the model judges easiest. The rules are in docs/curriculum.md."""
     from automind.benchmark import solve_task
     from automind.curriculum import run_curriculum
+    from automind.errors import LLMError
+    from automind.llm import make_llm
     from automind.store import get_embedder
 
     if not tasks_dir.is_dir():
         fail(f"{tasks_dir}: not a directory of task folders")
+    if retries < 0 or rounds < 1:
+        fail(f"--rounds must be at least 1 and --retries at least 0 (got {rounds} and {retries}).")
     overrides = _solve_overrides(budget_per_task, steps, llm, store)
     cfg = settings(overrides)
     embedder = get_embedder(cfg.knowledge.embedder)
+    try:
+        model = make_llm(cfg)
+    except LLMError as e:
+        fail(str(e))
+    rank = None
+    if model is not None:
+        from functools import partial
+
+        from automind.llm.tasks import rank_by_difficulty
+
+        rank = partial(rank_by_difficulty, model)
 
     def solve(task_dir: Path, run_dir: Path) -> dict:
         summary = solve_task(task_dir, run_dir, overrides)
@@ -147,7 +168,7 @@ def curriculum_run(
     def show(pick) -> None:
         terms = " ".join(f"{k}={v:.3f}" for k, v in pick.terms.items())
         console.print(
-            f"[bold]#{pick.step}[/] {pick.task} (round {pick.round}) score={pick.score:.3f} [{terms}] "
+            f"[bold]#{pick.step}[/] {pick.task} (round {pick.round}, {pick.reason}) score={pick.score:.3f} [{terms}] "
             f"-> {pick.outcome} metric={pick.metric} ({pick.seconds:.0f}s)"
         )
 
@@ -158,6 +179,8 @@ def curriculum_run(
             solve,
             embedder.embed,
             rounds=rounds,
+            retries=retries,
+            rank=rank,
             alpha=cfg.experience.alpha,
             beta=cfg.experience.beta,
             r=cfg.experience.top_r,
@@ -165,6 +188,8 @@ def curriculum_run(
         )
     except FileNotFoundError as e:
         fail(str(e))
+    for note in state.notes:
+        console.print(f"[yellow]fallback:[/] {note}")
     console.print(f"solved {len(state.solved)}/{len(state.tasks)} tasks; log: {out / 'curriculum.json'}")
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 LLAMA_CPP = "llama-cpp-python[server]==0.3.36"
 CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
 DEFAULT_PORT = 8765
+N_CTX = 4096  # the local server's context window; automind's llm.context_tokens must match it
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def assemble(model: LocalModel, out_dir: Path) -> Path:
 
 def server_command(gguf: Path, port: int = DEFAULT_PORT, threads: int = 2) -> list[str]:
     return [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--n_ctx", "4096",
+        sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--n_ctx", str(N_CTX),
         "--n_threads", str(threads), "--host", "127.0.0.1", "--port", str(port),
     ]  # fmt: skip
 
@@ -111,7 +112,9 @@ def steps(model: LocalModel, out_dir: Path, port: int = DEFAULT_PORT) -> list[Se
     )
     config = (
         f"llm:\n  base_url: http://127.0.0.1:{port}/v1\n  model: {model.filename}\n  one_model: true\n"
-        f"# or: export OPENAI_BASE_URL=http://127.0.0.1:{port}/v1\n# then: automind llm check"
+        f"  context_tokens: {N_CTX}  # the server's --n_ctx: prompts are fitted into it\n"
+        f"# or: export OPENAI_BASE_URL=http://127.0.0.1:{port}/v1 AUTOMIND_LLM__CONTEXT_TOKENS={N_CTX}\n"
+        "# then: automind llm check"
     )
     return [
         SetupStep(

@@ -15,7 +15,8 @@ from typing import Any
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+.#-]*)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.M | re.S)
 _OPEN_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+.#-]*)[^\n]*\n", re.M)
-_SCORE = re.compile(r"<score>\s*([-+]?\d+(?:\.\d+)?|[-+]?\.\d+)\s*(?:/\s*\d+(?:\.\d+)?)?\s*</score>", re.I)
+_NUMBER_IN_TAG = r"\s*([-+]?\d+(?:\.\d+)?|[-+]?\.\d+)\s*(?:/\s*\d+(?:\.\d+)?)?\s*"
+_SCORE = re.compile(rf"<score>{_NUMBER_IN_TAG}</score>", re.I)
 _PY_TAGS = {"python", "py", "python3", "py3"}
 
 
@@ -50,9 +51,15 @@ def extract_plan(text: str) -> str:
 # --- scores ------------------------------------------------------------------------------------
 
 
-def extract_score(text: str) -> float | None:
-    """The last `<score>x</score>` in the reply (ignoring reasoning); None when absent or not a number."""
-    found = _SCORE.findall(strip_think(text)) or _SCORE.findall(text)
+def extract_score(text: str, tag: str = "score") -> float | None:
+    """The last `<tag>x</tag>` number in the reply (ignoring reasoning; "x / 5" accepted); None when
+    absent or not a number."""
+    pattern = (
+        _SCORE
+        if tag == "score"
+        else re.compile(rf"<{re.escape(tag)}>{_NUMBER_IN_TAG}</{re.escape(tag)}>", re.I)
+    )
+    found = pattern.findall(strip_think(text)) or pattern.findall(text)
     if not found:
         return None
     try:

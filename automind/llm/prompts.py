@@ -34,9 +34,21 @@ class _Undefined(jinja2.StrictUndefined):
         return 0
 
 
+def duration(seconds: float | None) -> str:
+    """Seconds as prompts state them: "45 s", "12.5 minutes", "3.2 hours"; None is "no fixed limit"."""
+    if seconds is None:
+        return "no fixed limit"
+    s = max(0.0, float(seconds))
+    if s < 120:
+        return f"{s:.0f} s"
+    if s < 3 * 3600:
+        return f"{s / 60:.1f} minutes"
+    return f"{s / 3600:.1f} hours"
+
+
 @cache
 def _env() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FunctionLoader(_source),
         undefined=_Undefined,
         trim_blocks=True,
@@ -44,6 +56,8 @@ def _env() -> jinja2.Environment:
         autoescape=False,
         keep_trailing_newline=True,
     )
+    env.filters["duration"] = duration
+    return env
 
 
 def names() -> list[str]:

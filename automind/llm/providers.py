@@ -6,27 +6,18 @@ without a model, the offline recipe policy takes over). A new provider is one fu
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypeGuard
 
-from automind.config import SPEC_FORMS, ProviderName, split_spec
+from automind.config import SPEC_FORMS, ProviderName, resolve_endpoint, split_spec
 from automind.errors import LLMError
 from automind.llm.client import LLM, OpenAILLM, key_names
 
 if TYPE_CHECKING:
-    from automind.config import LLMConfig, Settings
+    from automind.config import Settings
 
 Environ = Mapping[str, str] | None
 Factory = Callable[["Settings", str, Environ], LLM | None]
-
-
-def resolve_endpoint(cfg: LLMConfig, environ: Environ = None) -> tuple[str | None, str | None]:
-    """(api_key, base_url) from config and the standard OPENAI_* variables; base_url None = OpenAI."""
-    env = os.environ if environ is None else environ
-    key = env.get(cfg.api_key_env) or env.get("OPENAI_API_KEY")
-    base = cfg.base_url or env.get("OPENAI_BASE_URL")
-    return key or None, base or None
 
 
 def _none(settings: Settings, arg: str, environ: Environ) -> LLM | None:

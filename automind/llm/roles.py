@@ -8,27 +8,35 @@ usable answer becomes a RoleError whose message the search stores on the node.
 from __future__ import annotations
 
 import ast
+import logging
 import re
 from typing import TYPE_CHECKING, Any
 
 from automind.errors import RoleError
+from automind.experience import split_hints
+from automind.llm.budget import estimate_tokens, fit, reply_reserve
 from automind.llm.parsers import (
     apply_search_replace,
     describe_unmatched,
     extract_code,
     extract_plan,
     extract_score,
+    extract_section,
     parse_search_replace,
 )
 from automind.llm.prompts import render
-from automind.roles import Context, Plan, Step, Verdict
+from automind.roles import Context, Plan, Step, Trick, Verdict
 
 if TYPE_CHECKING:
     from automind.config import Settings
     from automind.llm.client import LLM, Reply
     from automind.sandbox import ExecResult
 
+log = logging.getLogger(__name__)
+
 MAX_TRICKS = 12
+MAX_PAPERS = 3  # paper summaries shown to a draft
+PAPER_CHARS = 700  # each summary is cut to this many characters (the section stays bounded)
 
 SUBMISSION_VERIFY = {
     "name": "submission_verify",
@@ -80,6 +88,21 @@ DECOMPOSE = {
 }
 
 
+def _papers(knowledge: list[Trick]) -> list[Trick]:
+    """The paper summaries among a draft's knowledge, at most MAX_PAPERS of PAPER_CHARS each."""
+    out = []
+    for t in (k for k in knowledge if k.kind == "paper"):
+        text = " ".join(t.text.split())
+        if len(text) > PAPER_CHARS:
+            text = text[: PAPER_CHARS - 4].rsplit(" ", 1)[0] + " ..."
+        out.append(Trick(id=t.id, title=t.title, text=text, source=t.source, kind=t.kind))
+    return out[:MAX_PAPERS]
+
+
+def _tricks(knowledge: list[Trick]) -> list[Trick]:
+    return [k for k in knowledge if k.kind != "paper"][:MAX_TRICKS]
+
+
 def _summary(plan: str, limit: int = 160) -> str:
     """First sentence of the plan, for "tried X -> validation Y" memory lines."""
     first = re.split(r"(?<=[.!?])\s", " ".join(plan.split()), maxsplit=1)[0]
@@ -110,21 +133,45 @@ def _float(value: Any) -> float | None:
 
 
 class LLMRoles:
-    """Implements `automind.roles.Roles` with prompts and a chat model."""
+    """Implements `automind.roles.Roles` with prompts and a chat model.
+
+    Every prompt is fitted into `llm.context_tokens` (see `automind.llm.budget`); each deliberate cut
+    is added once to `notes`, which the run copies into run.json's fallbacks.
+    """
 
     name = "llm"
 
     def __init__(self, llm: LLM, settings: Settings):
         self.llm = llm
         self.settings = settings
+        self.notes: list[str] = []
+        self._cut: set[tuple[str, str]] = set()  # (template, section) pairs already noted
 
     # -- plumbing ------------------------------------------------------------------------------
 
-    def _ask(self, role: str, prompt: str, **chat: Any) -> Reply:
-        messages = [
-            {"role": "system", "content": render("system", role=role)},
-            {"role": "user", "content": prompt},
-        ]
+    def _note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+            log.info(text)
+
+    def _ask(self, role: str, template: str, values: dict[str, Any], **chat: Any) -> Reply:
+        """Render `template` within the context budget and send it as `role`."""
+        system = render("system", role=role)
+        context = self.settings.llm.context_tokens
+        max_tokens = self.llm.role_config(role).max_tokens
+        budget = context - reply_reserve(context, max_tokens) - estimate_tokens(system)
+        prompt, cuts = fit(template, lambda v: render(template, **v), values, budget)
+        for cut in cuts:  # the run notes a section's first cut; every cut goes to the log
+            log.debug(cut.note(context))
+            if cut.key not in self._cut:
+                self._cut.add(cut.key)
+                self._note(cut.note(context) + " (first cut of this section; later prompts may be cut too)")
+        if estimate_tokens(prompt) > budget:
+            self._note(
+                f"context: prompt '{template}' is still about {estimate_tokens(prompt)} tokens after every "
+                f"allowed cut, over the {budget} left by llm.context_tokens={context}; sent as it is"
+            )
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": prompt}]
         return self.llm.chat(messages, role=role, **chat)
 
     def _vars(self, ctx: Context) -> dict[str, Any]:
@@ -132,7 +179,10 @@ class LLMRoles:
         metric = spec.metric
         from automind.search.verifier import task_direction
 
+        s = self.settings
         lower = ctx.facts.get("lower_is_better", task_direction(ctx.task))
+        timeout = ctx.exec_timeout_s or min(s.search.exec_timeout_s, s.sandbox.timeout_s)
+        left = ctx.time_left_s if ctx.time_left_s is not None else s.search.time_limit_s
         return {
             "task_description": ctx.task.description,
             "analysis": ctx.analysis,
@@ -141,8 +191,10 @@ class LLMRoles:
             "labels": ctx.labels,
             "memory": ctx.memory,
             "experience": ctx.experience,
-            "timeout_s": self.settings.search.exec_timeout_s,
-            "threads": self.settings.sandbox.threads,
+            "time_left_s": left,
+            "exec_timeout_s": timeout,
+            "hardware": ctx.facts.get("hardware") or "",
+            "libraries": ctx.facts.get("libraries") or "",
         }
 
     def _code_from(self, reply: Reply, what: str) -> str:
@@ -164,42 +216,66 @@ class LLMRoles:
             "parent_metric": ctx.parent_metric,
         }
         if ctx.action == "draft":
-            prompt = render("draft_plan", **v, tricks=ctx.knowledge[:MAX_TRICKS])
+            template = "draft_plan"
+            values = {**v, "tricks": _tricks(ctx.knowledge), "papers": _papers(ctx.knowledge)}
         elif ctx.action == "debug":
-            prompt = render("debug_plan", **{**v, "memory": []}, **parent)
-        elif ctx.trick is not None:
-            prompt = render("improve_trick", **v, **parent, trick=ctx.trick)
+            fixes, dead_ends = split_hints(ctx.experience)
+            template = "debug_plan"
+            values = {**v, **parent, "memory": [], "experience": [], "lineage": ctx.lineage,
+                      "fixes": fixes, "dead_ends": dead_ends}  # fmt: skip
+        elif ctx.trick is not None and self._applies(ctx):
+            template, values = "improve_trick", {**v, **parent, "trick": ctx.trick}
         else:
-            prompt = render("improve_plan", **v, **parent, tricks=[])
-        text = extract_plan(self._ask("planner", prompt).text)
+            template, values = "improve_plan", {**v, **parent, "tricks": []}
+        reply = self._ask("planner", template, values).text
+        text = extract_plan(reply)
         if not text:
             raise RoleError(f"{ctx.action} plan: the planner's reply was empty")
         meta: dict[str, Any] = {"action": ctx.action}
         if ctx.trick is not None:
             meta["trick"] = ctx.trick.id
+            if template == "improve_plan":  # judged inapplicable here: a plain improve instead
+                meta["trick_inapplicable"] = True
+        if ctx.action == "debug":
+            analysis = extract_section(reply, "analysis")
+            if analysis:
+                meta["analysis"] = " ".join(analysis.split())
         return Plan(text=text, summary=_summary(text), meta=meta)
 
+    def _applies(self, ctx: Context) -> bool:
+        """AutoMind checks a trick's applicability before each use: here against the task and the
+        current solution's plan. A failed check keeps the trick (and is noted)."""
+        from automind.llm.tasks import check_applicability
+
+        assert ctx.trick is not None
+        try:
+            return check_applicability(
+                self.llm, ctx.trick, ctx.task.description, self.notes, solution=ctx.parent_plan or ""
+            )
+        except RoleError as e:
+            self._note(f"trick applicability check failed ({e}); the trick was applied unchecked")
+            return True
+
     def complexity(self, ctx: Context, plan: Plan) -> float:
-        """1-5 in half steps; an unparseable answer counts as 5 (the careful, stepwise path)."""
-        score = extract_score(
-            self._ask("planner", render("complexity", **self._vars(ctx), plan=plan.text)).text
-        )
-        if score is None:
+        """AutoMind's rule: the mean of the task and the solution complexity (each 1-5 in half steps);
+        5 (the careful, stepwise path) when either rating is missing or unreadable."""
+        text = self._ask("planner", "complexity", {**self._vars(ctx), "plan": plan.text}).text
+        ratings = [extract_score(text, tag) for tag in ("task_complexity", "solution_complexity")]
+        if any(r is None for r in ratings):
             return 5.0
-        return min(5.0, max(1.0, round(score * 2) / 2))
+        halves = [min(5.0, max(1.0, round(float(r) * 2) / 2)) for r in ratings if r is not None]
+        return sum(halves) / len(halves)
 
     def code(self, ctx: Context, plan: Plan) -> str:
         v = self._vars(ctx)
         if ctx.action in ("improve", "debug") and ctx.parent_code:
             return self._edit(v, ctx.parent_code, plan.text, ctx.parent_output or "")
-        reply = self._ask(
-            "coder", render("one_pass_code", **v, plan=plan.text, tricks=ctx.knowledge[:MAX_TRICKS])
-        )
-        return self._code_from(reply, "one-pass code")
+        values = {**v, "plan": plan.text, "tricks": _tricks(ctx.knowledge)}
+        return self._code_from(self._ask("coder", "one_pass_code", values), "one-pass code")
 
     def _edit(self, v: dict[str, Any], code: str, change: str, output: str) -> str:
         """SEARCH/REPLACE edit of `code`; a full rewrite when the blocks do not apply cleanly."""
-        reply = self._ask("coder", render("edit_code", **v, code=code, plan=change, output=output))
+        reply = self._ask("coder", "edit_code", {**v, "code": code, "plan": change, "output": output})
         blocks = parse_search_replace(reply.text)
         note = ""
         if blocks:
@@ -216,15 +292,13 @@ class LLMRoles:
             if whole and _parses(whole) and "__main__" in whole:
                 return whole.rstrip() + "\n"  # the model rewrote the script instead of editing it
             note = "no SEARCH/REPLACE blocks were found in the previous answer."
-        rewrite = self._ask(
-            "coder", render("rewrite_code", **v, code=code, plan=change, output=output, note=note)
-        )
-        return self._code_from(rewrite, "code rewrite")
+        values = {**v, "code": code, "plan": change, "output": output, "note": note}
+        return self._code_from(self._ask("coder", "rewrite_code", values), "code rewrite")
 
     def decompose(self, ctx: Context, plan: Plan) -> list[Step]:
         cap = max(1, self.settings.coding.max_steps)
-        prompt = render("decompose", **self._vars(ctx), plan=plan.text, max_steps=cap)
-        args = self._ask("planner", prompt, tools=[DECOMPOSE]).tool_args or {}
+        values = {**self._vars(ctx), "plan": plan.text, "max_steps": cap}
+        args = self._ask("planner", "decompose", values, tools=[DECOMPOSE]).tool_args or {}
         raw = args.get("decomposed steps") or args.get("decomposed_steps") or args.get("steps") or []
         steps = [
             Step(
@@ -245,16 +319,13 @@ class LLMRoles:
         return steps
 
     def step_code(self, ctx: Context, plan: Plan, steps: list[Step], index: int, program: str) -> str:
-        prompt = render(
-            "step_code", **self._vars(ctx), plan=plan.text, steps=steps, index=index, program=program
-        )
-        return self._code_from(self._ask("coder", prompt), f"step {index + 1} code")
+        values = {**self._vars(ctx), "plan": plan.text, "steps": steps, "index": index, "program": program}
+        return self._code_from(self._ask("coder", "step_code", values), f"step {index + 1} code")
 
-    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None) -> str:
+    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None, program: str = "") -> str:
         v = self._vars(ctx)
-        reply = self._ask(
-            "coder", render("repair", **v, code=code, error=error, step=step, program="", unmatched="")
-        )
+        values = {**v, "code": code, "error": error, "step": step, "program": program, "unmatched": ""}
+        reply = self._ask("coder", "repair", values)
         blocks = parse_search_replace(reply.text)
         if blocks:
             new, unmatched = apply_search_replace(code, blocks)
@@ -268,20 +339,16 @@ class LLMRoles:
             note = "no SEARCH/REPLACE blocks were found in the previous answer."
         what = f"the code of step '{step.title}'" if step else "the script"
         change = f"Fix this error in {what}:\n{error.strip()[-3000:]}"
-        rewrite = self._ask(
-            "coder", render("rewrite_code", **v, code=code, plan=change, output="", note=note)
-        )
-        return self._code_from(rewrite, "repair")
+        values = {**v, "code": code, "plan": change, "output": "", "note": note}
+        return self._code_from(self._ask("coder", "rewrite_code", values), "repair")
 
     def integrate(self, ctx: Context, plan: Plan, program: str) -> str:
-        prompt = render("integrate", **self._vars(ctx), plan=plan.text, program=program)
-        return self._code_from(self._ask("coder", prompt), "integration")
+        values = {**self._vars(ctx), "plan": plan.text, "program": program}
+        return self._code_from(self._ask("coder", "integrate", values), "integration")
 
     def verify(self, ctx: Context, code: str, result: ExecResult) -> Verdict:
-        facts = _facts(result)
-        output = result.output
-        prompt = render("verify", **self._vars(ctx), code=code, output=output, facts=facts)
-        args = self._ask("verifier", prompt, tools=[SUBMISSION_VERIFY]).tool_args or {}
+        values = {**self._vars(ctx), "code": code, "output": result.output, "facts": _facts(result)}
+        args = self._ask("verifier", "verify", values, tools=[SUBMISSION_VERIFY]).tool_args or {}
         return Verdict(
             is_bug=_bool(args.get("is_bug"), True),
             summary=str(args.get("summary") or "").strip(),

@@ -7,10 +7,12 @@ callers can fall back to their offline path and say why.
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import TYPE_CHECKING, Any
 
 from automind.errors import RoleError
 from automind.knowledge import STAGES, Label
+from automind.llm.budget import estimate_tokens, fit, reply_reserve
 from automind.llm.prompts import render
 from automind.roles import Trick
 
@@ -19,13 +21,31 @@ if TYPE_CHECKING:
     from automind.llm.client import LLM
 
 MAX_TEXT = 12000  # characters of a document sent for summarising or labelling
+DEFAULT_CONTEXT = 32768  # llm.context_tokens' default, for LLM doubles without a config
+log = logging.getLogger(__name__)
 
 
-def _ask(llm: LLM, role: str, prompt: str, tool: dict[str, Any]) -> dict[str, Any]:
-    messages = [
-        {"role": "system", "content": render("system", role=role)},
-        {"role": "user", "content": prompt},
-    ]
+def _ask(
+    llm: LLM,
+    role: str,
+    template: str,
+    values: dict[str, Any],
+    tool: dict[str, Any],
+    notes: list[str] | None = None,
+) -> dict[str, Any]:
+    """Render `template` within the model's context (cuts go to `notes` and the log) and ask for `tool`."""
+    system = render("system", role=role)
+    cfg = getattr(llm, "cfg", None)  # minimal test doubles have no config: assume the default window
+    context = int(getattr(cfg, "context_tokens", DEFAULT_CONTEXT))
+    max_tokens = llm.role_config(role).max_tokens if hasattr(llm, "role_config") else None
+    budget = context - reply_reserve(context, max_tokens) - estimate_tokens(system)
+    prompt, cuts = fit(template, lambda v: render(template, **v), values, budget)
+    for cut in cuts:
+        note = cut.note(context)
+        log.info(note)
+        if notes is not None and note not in notes:
+            notes.append(note)
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": prompt}]
     reply = llm.chat(messages, role=role, tools=[tool])
     if not isinstance(reply.tool_args, dict):
         raise RoleError(f"{tool['name']}: the model returned no structured answer")
@@ -61,7 +81,9 @@ def _canonical(picked: Any, choices: list[str]) -> list[str]:
     return out
 
 
-def label_with_llm(llm: LLM, text: str, taxonomy: Taxonomy, top_k: int = 3) -> list[Label]:
+def label_with_llm(
+    llm: LLM, text: str, taxonomy: Taxonomy, top_k: int = 3, notes: list[str] | None = None
+) -> list[Label]:
     """Labels for `text`, best first: top-level categories first, then one subcategory within each.
 
     Scores follow the model's ranking (1.0, 0.8, ...). A category whose subcategory call fails keeps
@@ -72,8 +94,10 @@ def label_with_llm(llm: LLM, text: str, taxonomy: Taxonomy, top_k: int = 3) -> l
     args = _ask(
         llm,
         "analyzer",
-        render("label_top", text=text, categories=taxonomy.categories, max_labels=top_k),
+        "label_top",
+        {"text": text, "categories": taxonomy.categories, "max_labels": top_k},
         _names_tool("assign_categories", tops, top_k),
+        notes,
     )
     chosen = _canonical(args.get("labels"), tops)[:top_k]
     if not chosen:
@@ -88,8 +112,10 @@ def label_with_llm(llm: LLM, text: str, taxonomy: Taxonomy, top_k: int = 3) -> l
                 got = _ask(
                     llm,
                     "analyzer",
-                    render("label_sub", text=text, category=cat, max_labels=1),
+                    "label_sub",
+                    {"text": text, "category": cat, "max_labels": 1},
                     _names_tool("assign_subcategories", subs, 2),
+                    notes,
                 )
                 picked = _canonical(got.get("labels"), subs)
                 sub = picked[0] if picked else ""
@@ -123,12 +149,17 @@ def summarize_paper(llm: LLM, text: str) -> dict[str, Any]:
             "required": list(PAPER_KEYS),
         },
     }
-    args = _ask(llm, "analyzer", render("paper_summary", text=text[:MAX_TEXT]), tool)
+    args = _ask(llm, "analyzer", "paper_summary", {"text": text[:MAX_TEXT]}, tool)
     return {k: args.get(k) for k in PAPER_KEYS}
 
 
 def distill_tricks(
-    llm: LLM, task_text: str, material: str, min_tricks: int = 8, max_tricks: int = 12
+    llm: LLM,
+    task_text: str,
+    material: str,
+    min_tricks: int = 8,
+    max_tricks: int = 12,
+    notes: list[str] | None = None,
 ) -> list[Trick]:
     """Condense retrieved material into 8-12 concrete tricks for this task (kind "distilled")."""
     tool = {
@@ -155,10 +186,13 @@ def distill_tricks(
             "required": ["tricks"],
         },
     }
-    prompt = render(
-        "distill_tricks", task_text=task_text, material=material, min_tricks=min_tricks, max_tricks=max_tricks
-    )
-    args = _ask(llm, "retriever", prompt, tool)
+    values = {
+        "task_text": task_text,
+        "material": material,
+        "min_tricks": min_tricks,
+        "max_tricks": max_tricks,
+    }
+    args = _ask(llm, "retriever", "distill_tricks", values, tool, notes)
     tricks: list[Trick] = []
     for item in args.get("tricks") or []:
         if not isinstance(item, dict) or not str(item.get("text", "")).strip():
@@ -181,8 +215,11 @@ def distill_tricks(
     return tricks[:max_tricks]
 
 
-def check_applicability(llm: LLM, trick: Trick, task_text: str) -> bool:
-    """Whether the model thinks `trick` can be applied to (and could help) the task."""
+def check_applicability(
+    llm: LLM, trick: Trick, task_text: str, notes: list[str] | None = None, solution: str = ""
+) -> bool:
+    """Whether the model thinks `trick` can be applied to (and could help) the task, and, given the
+    current `solution`'s plan, on top of that solution."""
     tool = {
         "name": "trick_applicability",
         "description": "Whether the trick applies to the target task.",
@@ -192,8 +229,52 @@ def check_applicability(llm: LLM, trick: Trick, task_text: str) -> bool:
             "required": ["applicable"],
         },
     }
-    args = _ask(llm, "retriever", render("trick_check", task_text=task_text[:MAX_TEXT], trick=trick), tool)
+    values = {"task_text": task_text[:MAX_TEXT], "trick": trick, "solution": solution}
+    args = _ask(llm, "retriever", "trick_check", values, tool, notes)
     value = args.get("applicable")
     if isinstance(value, str):
         return value.strip().lower() in ("true", "yes", "1")
     return bool(value)
+
+
+LESSON_KEYS = ("tip", "failing_code", "error", "fixed_code")
+
+
+def abstract_fix(llm: LLM, error: str, failing_code: str, fixed_code: str, plan: str = "") -> dict[str, str]:
+    """Agent K's experience entry for a verified fix: a general tip plus a minimal worked example."""
+    tool = {
+        "name": "fix_lesson",
+        "description": "A reusable lesson from one fixed error.",
+        "parameters": {
+            "type": "object",
+            "properties": {k: {"type": "string"} for k in LESSON_KEYS},
+            "required": list(LESSON_KEYS),
+        },
+    }
+    values = {"error": error[-MAX_TEXT:], "failing_code": failing_code[:MAX_TEXT],
+              "fixed_code": fixed_code[:MAX_TEXT], "plan": plan}  # fmt: skip
+    args = _ask(llm, "analyzer", "experience_fix", values, tool)
+    lesson = {k: str(args.get(k) or "").strip() for k in LESSON_KEYS}
+    if not lesson["tip"]:
+        raise RoleError("fix lesson: the model returned no tip")
+    return lesson
+
+
+def rank_by_difficulty(llm: LLM, tasks: list[dict[str, str]]) -> list[str]:
+    """Task names ordered easiest first, as the model judges them (names it did not know are dropped,
+    names it left out follow in the given order)."""
+    names = [t["name"] for t in tasks]
+    tool = {
+        "name": "task_order",
+        "description": "Task names from easiest to hardest.",
+        "parameters": {
+            "type": "object",
+            "properties": {"order": {"type": "array", "items": {"type": "string", "enum": names}}},
+            "required": ["order"],
+        },
+    }
+    args = _ask(llm, "planner", "task_difficulty", {"tasks": tasks}, tool)
+    ranked = _canonical(args.get("order"), names)
+    if not ranked:
+        raise RoleError(f"task difficulty: the model named no known task (got {args.get('order')!r})")
+    return ranked + [n for n in names if n not in ranked]

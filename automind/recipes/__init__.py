@@ -387,7 +387,8 @@ class RecipeRoles:
             index
         ]
 
-    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None) -> str:
+    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None, program: str = "") -> str:
+        """Repair the recipe state named in `code` (the earlier steps in `program` carry no extra state)."""
         reg, profile = self._registry(ctx), self.profile(ctx)
         state = State.from_code(code)
         if state is None or state.draft not in reg:
@@ -432,11 +433,11 @@ class RecipeRoles:
     # --- time ----------------------------------------------------------------------------------------
     def budget(self, ctx: Context, action: str) -> float:
         """The script's time allowance: a share of the run's time limit (more for drafts), within what one
-        execution may take now (ctx.time_limit_s, else the configured caps), less start-up and margin."""
+        execution may take now (ctx.exec_timeout_s, else the configured caps), less start-up and margin."""
         search, sandbox = self.settings.search, self.settings.sandbox
         cap = min(search.exec_timeout_s, sandbox.timeout_s, search.time_limit_s)
-        if ctx.time_limit_s:
-            cap = min(cap, float(ctx.time_limit_s))
+        if ctx.exec_timeout_s:
+            cap = min(cap, float(ctx.exec_timeout_s))
         share = DRAFT_SHARE if action == "draft" else STEP_SHARE
         return round(max(5.0, min(share * search.time_limit_s, 0.85 * cap - 5.0)), 1)
 

@@ -30,7 +30,8 @@ def test_layers_in_order_with_sources(tmp_path: Path, monkeypatch: pytest.Monkey
     assert loaded.sources["search.seed"] == "cli"
     assert loaded.sources["llm.model"] == str(home / "automind.yaml")
     rows = {k: src for k, _, src in loaded.rows()}
-    assert rows["search.debug_prob"] == "default"
+    assert rows["search.debug_prob"] == "default (offline mode)" and rows["search.steps"] != "default"
+    assert rows["sandbox.threads"] == "default"
 
 
 def test_bad_values_name_the_key_and_source(tmp_path: Path) -> None:
@@ -101,3 +102,61 @@ def test_help_does_not_import_heavy_libraries() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+PAPER = (5, 5, 1.0, 0.8, 0.8)  # num_drafts, max_debug_depth, debug_prob, greedy_prob, trick_prob
+
+
+def _policy(settings) -> tuple:
+    s = settings.search
+    return (s.num_drafts, s.max_debug_depth, s.debug_prob, s.greedy_prob, s.trick_prob)
+
+
+def test_llm_mode_defaults_follow_the_paper_and_offline_keeps_its_own(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("automind.config.HOME", tmp_path / "home")
+    llm = load_config(cwd=tmp_path, environ={"OPENAI_API_KEY": "sk-x"})
+    assert llm.mode == "llm" and _policy(llm.settings) == PAPER
+    assert llm.sources["search.num_drafts"] == "default (llm mode)"
+    offline = load_config(cwd=tmp_path, environ={})
+    assert offline.mode == "offline" and _policy(offline.settings) == (3, 3, 1.0, 0.8, 0.8)
+    assert offline.sources["search.max_debug_depth"] == "default (offline mode)"
+    # the mode follows the provider a run will use
+    assert (
+        load_config({"llm.provider": "none"}, cwd=tmp_path, environ={"OPENAI_API_KEY": "sk-x"}).mode
+        == "offline"
+    )
+    assert load_config({"llm.provider": "replay:tape.jsonl"}, cwd=tmp_path, environ={}).mode == "llm"
+    assert load_config({"llm.base_url": "http://127.0.0.1:9/v1"}, cwd=tmp_path, environ={}).mode == "llm"
+
+
+def test_values_the_user_set_win_over_the_mode_defaults(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("automind.config.HOME", tmp_path / "home")
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "automind.yaml").write_text("search:\n  greedy_prob: 0.6\n")
+    (tmp_path / "automind.yaml").write_text("search:\n  num_drafts: 3\n")  # equal to the offline default
+    env = {"OPENAI_API_KEY": "sk-x", "AUTOMIND_SEARCH__MAX_DEBUG_DEPTH": "1"}
+    loaded = load_config({"search.trick_prob": 0.5}, cwd=tmp_path, environ=env)
+    assert loaded.mode == "llm" and _policy(loaded.settings) == (3, 1, 1.0, 0.6, 0.5)
+    assert loaded.sources["search.num_drafts"] == str(tmp_path / "automind.yaml")
+    assert loaded.sources["search.greedy_prob"] == str(tmp_path / "home" / "automind.yaml")
+    assert loaded.sources["search.max_debug_depth"] == "env" and loaded.sources["search.trick_prob"] == "cli"
+    assert loaded.sources["search.debug_prob"] == "default (llm mode)"
+
+
+def test_config_show_says_which_defaults_are_active(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("automind.config.HOME", tmp_path / "home")
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    res = CliRunner().invoke(app, ["config", "show"], terminal_width=200)
+    assert res.exit_code == 0 and "active defaults: offline mode" in res.output
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-should-never-appear")
+    res = CliRunner().invoke(app, ["config", "show"], terminal_width=200)
+    assert res.exit_code == 0 and "active defaults: llm mode" in res.output
+    assert "sk-should-never-appear" not in res.output
+    rows = {r["key"]: r for r in json.loads(CliRunner().invoke(app, ["config", "show", "--json"]).output)}
+    assert rows["search.num_drafts"] == {
+        "key": "search.num_drafts",
+        "value": 5,
+        "source": "default (llm mode)",
+    }

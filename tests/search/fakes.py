@@ -121,6 +121,7 @@ class ScriptedRoles:
         self.plan_errors = plan_errors or {}
         self.calls: list[tuple[str, str]] = []
         self.contexts: list[Context] = []
+        self.programs: list[str] = []  # the `program` each repair was given (earlier stepwise steps)
         self.plans = 0
 
     def _take(self, action: str, ctx: Context) -> Any:
@@ -159,8 +160,9 @@ class ScriptedRoles:
         self.calls.append(("step_code", str(index)))
         return self.step_cells[index]
 
-    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None) -> str:
+    def repair(self, ctx: Context, code: str, error: str, step: Step | None = None, program: str = "") -> str:
         self.calls.append(("repair", step.title if step else ctx.action))
+        self.programs.append(program)
         if not self.repair_fixes:
             return code
         edit = f"<<<<<<< SEARCH\n{BUG}\n=======\n{FIX}\n>>>>>>> REPLACE\n"

@@ -41,12 +41,12 @@ def cassette(path):
     entries = [
         # step 0: draft, simple -> one pass
         say("planner", "Threshold x at 0.5 and predict y."),
-        say("planner", "<score>2</score>"),
+        say("planner", "<task_complexity>2</task_complexity> <solution_complexity>2</solution_complexity>"),
         say("coder", py(script(0.8))),
         verdict(0.8),
         # step 1: draft, complex -> stepwise; step 2 fails and is repaired with SEARCH/REPLACE
         say("planner", "Three steps: load, predict, write."),
-        say("planner", "Task 2, solution 4.5. <score>4.5</score>"),
+        say("planner", "<task_complexity>4</task_complexity><solution_complexity>5</solution_complexity>"),
         {"role": "planner", "tool_args": {"decomposed steps": steps}, "usage": USAGE},
         say("coder", py(c[0] + "\n")),
         say("coder", py(c[1] + "\n")),
@@ -99,7 +99,7 @@ def test_solve_with_replayed_llm_roles(task_dir, tmp_path, settings_factory):
 
 def test_resume_continues_llm_usage_and_budget(task_dir, tmp_path, settings_factory):
     tape = tmp_path / "tape.jsonl"
-    first = [say("planner", "Threshold x."), say("planner", "<score>1</score>"), say("coder", py(script(0.8))),
+    first = [say("planner", "Threshold x."), say("planner", "<task_complexity>1</task_complexity><solution_complexity>1</solution_complexity>"), say("coder", py(script(0.8))),
              verdict(0.8)]  # fmt: skip
     tape.write_text("\n".join(json.dumps(e) for e in [{"cassette": 1, "ordered": True}, *first]) + "\n")
     s = settings_factory(**{"llm.provider": f"replay:{tape}", "search.steps": 1})

@@ -61,8 +61,17 @@ def test_rows_missing_from_submission_are_caught(task, sandbox):
 
 
 def test_printed_metric_line_when_no_file(task, sandbox):
-    v = judge(task, sandbox, script(0.77, print_only=True))
+    code = script(None) + 'print("Final Validation Performance: 0.77")\n'
+    v = judge(task, sandbox, code)
     assert not v.buggy and v.metric == 0.77 and "printed line" in v.notes[0]
+
+
+def test_a_last_printed_loss_is_never_taken_for_the_metric(task, sandbox):
+    """Only the contract's line counts: a script that prints its score informally and ends with a
+    training loss has no metric (the old fallback read 0.0412, the loss, as the score)."""
+    v = judge(task, sandbox, script(0.77, print_only=True) + 'print("epoch 3 train loss: 0.0412")\n')
+    assert v.buggy and v.metric is None and "validation metric not found" in v.error
+    assert "Final Validation Performance" in v.error  # the reason says what to print
 
 
 def test_verdict_bug_makes_node_buggy(task, sandbox):
@@ -88,10 +97,15 @@ def test_verifier_role_failure_falls_back_to_facts(task, sandbox):
     assert not v.buggy and v.metric == 0.8 and "verifier role failed" in v.notes[0]
 
 
-def test_read_metric_prefers_file_then_last_metric_line(task, sandbox):
-    code = "import os\nos.makedirs('submission', exist_ok=True)\nprint('fold 1 auc: 0.70')\nprint('CV AUC = 0.75')\nprint('done')\n"
+def test_read_metric_prefers_file_then_the_contract_line(task, sandbox):
+    lines = ["fold 1 auc: 0.70", "Final Validation Performance: 0.75", "CV AUC = 0.80", "train loss 0.1"]
+    code = "import os\nos.makedirs('submission', exist_ok=True)\n" + "".join(
+        f"print({ln!r})\n" for ln in lines
+    )
     value, source = read_metric(sandbox.run_script(code))
-    assert value == 0.75 and "CV AUC" in source
+    assert value == 0.75 and "Final Validation Performance" in source
+    with_file = code + "open('submission/eval_metric.txt', 'w').write('0.6')\n"
+    assert read_metric(sandbox.run_script(with_file)) == (0.6, "eval_metric.txt")
 
 
 def test_complexity_rating_and_choice(task):
@@ -140,3 +154,27 @@ def test_failed_repair_keeps_the_failing_code(task, sandbox):
     out = one_pass(roles, ctx, code, sandbox, tries=3)
     assert out.code == code and out.attempts == 1 and "ValueError: bad column" in out.error
     assert out.log[-1] == "repair failed: repair: nothing to fix"
+
+
+def test_integration_check_accepts_moves_and_guards_but_not_changes():
+    from automind.coding import integration_problem
+
+    program = "import csv\nrows = [1, 2]\nprint(rows)\ndf_head = rows[:1]\ntotal = sum(rows)\nprint('Final Validation Performance: 1')\n"
+    guarded = (
+        "import csv\n\n\ndef unused_helper():\n    pass\n\n\n"
+        'if __name__ == "__main__":\n    rows = [1, 2]\n    df_head = rows[:1]\n    total = sum(rows)\n'
+    )
+    assert integration_problem(program, program) is None
+    assert (
+        integration_problem(guarded, program) == "its statements differ from the executed steps"
+    )  # an extra def
+    moved = 'import csv\n\nif __name__ == "__main__":\n    rows = [1, 2]\n    df_head = rows[:1]\n    total = sum(rows)\n'
+    assert integration_problem(moved, program) is None  # inspection prints dropped, code guarded
+    assert integration_problem(moved.replace("sum(rows)", "max(rows)"), program) is not None
+    assert (
+        integration_problem(moved.replace("import csv", "import json"), program)
+        == "it lost imports the steps used"
+    )
+    assert "does not parse" in integration_problem("def (:", program)
+    fitting = "model.fit(X, y)\n"
+    assert integration_problem("", fitting) is not None  # a dropped call that does work is a change

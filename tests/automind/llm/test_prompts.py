@@ -18,7 +18,12 @@ TASK = {
     "analysis": "train.csv 10 rows",
     "metric": "auc",
     "lower_is_better": False,
+    "time_left_s": 1500.0,
+    "exec_timeout_s": 600.0,
+    "hardware": "8 CPU cores (thread pools set to 8), memory limit 16.0 GB, GPU: NVIDIA A10 (22.5 GB)",
+    "libraries": "Python 3.11.7: numpy 1.26.4, lightgbm 4.3.0",
 }
+PAPER = Trick(id="p", title="Deep tabular nets", text="Summary: MLPs with embeddings.", kind="paper")
 PARENT = {"parent_plan": "ridge", "parent_code": "print(1)", "parent_output": "ok", "parent_metric": 0.7}
 
 VARS = {
@@ -28,10 +33,19 @@ VARS = {
         "memory": ["tried ridge -> 0.7"],
         "experience": ["tip"],
         "labels": ["General Machine Learning"],
+        "papers": [PAPER],
     },
     "improve_plan": {**TASK, **PARENT},
-    "improve_trick": {**TASK, **PARENT, "trick": TRICK},
-    "debug_plan": {**TASK, **PARENT},
+    "improve_trick": {**TASK, **PARENT, "trick": TRICK, "experience": ["Helped before: +0.0123"]},
+    "debug_plan": {
+        **TASK,
+        **PARENT,
+        "lineage": [
+            {"id": "3", "action": "debug", "plan": "cast ids", "analysis": "ids are str", "error": "KeyError"}
+        ],
+        "fixes": ["Tip: cast first"],
+        "dead_ends": ["Error MemoryError: one-hot of 1e6 levels"],
+    },
     "complexity": {**TASK, "plan": "lightgbm"},
     "decompose": {**TASK, "plan": "lightgbm", "max_steps": 6},
     "one_pass_code": {**TASK, "plan": "lightgbm"},
@@ -64,6 +78,13 @@ VARS = {
         "tools": [{"function": {"name": "f", "parameters": {"type": "object"}}}],
     },
     "json_fallback": {"tool": {"name": "f", "description": "d", "parameters": {"type": "object"}}},
+    "experience_fix": {
+        "error": "KeyError: 'y'",
+        "failing_code": "df['y']",
+        "fixed_code": "df['target']",
+        "plan": "use the target column",
+    },
+    "task_difficulty": {"tasks": [{"name": "a", "description": "tabular", "tree": "train.csv"}]},
     "system": {"role": "coder"},
 }
 CODE_TEMPLATES = ["one_pass_code", "step_code", "edit_code", "rewrite_code", "repair", "integrate"]
@@ -105,7 +126,11 @@ def test_step_cells_run_at_top_level_but_scripts_are_guarded():
 def test_output_format_markers():
     for name in ("draft_plan", "improve_plan", "improve_trick", "debug_plan"):
         assert "<plan>" in render(name, **VARS[name])
-    assert "<score>" in render("complexity", **VARS["complexity"])
+    rating = render("complexity", **VARS["complexity"])
+    assert "<task_complexity>" in rating and "<solution_complexity>" in rating
+    assert "<analysis>" in render("debug_plan", **VARS["debug_plan"])
+    assert '"tip"' in render("experience_fix", **VARS["experience_fix"])
+    assert '"order"' in render("task_difficulty", **VARS["task_difficulty"])
     assert '"decomposed steps"' in render("decompose", **VARS["decompose"])
     assert "<<<<<<< SEARCH" in render("edit_code", **VARS["edit_code"])
     assert "submission_verify" in render("verify", **VARS["verify"])
@@ -127,3 +152,48 @@ def test_missing_required_variable_and_unknown_template_fail_loudly():
         render("complexity", **TASK)
     with pytest.raises(KeyError, match="available"):
         render("no_such_prompt")
+
+
+ROLE_TEMPLATES = [*CODE_TEMPLATES, "draft_plan", "improve_plan", "improve_trick", "debug_plan", "complexity",
+                  "decompose", "verify"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ROLE_TEMPLATES)
+def test_role_prompts_state_time_left_timeout_and_hardware(name):
+    text = render(name, **VARS[name])
+    assert "Time left in this run: 25.0 minutes" in text
+    assert "killed after 10.0 minutes" in text
+    assert "NVIDIA A10 (22.5 GB)" in text and "memory limit 16.0 GB" in text
+    assert "CPU only" not in text and "(CPU)" not in text
+
+
+@pytest.mark.parametrize("name", CODE_TEMPLATES)
+def test_code_prompts_list_the_installed_libraries_and_the_contract_line(name):
+    text = render(name, **VARS[name])
+    assert "numpy 1.26.4, lightgbm 4.3.0" in text
+    assert "Final Validation Performance: <value>" in text
+
+
+def test_draft_prompt_sizes_to_budget_not_to_a_fixed_baseline():
+    text = render("draft_plan", **VARS["draft_plan"])
+    assert "working baseline beats" not in text and "strongest" in text
+    assert "# Related research (paper summaries" in text and "MLPs with embeddings" in text
+    # papers are a labelled section of their own, apart from the distilled tricks
+    assert text.index("Target encoding") < text.index("# Related research") < text.index("MLPs")
+
+
+def test_debug_prompt_has_lineage_fixes_and_dead_ends():
+    text = render("debug_plan", **VARS["debug_plan"])
+    for needle in ("# Earlier attempts on this lineage", "analysis: ids are str", "tried: cast ids",
+                   "# Fixes that worked", "Tip: cast first", "# Known dead ends", "one-hot of 1e6 levels"):  # fmt: skip
+        assert needle in text
+
+
+def test_improve_trick_prompt_has_experience():
+    assert "Helped before: +0.0123" in render("improve_trick", **VARS["improve_trick"])
+
+
+def test_missing_time_is_a_loud_error():
+    values = {k: v for k, v in VARS["one_pass_code"].items() if k != "time_left_s"}
+    with pytest.raises(Exception, match="time_left_s"):
+        render("one_pass_code", **values)

@@ -95,6 +95,7 @@ def test_draft_plan_prompt_carries_knowledge_memory_and_experience(tmp_path):
 def test_improve_with_trick_and_debug_prompts(tmp_path):
     roles, llm = make(
         tmp_path,
+        {"role": "retriever", "tool_args": {"applicable": True, "reason": "high-cardinality columns"}},
         {"role": "planner", "text": "<plan>Add target encoding.</plan>"},
         {"role": "planner", "text": "Fix the path."},
     )
@@ -113,26 +114,31 @@ def test_improve_with_trick_and_debug_prompts(tmp_path):
         )
     )
     assert plan.meta == {"action": "improve", "trick": "t9"}
-    assert "Out-of-fold mean encoding" in llm.prompts[0][1] and "def load()" in llm.prompts[0][1]
+    assert llm.prompts[0][0] == "retriever" and "# Current solution" in llm.prompts[0][1]  # checked first
+    assert "Out-of-fold mean encoding" in llm.prompts[1][1] and "def load()" in llm.prompts[1][1]
     plan = roles.plan(
         ctx(tmp_path, "debug", parent_code=PARENT, parent_output="FileNotFoundError: train.csv")
     )
     assert plan.text == "Fix the path."  # no <plan> tag: the reply itself
-    assert "FileNotFoundError" in llm.prompts[1][1]
+    assert "FileNotFoundError" in llm.prompts[2][1]
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("<score>4</score>", 4.0),
-        ("<score>3.7</score>", 3.5),
+        ("<task_complexity>4</task_complexity><solution_complexity>4</solution_complexity>", 4.0),
+        ("<task_complexity>3</task_complexity> <solution_complexity>4.5</solution_complexity>", 3.75),
+        ("<task_complexity>3.7</task_complexity><solution_complexity>3.4 / 5</solution_complexity>", 3.5),
+        ("<task_complexity>9</task_complexity><solution_complexity>2</solution_complexity>", 3.5),
+        ("<task_complexity>2</task_complexity> and the solution is easy", 5.0),  # one rating missing
+        ("<score>2</score>", 5.0),  # the paper's rule needs both ratings
         ("too hard to say", 5.0),
-        ("<score>9</score>", 5.0),
     ],
 )
-def test_complexity(tmp_path, text, expected):
-    roles, _ = make(tmp_path, {"role": "planner", "text": text})
+def test_complexity_is_the_mean_of_task_and_solution_ratings(tmp_path, text, expected):
+    roles, llm = make(tmp_path, {"role": "planner", "text": text})
     assert roles.complexity(ctx(tmp_path), Plan("p")) == expected
+    assert "Task complexity" in llm.prompts[0][1] and "Solution complexity" in llm.prompts[0][1]
 
 
 def test_draft_code_picks_python_block(tmp_path):
