@@ -111,6 +111,7 @@ class KnowledgeConfig(_Model):
     per_source_cap: int = 2
     chunk_size: int = 1200
     chunk_overlap: int = 150
+    timeout_s: float = Field(30.0, gt=0)  # deadline per request to a chroma server (--store http://...)
 
 
 class ExperienceConfig(_Model):
