@@ -95,7 +95,9 @@ def export_minilm_onnx(model_dir: Path, target: Path) -> Path:
             self.inner = inner
 
         def forward(self, input_ids, attention_mask, token_type_ids):
-            out = self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+            out = self.inner(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            )
             return out.last_hidden_state
 
     dummy = torch.ones(2, 8, dtype=torch.long)
@@ -151,7 +153,9 @@ class MiniLMEmbedder:
             except Exception as e:  # noqa: BLE001 - any export/runtime problem: say so, use torch
                 if backend == "onnx":
                     raise
-                self.fallback = f"ONNX MiniLM unavailable ({type(e).__name__}: {e}); using sentence-transformers"
+                self.fallback = (
+                    f"ONNX MiniLM unavailable ({type(e).__name__}: {e}); using sentence-transformers"
+                )
                 notify(f"note: {self.fallback}")
         self._load_torch(model_dir)
         self.backend = "torch"

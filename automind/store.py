@@ -96,6 +96,7 @@ def check_local(path: Path, create: bool) -> None:
         "`automind ingest SOURCES --store PATH` creates one."
     )
 
+
 @dataclass
 class Hit:
     id: str
@@ -444,6 +445,12 @@ def open_store(settings=None, location: str | None = None, embedder: str | None 
 __all__ = [
     "EMBEDDERS",
     "Embedder",
+    "EmbedderUnavailable",
+    "HashEmbedder",
+    "MiniLMEmbedder",
+    "StoreDamagedError",
+    "StoreMissingError",
+    "WordLlamaEmbedder",
     "Hit",
     "Record",
     "Store",

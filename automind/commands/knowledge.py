@@ -18,14 +18,60 @@ STORE_HELP = (
 )
 
 
-def _open(store: str | None, embedder: str | None, strict: bool = True):
-    from automind.store import Store, StoreError
+def _open(store: str | None, embedder: str | None, strict: bool = True, create: bool = True):
+    """Open the store; `create=False` (read commands) refuses a location that holds no store."""
+    from automind.store import EmbedderUnavailable, Store, StoreError
 
     s = settings()
+    ks = s.knowledge
     try:
-        return Store.open(store or s.knowledge.store, embedder or s.knowledge.embedder, strict=strict)
-    except (StoreError, ValueError) as e:
+        return Store.open(
+            store or ks.store, embedder or ks.embedder, strict=strict, create=create, timeout=ks.timeout_s
+        )
+    except (StoreError, EmbedderUnavailable, ValueError) as e:
         fail(str(e))
+
+
+def _open_for_reading(store: str | None):
+    """The store to read, or None when the default store was never used (nothing to read yet)."""
+    from automind.store import is_remote
+
+    if store is None:
+        default = settings().knowledge.store
+        if not is_remote(default) and not Path(default).expanduser().exists():
+            return None
+    return _open(store, None, strict=False, create=False)
+
+
+def write_jsonl_atomically(path: Path, rows) -> int:
+    """Write JSON lines to `path` through a temp file in the same folder; on any failure nothing is left.
+
+    Refuses a folder and says so; an unwritable location is a clear error (fail), not a traceback.
+    """
+    import os
+    import tempfile
+
+    if path.is_dir():
+        fail(f"{path} is a folder; give a file name for the JSONL export, e.g. {path / 'export.jsonl'}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        fail(f"cannot write {path}: {e.strerror or e}. Choose a writable location.")
+    n = 0
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps(row, default=str) + "\n")
+                n += 1
+        os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        fail(f"cannot write {path}: {e.strerror or e}. Choose a writable location.")
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return n
 
 
 def ingest_cmd(
@@ -52,7 +98,7 @@ def ingest_cmd(
     """Ingest Kaggle write-ups, competitions, papers, solution indexes and cards into the store."""
     from automind.ingest import IngestError, ensure_cards, ingest
     from automind.ingest.loaders import KINDS
-    from automind.store import StoreError
+    from automind.store import EmbedderUnavailable, StoreError
 
     if kind not in KINDS:
         fail(f"unknown --kind {kind!r}; choose one of: {', '.join(KINDS)}")
@@ -70,7 +116,7 @@ def ingest_cmd(
             settings=s,
             fetch_links=fetch_links,
         )
-    except (IngestError, StoreError) as e:
+    except (IngestError, StoreError, EmbedderUnavailable) as e:
         fail(str(e))
     ok_docs = report.added + report.updated + report.unchanged
     if as_json:
@@ -120,7 +166,42 @@ def stats(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Chunk and document counts per kind, and chunks per top category."""
-    st = _open(store, None, strict=False)
+    from automind.ingest.cards import KIND as CARDS
+    from automind.store import StoreError
+
+    st = _open_for_reading(store)
+    if st is None:
+        location = settings().knowledge.store
+        if as_json:
+            print_json({"store": location, "kinds": {}, "exists": False})
+            return
+        console.print(
+            f"no knowledge store at {location} yet: the shipped cards are seeded on first use "
+            "(`automind tips TASK`, `automind solve`, `automind knowledge query TEXT`); "
+            "add write-ups and papers with `automind ingest PATH`"
+        )
+        return
+    try:
+        out = _stats(st)
+    except StoreError as e:
+        fail(str(e))
+    if as_json:
+        print_json({"store": st.location, "kinds": out})
+        return
+
+    if not out:
+        console.print(
+            f"store {st.location} holds no knowledge yet: the shipped cards are seeded on first use "
+            "(`automind tips TASK`, `automind knowledge query TEXT`); add write-ups and papers with "
+            "`automind ingest PATH`"
+        )
+        return
+    if CARDS not in out:
+        console.print("[dim]the shipped cards are not in this store yet; they are seeded on first use[/]")
+    _print_stats(st.location, out)
+
+
+def _stats(st) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for kind in st.kinds():
         records = st.get(kind, include_documents=False)
@@ -133,15 +214,13 @@ def stats(
                 Counter(r.metadata.get("top_label") or "(none)" for r in records).most_common()
             ),
         }
-    if as_json:
-        print_json({"store": st.location, "kinds": out})
-        return
+    return out
+
+
+def _print_stats(location: str, out: dict[str, dict]) -> None:
     from rich.table import Table
 
-    if not out:
-        console.print(f"store {st.location} is empty; fill it with `automind ingest PATH`")
-        return
-    table = Table("kind", "documents", "chunks", "embedder", title=f"knowledge store {st.location}")
+    table = Table("kind", "documents", "chunks", "embedder", title=f"knowledge store {location}")
     for kind, row in out.items():
         table.add_row(kind, str(row["documents"]), str(row["chunks"]), str(row["embedder"]))
     console.print(table)
@@ -161,21 +240,24 @@ def export(
     kind: str | None = typer.Option(None, "--kind", help="Only this kind (cards, posts, competitions, ...)."),
 ) -> None:
     """Write every chunk with its metadata as JSON lines."""
-    st = _open(store, None, strict=False)
-    kinds = [kind] if kind else st.kinds()
-    if kind and kind not in st.kinds():
-        fail(f"no '{kind}' collection in {st.location}; present: {', '.join(st.kinds()) or 'none'}")
-    n = 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for k in kinds:
-            for r in st.get(k):
-                f.write(
-                    json.dumps({"id": r.id, "kind": k, "document": r.document, "metadata": r.metadata}) + "\n"
-                )
-                n += 1
-    tmp.replace(path)
+    from automind.store import StoreError
+
+    if path.is_dir():
+        fail(f"{path} is a folder; give a file name for the JSONL export, e.g. {path / 'knowledge.jsonl'}")
+    st = _open(store, None, strict=False, create=False)
+    try:
+        present = st.kinds()
+        kinds = [kind] if kind else present
+        if kind and kind not in present:
+            fail(f"no '{kind}' collection in {st.location}; present: {', '.join(present) or 'none'}")
+        rows = (
+            {"id": r.id, "kind": k, "document": r.document, "metadata": r.metadata}
+            for k in kinds
+            for r in st.get(k)
+        )
+        n = write_jsonl_atomically(path, rows)
+    except StoreError as e:
+        fail(str(e))
     console.print(f"exported {n} chunks from {len(kinds)} collection(s) to {path}")
 
 
@@ -189,7 +271,7 @@ def rm(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
 ) -> None:
     """Remove every chunk whose source matches PATTERN."""
-    st = _open(store, None, strict=False)
+    st = _open(store, None, strict=False, create=False)
     matches: dict[str, dict[str, list[str]]] = {}
     for k in [kind] if kind else st.kinds():
         for r in st.get(k, include_documents=False):

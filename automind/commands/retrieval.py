@@ -38,10 +38,20 @@ def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
     try:
         from automind.analysis import analyze
 
-        return task, analyze(task), notes
+        return task, analyze(task, cache_path=_analysis_cache(path)), notes
     except Exception as e:  # noqa: BLE001 - tips still work from the description
         notes.append(f"analysis: failed ({type(e).__name__}: {e}); labelled from the description only")
         return task, None, notes
+
+
+def _analysis_cache(task_root: Path) -> Path:
+    """Where tips keeps a task's data analysis (reused while the files are unchanged): the automind home."""
+    import hashlib
+
+    from automind.embedders import automind_home
+
+    key = hashlib.sha1(str(task_root.resolve()).encode()).hexdigest()[:16]
+    return automind_home() / "cache" / "analysis" / f"{key}.json"
 
 
 class _DescriptionOnly:
@@ -80,8 +90,11 @@ class _DescriptionOnly:
         return cls(root, desc.read_text(encoding="utf-8", errors="replace"), name, slug, metric)
 
 
-def _kb(store: str | None, no_llm: bool):
-    from automind.retrieval import KnowledgeBase
+def _kb(store: str | None, no_llm: bool, show: bool = True):
+    """Open the knowledge base, saying what a first use does (preparing the model, seeding cards).
+
+    An explicit --store must already hold a store: a read command never creates one at a mistyped path.
+    """
     from automind.store import StoreError
 
     s = settings({"knowledge.store": store})
@@ -94,9 +107,67 @@ def _kb(store: str | None, no_llm: bool):
         except Exception as e:  # noqa: BLE001 - a broken LLM config must not hide the offline tips
             console.print(f"[yellow]LLM unavailable ({e}); using the offline path[/]")
     try:
-        return KnowledgeBase.open(s, llm=llm)
+        return open_knowledge(s, llm=llm, create=store is None, show=show)
     except (StoreError, ValueError) as e:
         fail(str(e))
+
+
+def open_knowledge(s, llm=None, create: bool = True, show: bool = True):
+    """KnowledgeBase.open with progress on stderr for the slow first-use steps."""
+    from automind.commands.common import err_console
+    from automind.embedders import EmbedderUnavailable, get_embedder, is_loaded, needs_preparing
+    from automind.retrieval import KnowledgeBase
+    from automind.store import Store, StoreError
+
+    name = s.knowledge.embedder
+    store = Store.open(s.knowledge.store, name, create=create, timeout=s.knowledge.timeout_s, lazy=True)
+    if not is_loaded(name):
+        what = (
+            "preparing the MiniLM embedding model for fast CPU use (once per machine, ~20 s)"
+            if needs_preparing(name)
+            else f"loading the {name} embedding model"
+        )
+        status = err_console.status(what, spinner="dots") if show else nullcontext()
+        with status:
+            try:
+                get_embedder(name)
+            except EmbedderUnavailable as e:
+                raise StoreError(str(e)) from e
+    with _seeding_progress(show) as on_seed:
+        return KnowledgeBase.open(s, store=store, llm=llm, on_seed=on_seed)
+
+
+class _seeding_progress:
+    """A progress bar on stderr that appears only if the shipped cards actually need (re)seeding."""
+
+    def __init__(self, show: bool):
+        self.show, self.bar, self.task = show, None, None
+
+    def __enter__(self):
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        if not self.show:
+            return
+        if self.bar is None:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            from automind.commands.common import err_console
+
+            self.bar = Progress(
+                TextColumn("seeding the shipped knowledge cards into the store (first use)"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=err_console,
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("cards", total=total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def _label_row(lb) -> str:
@@ -115,10 +186,14 @@ def register(app: typer.Typer) -> None:
         store: str | None = typer.Option(None, "--store", help=STORE_HELP),
     ) -> None:
         """Label a task with the taxonomy and list the tricks that apply, with where each came from."""
+        from automind.store import StoreError
+
         t, analysis, notes = _load_task(task)
-        kb = _kb(store, no_llm)
-        with console.status("searching the knowledge base", spinner="dots") if not as_json else nullcontext():
+        kb = _kb(store, no_llm, show=not as_json)
+        try:
             result = kb.tips(t, analysis=analysis, k=k, use_llm=not no_llm)
+        except StoreError as e:
+            fail(str(e))
         result.fallbacks[:0] = notes
         if as_json:
             print_json({"task": str(getattr(t, "root", task)), **result.to_dict()})
@@ -157,10 +232,14 @@ def register(app: typer.Typer) -> None:
         store: str | None = typer.Option(None, "--store", help=STORE_HELP),
     ) -> None:
         """Similarity search over the stored knowledge."""
-        kb = _kb(store, no_llm=True)
+        from automind.store import StoreError
+
+        if not text.strip():
+            fail('empty query: say what to look for, e.g. automind knowledge query "target encoding leakage"')
+        kb = _kb(store, no_llm=True, show=not as_json)
         try:
             hits = kb.query(text, k=k, category=category, kind=kind)
-        except ValueError as e:
+        except (ValueError, StoreError) as e:
             fail(str(e))
         if as_json:
             print_json(
