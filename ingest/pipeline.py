@@ -255,14 +255,24 @@ def _paper_summariser(llm) -> Callable | None:
     return summarise
 
 
-def _progress(enabled: bool):
+def make_progress(enabled: bool):
+    """Progress bars on stderr; a task with `unit="bytes"` counts in MB against a known total."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.text import Text
+
+    class _Count(ProgressColumn):
+        def render(self, task) -> Text:
+            if task.fields.get("unit") == "bytes":
+                total = f"{task.total / 2**20:,.0f}" if task.total else "?"
+                return Text(f"{task.completed / 2**20:,.0f}/{total} MB")
+            total = f"{task.total:.0f}" if task.total is not None else "?"
+            return Text(f"{task.completed:.0f}/{total}")
 
     return Progress(
-        TextColumn("[bold]{task.description:<14}"),
+        TextColumn("[bold]{task.description:<15}"),
         BarColumn(),
-        MofNCompleteColumn(),
+        _Count(),
         TextColumn("{task.fields[info]}", style="dim"),
         TimeElapsedColumn(),
         console=Console(stderr=True),
@@ -340,7 +350,7 @@ def ingest(
         except LoadError as e:
             report.failed.append((e.source, e.reason))
 
-    with _progress(progress) as bar:
+    with make_progress(progress) as bar:
         files = bar.add_task("files", total=len(items), info="")
         chunk_task = bar.add_task("chunks embedded", total=None, info="")
 

@@ -8,10 +8,33 @@ from collections import Counter
 from pathlib import Path
 
 import typer
+from typer.core import TyperGroup
 
 from automind.commands.common import console, fail, print_json, settings
 
 knowledge_app = typer.Typer(help="Inspect and maintain the knowledge store.", no_args_is_help=True)
+
+
+class _IngestGroup(TyperGroup):
+    """`automind ingest SOURCES...` runs `ingest files`; `automind ingest meta-kaggle [PATH]` its own command."""
+
+    DEFAULT = "files"
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = [self.DEFAULT, *args]
+        return super().parse_args(ctx, args)
+
+    def list_commands(self, ctx) -> list[str]:
+        return [self.DEFAULT, *(c for c in self.commands if c != self.DEFAULT)]
+
+
+ingest_app = typer.Typer(
+    cls=_IngestGroup,
+    no_args_is_help=True,
+    help="Ingest knowledge into the store: `automind ingest PATH...` (files, folders, URLs; see "
+    "`automind ingest files --help`) or `automind ingest meta-kaggle [PATH]` (Kaggle's solution write-ups).",
+)
 
 STORE_HELP = (
     "Store directory or http(s)://host:port of a chroma server (default: knowledge.store / AUTOMIND_STORE)."
@@ -74,10 +97,11 @@ def write_jsonl_atomically(path: Path, rows) -> int:
     return n
 
 
+@ingest_app.command("files")
 def ingest_cmd(
     sources: list[str] = typer.Argument(..., help="Files, folders or URLs to ingest."),
     kind: str = typer.Option(
-        "auto", "--kind", help="auto|posts|competitions|papers|cards|jsonl|solutions-index"
+        "auto", "--kind", help="auto|posts|competitions|papers|cards|jsonl|solutions-index|meta-kaggle"
     ),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
     labeler: str | None = typer.Option(
@@ -294,6 +318,67 @@ def rm(
     console.print(f"removed {removed} chunks from {n_sources} sources")
 
 
+@ingest_app.command("meta-kaggle")
+def meta_kaggle_cmd(
+    path: Path | None = typer.Argument(
+        None,
+        help="Folder with the Meta Kaggle CSVs (Competitions, ForumTopics, ForumMessages; Forums optional). "
+        "Without it the tables are downloaded once with your Kaggle credentials into the automind home.",
+    ),
+    limit: int | None = typer.Option(
+        None, "--limit", min=1, help="At most N write-ups (the best placed first): a small first build."
+    ),
+    since: int | None = typer.Option(
+        None, "--since", help="Only competitions whose deadline year is >= YEAR."
+    ),
+    competitions: str | None = typer.Option(
+        None, "--competitions", help="Only these competition slugs, comma-separated."
+    ),
+    store: str | None = typer.Option(None, "--store", help=STORE_HELP),
+    embedder: str | None = typer.Option(
+        None, "--embedder", help="minilm|wordllama|hash (default: knowledge.embedder)"
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Select and convert, report, write nothing."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable report."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars."),
+) -> None:
+    """Ingest Kaggle's solution write-ups ("1st place solution", "top-5 solution", ...) from Meta Kaggle."""
+    from automind.ingest import IngestError, ensure_cards
+    from automind.ingest.loaders.meta_kaggle import MetaKaggleOptions
+    from automind.ingest.meta_kaggle import ingest_meta_kaggle
+    from automind.store import EmbedderUnavailable, StoreError
+
+    if path is not None and not path.is_dir():
+        fail(
+            f"{path}: not a folder. Pass the folder that holds the Meta Kaggle CSV files, or no PATH to download."
+        )
+    slugs = frozenset(s.strip() for s in (competitions or "").split(",") if s.strip())
+    options = MetaKaggleOptions(limit=limit, since=since, competitions=slugs)
+    s = settings({"knowledge.store": store, "knowledge.embedder": embedder})
+    st = _open(s.knowledge.store, s.knowledge.embedder)
+    say = (lambda m: None) if as_json else (lambda m: console.print(m, highlight=False))
+    try:
+        cards = None if dry_run else ensure_cards(st, settings=s)
+        report = ingest_meta_kaggle(
+            path, st, options, settings=s, progress=progress and not as_json, dry_run=dry_run, notify=say
+        )
+    except (IngestError, StoreError, EmbedderUnavailable) as e:
+        fail(str(e))
+    if as_json:
+        out = report.to_dict()
+        out["store"] = st.location
+        print_json(out)
+    else:
+        _print_report(report, st.location, cards)
+        docs = report.added + report.updated + report.unchanged
+        if docs and report.seconds:
+            console.print(
+                f"{docs / report.seconds * 1000:.0f} write-ups per 1,000 s; {report.chunks} chunks written"
+            )
+    if report.failed and report.added + report.updated + report.unchanged == 0:
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
-    app.command("ingest")(ingest_cmd)
+    app.add_typer(ingest_app, name="ingest")
     app.add_typer(knowledge_app, name="knowledge")
