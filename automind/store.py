@@ -113,7 +113,43 @@ class Record:
     metadata: dict[str, Any]
 
 
+def import_chromadb():
+    """Import chromadb without its import-time override checks.
+
+    chromadb decorates ~160 methods with `overrides.override`, which inspects and compares signatures
+    as each class is created: about a third of chromadb's import time, paid by every `automind tips`.
+    The check guards chroma's own class definitions, not our calls, and the decorator returns the
+    method unchanged either way, so for this one import it only marks the method as an override.
+    """
+    import sys
+
+    if "chromadb" in sys.modules:
+        return sys.modules["chromadb"]
+    try:
+        import overrides
+    except ImportError:
+        overrides = None
+    original = getattr(overrides, "override", None)
+
+    def mark(method):
+        method.__override__ = True  # what the decorator itself records (EnforceOverrides reads it)
+        return method
+
+    def passthrough(method=None, **_kwargs):
+        return mark(method) if method is not None else mark
+
+    if overrides is not None:
+        overrides.override = passthrough
+    try:
+        import chromadb
+    finally:
+        if overrides is not None:
+            overrides.override = original
+    return chromadb
+
+
 def _settings():
+    import_chromadb()
     from chromadb.config import Settings
 
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -142,8 +178,7 @@ def _http_client(location: str, timeout: float):
         ) from e
     except httpx.HTTPError as e:
         raise StoreError(f"cannot reach the chroma server at {location}: {e}. {hint}") from e
-    import chromadb
-
+    chromadb = import_chromadb()
     try:
         client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=_settings())
     except Exception as e:  # chroma raises a bare exception when the server is not there
@@ -159,8 +194,7 @@ def _client(location: str, create: bool = True, timeout: float = DEFAULT_TIMEOUT
         return _http_client(location, timeout)
     path = Path(location).expanduser()
     check_local(path, create)
-    import chromadb
-
+    chromadb = import_chromadb()
     path.mkdir(parents=True, exist_ok=True)
     try:
         client = chromadb.PersistentClient(path=str(path), settings=_settings())

@@ -15,7 +15,12 @@ STORE_HELP = "Store directory or http(s)://host:port of a chroma server (default
 
 
 def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
-    """(task, analysis or None, notes). Any folder with a description.md will do; data is optional."""
+    """(task, analysis or None, notes). Any folder with a description.md will do; data is optional.
+
+    A task seen before, whose files have not changed, comes from a small cache under the automind
+    home (its spec facts and data analysis): validating and analysing it again imports pandas, which
+    cost more than the whole knowledge lookup.
+    """
     from automind.task import Task, TaskError
 
     notes: list[str] = []
@@ -29,6 +34,10 @@ def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
             fail(f"{arg}: not a folder. Pass a task folder that contains description.md.")
         except Exception as e:  # ExampleError and friends carry a what-to-do message
             fail(str(e))
+    cached = _TaskCache(path)
+    hit = cached.read()
+    if hit is not None:
+        return hit[0], hit[1], notes
     try:
         task = Task.load(path)
     except TaskError:
@@ -38,20 +47,73 @@ def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
     try:
         from automind.analysis import analyze
 
-        return task, analyze(task, cache_path=_analysis_cache(path)), notes
+        analysis = analyze(task)
     except Exception as e:  # noqa: BLE001 - tips still work from the description
         notes.append(f"analysis: failed ({type(e).__name__}: {e}); labelled from the description only")
         return task, None, notes
+    cached.write(task, analysis)
+    return task, analysis, notes
 
 
-def _analysis_cache(task_root: Path) -> Path:
-    """Where tips keeps a task's data analysis (reused while the files are unchanged): the automind home."""
-    import hashlib
+class _TaskCache:
+    """What tips needs of a valid task (spec facts, data analysis), keyed by the task's file stamps."""
 
-    from automind.embedders import automind_home
+    FILES = ("description.md", "task.yaml", "config.yaml")
 
-    key = hashlib.sha1(str(task_root.resolve()).encode()).hexdigest()[:16]
-    return automind_home() / "cache" / "analysis" / f"{key}.json"
+    def __init__(self, root: Path):
+        import hashlib
+
+        from automind.embedders import automind_home
+
+        self.root = root.resolve()
+        key = hashlib.sha1(str(self.root).encode()).hexdigest()[:16]
+        self.path = automind_home() / "cache" / "tasks" / f"{key}.json"
+
+    def stamp(self) -> str:
+        from automind.analysis import ANALYSIS_VERSION, fingerprint
+
+        parts = [str(ANALYSIS_VERSION), fingerprint(self.root / "public")]
+        for name in self.FILES:
+            f = self.root / name
+            parts.append(f"{name}:{f.stat().st_size}:{f.stat().st_mtime_ns}" if f.is_file() else name)
+        return "|".join(parts)
+
+    def read(self) -> tuple[Any, Any] | None:
+        import json
+
+        from automind.analysis import DataAnalysis
+
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("stamp") != self.stamp():
+                return None
+            analysis = DataAnalysis.model_validate(data["analysis"])
+            facts = data["task"]
+            task = _DescriptionOnly.load(self.root)
+            task.name, task.slug = facts["name"], facts["slug"]
+            task.spec.metric.name, task.spec.problem_type = facts["metric"], facts["problem_type"]
+            return task, analysis
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def write(self, task, analysis) -> None:
+        import json
+        import os
+
+        facts = {
+            "name": task.name,
+            "slug": task.slug,
+            "metric": task.spec.metric.name,
+            "problem_type": task.spec.problem_type,
+        }
+        data = {"stamp": self.stamp(), "task": facts, "analysis": analysis.model_dump(mode="json")}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a read-only home only costs the re-analysis next time
 
 
 class _DescriptionOnly:

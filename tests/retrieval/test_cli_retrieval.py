@@ -10,6 +10,14 @@ from typer.testing import CliRunner
 from automind.cli import app
 
 
+def new_store(path) -> str:
+    """An empty store at path: read commands refuse a --store that holds none (a mistyped path)."""
+    from automind.store import Store
+
+    Store.open(str(path), "hash", strict=False)
+    return str(path)
+
+
 @pytest.fixture
 def env(tmp_path):
     return {
@@ -26,9 +34,9 @@ def test_tips_json_on_a_description_only_folder(tmp_path, env):
         "# Bird calls\n\nDetect which bird species call in each audio recording. The wav clips are sound "
         "recordings from microphones; turn them into mel spectrograms.\n"
     )
-    store = tmp_path / "store"
+    store = new_store(tmp_path / "store")
     res = CliRunner().invoke(
-        app, ["tips", str(task), "--json", "--no-llm", "--k", "4", "--store", str(store)], env=env
+        app, ["tips", str(task), "--json", "--no-llm", "--k", "4", "--store", store], env=env
     )
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
@@ -45,7 +53,7 @@ def test_tips_human_output_on_a_task_with_data(tmp_path, env, task_factory):
         "AUTOMIND_KNOWLEDGE__EMBEDDER": "wordllama",
     }  # hashed words say nothing about a neutral text
     res = CliRunner().invoke(
-        app, ["tips", str(task), "--no-llm", "--k", "3", "--store", str(tmp_path / "s")], env=env
+        app, ["tips", str(task), "--no-llm", "--k", "3", "--store", new_store(tmp_path / "s")], env=env
     )
     assert res.exit_code == 0, res.output
     assert "General Machine Learning" in res.stdout and "card:" in res.stdout
@@ -61,7 +69,7 @@ def test_tips_rejects_a_folder_without_description(tmp_path, env):
 
 
 def test_knowledge_query_json_and_errors(tmp_path, env):
-    store = str(tmp_path / "store")
+    store = new_store(tmp_path / "store")
     args = [
         "knowledge",
         "query",
