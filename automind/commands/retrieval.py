@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from contextlib import nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -175,60 +175,75 @@ def _kb(store: str | None, no_llm: bool, show: bool = True):
 
 
 def open_knowledge(s, llm=None, create: bool = True, show: bool = True):
-    """KnowledgeBase.open with progress on stderr for the slow first-use steps."""
-    from automind.commands.common import err_console
+    """KnowledgeBase.open, saying on stderr what the slow first-use steps are doing."""
     from automind.embedders import EmbedderUnavailable, get_embedder, is_loaded, needs_preparing
     from automind.retrieval import KnowledgeBase
     from automind.store import Store, StoreError
 
     name = s.knowledge.embedder
     store = Store.open(s.knowledge.store, name, create=create, timeout=s.knowledge.timeout_s, lazy=True)
+    first_use = FirstUse(show)
     if not is_loaded(name):
         what = (
             "preparing the MiniLM embedding model for fast CPU use (once per machine, ~20 s)"
             if needs_preparing(name)
             else f"loading the {name} embedding model"
         )
-        status = err_console.status(what, spinner="dots") if show else nullcontext()
-        with status:
+        with first_use.step(what):
             try:
                 get_embedder(name)
             except EmbedderUnavailable as e:
                 raise StoreError(str(e)) from e
-    with _seeding_progress(show) as on_seed:
-        return KnowledgeBase.open(s, store=store, llm=llm, on_seed=on_seed)
+    try:
+        return KnowledgeBase.open(s, store=store, llm=llm, on_seed=first_use.seeding)
+    finally:
+        first_use.close()
 
 
-class _seeding_progress:
-    """A progress bar on stderr that appears only if the shipped cards actually need (re)seeding."""
+class FirstUse:
+    """Progress for slow first-use steps on stderr: a spinner or bar on a terminal, plain lines otherwise."""
 
     def __init__(self, show: bool):
-        self.show, self.bar, self.task = show, None, None
+        from automind.commands.common import err_console
 
-    def __enter__(self):
-        return self.update
+        self.show, self.console = show, err_console
+        self.bar, self.task, self.total = None, None, 0
 
-    def update(self, done: int, total: int) -> None:
+    @contextmanager
+    def step(self, message: str):
+        if not self.show:
+            yield
+        elif self.console.is_terminal:
+            with self.console.status(message, spinner="dots"):
+                yield
+        else:
+            self.console.print(f"{message} ...", highlight=False)
+            yield
+
+    def seeding(self, done: int, total: int) -> None:
         if not self.show:
             return
+        self.total = total
         if self.bar is None:
+            what = f"seeding the {total} shipped knowledge cards into the store (first use)"
+            if not self.console.is_terminal:
+                self.console.print(f"{what} ...", highlight=False)
+                self.bar = "plain"
+                return
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-            from automind.commands.common import err_console
-
             self.bar = Progress(
-                TextColumn("seeding the shipped knowledge cards into the store (first use)"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=err_console,
-                transient=True,
+                TextColumn(what), BarColumn(), MofNCompleteColumn(), console=self.console, transient=True
             )
             self.bar.start()
             self.task = self.bar.add_task("cards", total=total)
-        self.bar.update(self.task, completed=done, total=total)
+        if self.bar != "plain":
+            self.bar.update(self.task, completed=done, total=total)
 
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
+    def close(self) -> None:
+        if self.bar == "plain":
+            self.console.print(f"seeded {self.total} cards", highlight=False)
+        elif self.bar is not None:
             self.bar.stop()
 
 
