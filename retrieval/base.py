@@ -181,7 +181,8 @@ class KnowledgeBase:
         cands = search.score_candidates(
             found, vecs[0], vecs[1:], [lb.top for lb in labels], ks.desc_weight, ks.label_weight
         )
-        return search.select(cands, banned, ks.per_source_cap, None)
+        out = search.select(cands, banned, ks.per_source_cap, None, ks.per_competition_cap)
+        return search.balance_kinds(out, want, ks.max_kind_share)
 
     def tips(self, task, analysis=None, k: int = 10, use_llm: bool = True) -> Tips:
         """Labels and 8-12 (LLM) or the k best (offline) tricks for a task, with provenance."""
