@@ -473,7 +473,8 @@ def open_store(settings=None, location: str | None = None, embedder: str | None 
         from automind.config import load_config
 
         settings = load_config().settings
-    return Store.open(location or settings.knowledge.store, embedder or settings.knowledge.embedder)
+    ks = settings.knowledge
+    return Store.open(location or ks.store, embedder or ks.embedder, timeout=ks.timeout_s)
 
 
 __all__ = [
