@@ -250,3 +250,28 @@ def test_cli_ingests_the_fixture_and_refuses_a_bad_path(tmp_path, monkeypatch):
     res = runner.invoke(app, ["ingest", str(FIXTURE), "--store", str(store), "--json", "--no-progress"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["unchanged"] == 4
+
+
+def test_cli_without_a_path_or_credentials_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("AUTOMIND_KNOWLEDGE__EMBEDDER", "hash")
+    monkeypatch.setenv("KAGGLE_CONFIG_DIR", str(tmp_path / "no-kaggle"))
+    for var in ("KAGGLE_USERNAME", "KAGGLE_KEY", "KAGGLE_API_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    res = runner.invoke(app, ["ingest", "meta-kaggle", "--store", str(tmp_path / "kb"), "--no-progress"])
+    assert res.exit_code == 1
+    assert "no Kaggle credentials" in res.output and "Traceback" not in res.output
+
+
+def test_cli_names_the_missing_embedder_package(tmp_path, monkeypatch):
+    from automind import embedders
+
+    def missing():
+        raise embedders.EmbedderUnavailable('the wordllama embedder needs: pip install "automind[wordllama]"')
+
+    monkeypatch.setitem(embedders.FACTORIES, "wordllama", missing)
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+    args = ["ingest", str(FIXTURE), "--embedder", "wordllama", "--store", str(tmp_path / "kb"), "--no-progress"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 1 and 'pip install "automind[wordllama]"' in res.output
+    assert "Traceback" not in res.output
