@@ -110,9 +110,8 @@ class KnowledgeConfig(_Model):
     k: int = 10
     per_source_cap: int = 1  # chunks per document in a result list: many write-ups, one voice each
     per_competition_cap: int = 2  # chunks per competition: one competition's write-ups cannot fill the list
-    max_kind_share: float = Field(
-        0.6, gt=0, le=1
-    )  # most of a result list one kind (cards, posts, ...) may take
+    # The most of a result list one kind (cards, posts, papers, ...) may take, unless others run short.
+    max_kind_share: float = Field(0.8, gt=0, le=1)
     chunk_size: int = 1200
     chunk_overlap: int = 150
     timeout_s: float = Field(30.0, gt=0)  # deadline per request to a chroma server (--store http://...)

@@ -10,6 +10,7 @@ and runs the same weights through sentence-transformers instead (same vectors, s
 from __future__ import annotations
 
 import hashlib
+import inspect
 import os
 import re
 import sys
@@ -279,6 +280,7 @@ class HashEmbedder:
     """Deterministic hashed bag of words and word bigrams: tiny, instant, no model (for tests)."""
 
     name = "hash"
+    dim = 512
 
     def __init__(self, dim: int = 512):
         self.dim = dim
@@ -315,13 +317,84 @@ FACTORIES: dict[str, Callable[[], Embedder]] = {
 _INSTANCES: dict[str, Embedder] = {}
 
 
-def get_embedder(name: str = "minilm") -> Embedder:
-    """The named embedder, loaded once per process."""
+def get_embedder(name: str = "minilm", notify: Notify | None = None) -> Embedder:
+    """The named embedder, loaded once per process; `notify` gets what a slow first load says."""
     if name not in FACTORIES:
         raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")
     if name not in _INSTANCES:
-        _INSTANCES[name] = FACTORIES[name]()
+        factory = FACTORIES[name]
+        takes_notify = notify is not None and "notify" in inspect.signature(factory).parameters
+        _INSTANCES[name] = factory(notify=notify) if takes_notify else factory()
     return _INSTANCES[name]
+
+
+def embedder_dim(name: str) -> int:
+    """The vector size of a named embedder, without loading it when its class declares it."""
+    if name in _INSTANCES:
+        return int(_INSTANCES[name].dim)
+    if name not in FACTORIES:
+        raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")
+    dim = getattr(FACTORIES[name], "dim", None)
+    return int(dim) if isinstance(dim, int) else int(get_embedder(name).dim)
+
+
+class CachedQueries:
+    """An embedder for questions (task descriptions, label texts) that keeps each vector on disk.
+
+    Asking about the same task again then needs no model at all: loading one was most of a warm
+    `automind tips`. Vectors are stored one small file per text (keyed by embedder and text hash)
+    under the automind home; the model is loaded only when a text is new.
+    """
+
+    def __init__(self, name: str, load: Callable[[], Embedder] | None = None, cache_dir: Path | None = None):
+        self.name = name
+        self.dim = embedder_dim(name)
+        self._load = load or (lambda: get_embedder(name))
+        self._dir = cache_dir or automind_home() / "cache" / "vectors" / name
+        self._memory: dict[str, np.ndarray] = {}
+
+    def _path(self, key: str) -> Path:
+        return self._dir / key[:2] / f"{key}.npy"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        missing: dict[str, list[int]] = {}
+        for i, text in enumerate(texts):
+            key = hashlib.sha1(f"{self.name}|{self.dim}|{text}".encode()).hexdigest()
+            vec = self._memory.get(key)
+            if vec is None:
+                vec = self._read(key)
+            if vec is None:
+                missing.setdefault(key, []).append(i)
+            else:
+                out[i] = self._memory.setdefault(key, vec)
+        if missing:
+            keys = list(missing)
+            vecs = self._load().embed([texts[missing[k][0]] for k in keys])
+            for key, vec in zip(keys, vecs, strict=True):
+                self._memory[key] = vec
+                self._write(key, vec)
+                out[missing[key]] = vec
+        return out
+
+    def _read(self, key: str) -> np.ndarray | None:
+        path = self._path(key)
+        try:
+            vec = np.load(path)
+        except (OSError, ValueError):
+            return None
+        return vec if vec.shape == (self.dim,) else None
+
+    def _write(self, key: str, vec: np.ndarray) -> None:
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            with tmp.open("wb") as f:
+                np.save(f, np.asarray(vec, dtype=np.float32))
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only home only costs the embedding next time
 
 
 def is_loaded(name: str) -> bool:

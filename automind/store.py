@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from automind.embedders import (
     HashEmbedder,
     MiniLMEmbedder,
     WordLlamaEmbedder,
+    embedder_dim,
     get_embedder,
 )
 
@@ -247,6 +248,8 @@ class Store:
 
     def __init__(self, client, embedder: Embedder | str, location: str, strict: bool = True):
         self.remote = is_remote(location)
+        self.load_embedder: Callable[[], Embedder] | None = None
+        self.timeout = DEFAULT_TIMEOUT_S  # seconds per request to a chroma server (set by open)
         self.client = client if isinstance(client, _Guarded) else _Guarded(client, self)
         self._embedder = embedder  # a name is loaded on first use: admin commands never need the model
         self.location = location
@@ -259,9 +262,19 @@ class Store:
 
     @property
     def embedder(self) -> Embedder:
+        """The model, loaded on first use (through `load_embedder`, which a CLI may wrap in progress)."""
         if isinstance(self._embedder, str):
-            self._embedder = get_embedder(self._embedder)
+            self._embedder = self.load_embedder() if self.load_embedder else get_embedder(self._embedder)
         return self._embedder
+
+    @property
+    def embedder_name(self) -> str:
+        return self._embedder if isinstance(self._embedder, str) else self._embedder.name
+
+    @property
+    def embedder_dim(self) -> int:
+        """The vector size, known without loading the model (the collection checks need only this)."""
+        return embedder_dim(self._embedder) if isinstance(self._embedder, str) else int(self._embedder.dim)
 
     @classmethod
     def open(
@@ -291,7 +304,9 @@ class Store:
         if isinstance(embedder, str) and strict and not lazy:
             embedder = get_embedder(embedder)
         client = _client(str(location), create=create, timeout=float(timeout))
-        return cls(client, embedder, str(location), strict=strict)
+        store = cls(client, embedder, str(location), strict=strict)
+        store.timeout = float(timeout)
+        return store
 
     @contextlib.contextmanager
     def guard(self) -> Iterator[None]:
@@ -302,6 +317,11 @@ class Store:
             raise
         except Exception as e:
             if self.remote and type(e).__module__.startswith(("httpx", "httpcore")):
+                if "Timeout" in type(e).__name__:
+                    raise StoreError(
+                        f"the chroma server at {self.location} did not answer within {self.timeout:g} s "
+                        "(knowledge.timeout_s / AUTOMIND_KNOWLEDGE__TIMEOUT_S)"
+                    ) from e
                 raise StoreError(f"the chroma server at {self.location} failed: {_reason(e)}") from e
             if type(e).__name__ in ("InternalError",) or "sqlite" in type(e).__module__:
                 raise StoreDamagedError(damaged_message(self.location, _reason(e))) from e
@@ -313,11 +333,12 @@ class Store:
             return
         meta = col.metadata or {}
         built, dim = meta.get("embedder"), meta.get("dim")
-        if built != self.embedder.name or (dim is not None and int(dim) != self.embedder.dim):
+        name, want = self.embedder_name, self.embedder_dim
+        if built != name or (dim is not None and int(dim) != want):
             raise StoreMismatchError(
                 f"the '{kind}' collection in store {self.location} was built with embedder "
-                f"{built or 'unknown'!r} (dim {dim}), but you asked for {self.embedder.name!r} "
-                f"(dim {self.embedder.dim}). Use that embedder (--embedder {built}), point --store at "
+                f"{built or 'unknown'!r} (dim {dim}), but you asked for {name!r} "
+                f"(dim {want}). Use that embedder (--embedder {built}), point --store at "
                 f"another location, or remove the store and re-ingest with the new embedder."
             )
 
@@ -329,7 +350,7 @@ class Store:
         if create:
             col = self.client.get_or_create_collection(
                 name,
-                metadata={"hnsw:space": "cosine", "embedder": self.embedder.name, "dim": self.embedder.dim},
+                metadata={"hnsw:space": "cosine", "embedder": self.embedder_name, "dim": self.embedder_dim},
                 embedding_function=None,
             )
         else:
@@ -366,9 +387,9 @@ class Store:
             raise StoreError(f"duplicate ids in one {op} to '{kind}'")
         col = self.collection(kind, create=True)
         vecs = self.embedder.embed(list(documents)) if embeddings is None else np.asarray(embeddings)
-        if vecs.shape[1] != self.embedder.dim:
+        if vecs.shape[1] != self.embedder_dim:
             raise StoreMismatchError(
-                f"vectors have dim {vecs.shape[1]}, collection expects {self.embedder.dim}"
+                f"vectors have dim {vecs.shape[1]}, collection expects {self.embedder_dim}"
             )
         fn = getattr(col, op)
         for s in _batches(len(ids), self.max_batch):
@@ -449,9 +470,9 @@ class Store:
         vec = (
             self.embedder.embed([query])[0] if isinstance(query, str) else np.asarray(query, dtype=np.float32)
         )
-        if vec.shape[-1] != self.embedder.dim:
+        if vec.shape[-1] != self.embedder_dim:
             raise StoreMismatchError(
-                f"query vector has dim {vec.shape[-1]}, store expects {self.embedder.dim}"
+                f"query vector has dim {vec.shape[-1]}, store expects {self.embedder_dim}"
             )
         res = col.query(
             query_embeddings=[vec.tolist()],

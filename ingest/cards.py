@@ -52,6 +52,7 @@ def ensure_cards(
             progress(min(done, len(docs)), len(docs))
 
     if progress is not None:
+        _ = store.embedder  # load the model first: its own progress must not overlap the bar
         progress(0, len(docs))
     report = ingest_documents(docs, store, settings=settings, on_chunks=on_chunks)
     keep = {d.source for d in docs}

@@ -49,6 +49,7 @@ class KnowledgeBase:
         self.cards = {c.id: c for c in (cards if cards is not None else load_cards())}
         self._vectors = _LRU()
         self._labels = _LRU()
+        self._embedder = None
 
     @classmethod
     def open(
@@ -102,7 +103,13 @@ class KnowledgeBase:
 
     @property
     def embedder(self):
-        return self.store.embedder
+        """Embeds questions (descriptions, label texts) through an on-disk cache: a task asked about
+        before needs no model load; the store's model is loaded only for new text."""
+        if self._embedder is None:
+            from automind.embedders import CachedQueries
+
+            self._embedder = CachedQueries(self.store.embedder_name, load=lambda: self.store.embedder)
+        return self._embedder
 
     # -- vectors -----------------------------------------------------------------------------------
     def vectors(self, texts: list[str]) -> np.ndarray:

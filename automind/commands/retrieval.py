@@ -183,7 +183,11 @@ def open_knowledge(s, llm=None, create: bool = True, show: bool = True):
     name = s.knowledge.embedder
     store = Store.open(s.knowledge.store, name, create=create, timeout=s.knowledge.timeout_s, lazy=True)
     first_use = FirstUse(show)
-    if not is_loaded(name):
+
+    def load_model():
+        """The model, loaded on first need only (a task asked about before needs none)."""
+        if is_loaded(name):
+            return get_embedder(name)
         what = (
             "preparing the MiniLM embedding model for fast CPU use (once per machine, ~20 s)"
             if needs_preparing(name)
@@ -191,9 +195,11 @@ def open_knowledge(s, llm=None, create: bool = True, show: bool = True):
         )
         with first_use.step(what):
             try:
-                get_embedder(name)
+                return get_embedder(name, notify=first_use.note)
             except EmbedderUnavailable as e:
                 raise StoreError(str(e)) from e
+
+    store.load_embedder = load_model
     try:
         return KnowledgeBase.open(s, store=store, llm=llm, on_seed=first_use.seeding)
     finally:
@@ -219,6 +225,11 @@ class FirstUse:
         else:
             self.console.print(f"{message} ...", highlight=False)
             yield
+
+    def note(self, message: str) -> None:
+        """What the model loader says: its notes (a fallback) are shown; its progress the step already says."""
+        if message.startswith("note:"):
+            self.console.print(message, highlight=False, markup=False)
 
     def seeding(self, done: int, total: int) -> None:
         if not self.show:

@@ -271,7 +271,15 @@ def test_cli_names_the_missing_embedder_package(tmp_path, monkeypatch):
 
     monkeypatch.setitem(embedders.FACTORIES, "wordllama", missing)
     monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
-    args = ["ingest", str(FIXTURE), "--embedder", "wordllama", "--store", str(tmp_path / "kb"), "--no-progress"]
+    args = [
+        "ingest",
+        str(FIXTURE),
+        "--embedder",
+        "wordllama",
+        "--store",
+        str(tmp_path / "kb"),
+        "--no-progress",
+    ]
     res = runner.invoke(app, args)
     assert res.exit_code == 1 and 'pip install "automind[wordllama]"' in res.output
     assert "Traceback" not in res.output
