@@ -219,3 +219,49 @@ def test_onnx_minilm_gives_the_sentence_transformers_vectors(tmp_path):
     assert a.shape == b.shape == (4, 384)
     assert np.min(np.sum(a * b, axis=1)) > 0.9999
     assert list(tmp_path.glob("*.onnx"))  # the export is cached for the next process
+
+
+def test_question_vectors_are_cached_on_disk(tmp_path):
+    import numpy as np
+
+    from automind.embedders import CachedQueries
+
+    calls: list[list[str]] = []
+
+    class Counting(HashEmbedder):
+        def embed(self, texts):
+            calls.append(list(texts))
+            return super().embed(texts)
+
+    first = CachedQueries("hash", load=Counting, cache_dir=tmp_path)
+    v1 = first.embed(["gradient boosting", "image augmentation", "gradient boosting"])
+    second = CachedQueries("hash", load=Counting, cache_dir=tmp_path)  # another process, same home
+    v2 = second.embed(["image augmentation", "gradient boosting", "a new question"])
+    assert calls == [["gradient boosting", "image augmentation"], ["a new question"]]
+    assert np.allclose(v1[0], v2[1]) and np.allclose(v1[1], v2[0]) and np.allclose(v1[0], v1[2])
+    assert np.allclose(v2[2], HashEmbedder().embed(["a new question"])[0])
+
+
+def test_a_warm_knowledge_base_answers_without_loading_the_model(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from automind.config import load_config
+    from automind.retrieval import KnowledgeBase
+
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+    settings = load_config(
+        {"knowledge.store": str(tmp_path / "kb"), "knowledge.embedder": "hash"}, environ={}
+    ).settings
+    task = SimpleNamespace(
+        description="Classify tweets by sentiment from their text.", slug="t", name="t", spec=None
+    )
+    cold = KnowledgeBase.open(settings).tips(task, k=4, use_llm=False)
+
+    store = Store.open(tmp_path / "kb", "hash", lazy=True)
+
+    def no_model():
+        raise AssertionError("the model was loaded on a warm question")
+
+    store.load_embedder = no_model
+    warm = KnowledgeBase.open(settings, store=store).tips(task, k=4, use_llm=False)
+    assert [t.id for t in warm.tricks] == [t.id for t in cold.tricks]
