@@ -322,17 +322,22 @@ def rm(
 def meta_kaggle_cmd(
     path: Path | None = typer.Argument(
         None,
+        metavar="PATH",
         help="Folder with the Meta Kaggle CSVs (Competitions, ForumTopics, ForumMessages; Forums optional). "
         "Without it the tables are downloaded once with your Kaggle credentials into the automind home.",
     ),
     limit: int | None = typer.Option(
-        None, "--limit", min=1, help="At most N write-ups (the best placed first): a small first build."
+        None,
+        "--limit",
+        min=1,
+        metavar="N",
+        help="At most N write-ups (the best placed first): a small first build.",
     ),
     since: int | None = typer.Option(
         None, "--since", help="Only competitions whose deadline year is >= YEAR."
     ),
     competitions: str | None = typer.Option(
-        None, "--competitions", help="Only these competition slugs, comma-separated."
+        None, "--competitions", metavar="SLUG,...", help="Only these competition slugs, comma-separated."
     ),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
     embedder: str | None = typer.Option(
