@@ -270,6 +270,7 @@ def test_cli_names_the_missing_embedder_package(tmp_path, monkeypatch):
         raise embedders.EmbedderUnavailable('the wordllama embedder needs: pip install "automind[wordllama]"')
 
     monkeypatch.setitem(embedders.FACTORIES, "wordllama", missing)
+    monkeypatch.setattr(embedders, "_INSTANCES", {})  # as in a process that never loaded it
     monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
     args = [
         "ingest",
