@@ -375,11 +375,6 @@ def meta_kaggle_cmd(
         print_json(out)
     else:
         _print_report(report, st.location, cards)
-        docs = report.added + report.updated + report.unchanged
-        if docs and report.seconds:
-            console.print(
-                f"{docs / report.seconds * 1000:.0f} write-ups per 1,000 s; {report.chunks} chunks written"
-            )
     if report.failed and report.added + report.updated + report.unchanged == 0:
         raise typer.Exit(1)
 
