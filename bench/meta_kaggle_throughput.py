@@ -145,14 +145,17 @@ def main() -> None:
         {"knowledge.store": str(work / "kb"), "knowledge.embedder": args.embedder}
     ).settings
     store = Store.open(work / "kb", emb)
+    c0 = time.process_time()
     report = ingest_meta_kaggle(folder, store, MetaKaggleOptions(), settings=settings, progress=False)
+    cpu = time.process_time() - c0
     docs = report.added + report.updated + report.unchanged
     print(
         f"ingest    {docs} write-ups, {report.chunks} chunks in {report.seconds:.1f} s "
         f"({len(report.failed)} failed) with {args.embedder}"
     )
     print(
-        f"per 1,000 write-ups: {report.seconds / max(docs, 1) * 1000:.0f} s;  {report.chunks / report.seconds:.1f} chunks/s"
+        f"per 1,000 write-ups: {report.seconds / max(docs, 1) * 1000:.0f} s wall, "
+        f"{cpu / max(docs, 1) * 1000:.0f} CPU s;  {report.chunks / report.seconds:.1f} chunks/s"
     )
     again = ingest_meta_kaggle(folder, store, MetaKaggleOptions(), settings=settings, progress=False)
     print(f"re-run    {again.unchanged} unchanged, {again.chunks} chunks embedded, {again.seconds:.1f} s")
