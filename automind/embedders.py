@@ -172,6 +172,9 @@ class MiniLMEmbedder:
             export_minilm_onnx(model_dir, path)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = max(1, min(os.cpu_count() or 1, 8))
+        # Idle worker threads sleep instead of spinning: between batches the ingest pipeline needs the
+        # cores for parsing and writing, and a shared small machine needs them for everything else.
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         opts.log_severity_level = 3
         self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         self._tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
