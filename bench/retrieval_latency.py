@@ -86,7 +86,7 @@ def build_store(shared: Path, location: Path, target: int, build_tokens: int = 2
     emb = store.embedder
     # Building is a one-off cost; on a shared 2-core machine the windows are embedded with MiniLM capped
     # at --build-tokens tokens. Query latency depends on the number and size of vectors, not on this.
-    emb.model.max_seq_length = build_tokens
+    emb.max_seq_length = build_tokens
     t0 = time.perf_counter()
     batch = 256
     for b in range(0, len(order), batch):
@@ -119,7 +119,7 @@ def build_store(shared: Path, location: Path, target: int, build_tokens: int = 2
             store.upsert(kind, ids, ds, ms, embeddings=np.asarray(es))
         done = min(b + batch, len(order))
         print(f"  {done}/{len(order)} chunks, {done / (time.perf_counter() - t0):.0f} chunks/s", flush=True)
-    emb.model.max_seq_length = 256
+    emb.max_seq_length = 256
     marker.write_text(f"{target} {build_tokens}")
     print(f"store: embedded with MiniLM capped at {build_tokens} tokens per chunk")
     return store

@@ -7,6 +7,7 @@ one metadata read; user cards ingested with `--kind cards` live alongside and ar
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from automind.ingest.loaders import card_document
 from automind.ingest.pipeline import IngestReport, ingest_documents
@@ -22,8 +23,13 @@ def _fingerprint(cards) -> str:
     return h.hexdigest()[:16]
 
 
-def ensure_cards(store, cards=None, settings=None) -> IngestReport | None:
-    """Ingest the shipped cards (or `cards`) if the store lacks them or they changed; None if current."""
+def ensure_cards(
+    store, cards=None, settings=None, progress: Callable[[int, int], None] | None = None
+) -> IngestReport | None:
+    """Ingest the shipped cards (or `cards`) if the store lacks them or they changed; None if current.
+
+    `progress(done, total)` is called as cards are embedded (a first use seeds a couple of hundred).
+    """
     from automind.knowledge import cards_fingerprint, load_cards
 
     if cards is None:
@@ -37,7 +43,18 @@ def ensure_cards(store, cards=None, settings=None) -> IngestReport | None:
         doc = card_document(card)
         doc.metadata["origin"] = "shipped"
         docs.append(doc)
-    report = ingest_documents(docs, store, settings=settings)
+    done = 0
+
+    def on_chunks(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(min(done, len(docs)), len(docs))
+
+    if progress is not None:
+        _ = store.embedder  # load the model first: its own progress must not overlap the bar
+        progress(0, len(docs))
+    report = ingest_documents(docs, store, settings=settings, on_chunks=on_chunks)
     keep = {d.source for d in docs}
     gone = [
         r.id

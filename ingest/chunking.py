@@ -13,10 +13,8 @@ from functools import lru_cache
 
 from automind.ingest.loaders import Document
 
-_HEADERS = [("#", "h1"), ("##", "h2"), ("###", "h3"), ("####", "h4")]
-
-# Stage of a chunk, guessed from its heading path first and its text second. Word prefixes, not
-# regexes: this runs on every chunk of every paper and must cost next to nothing.
+# Stage of a chunk, guessed from its heading path first and its text second, by word stems: a stem
+# longer than three letters matches words starting with it, a shorter one the word itself.
 _STAGE_STEMS = {
     "validation": ("validat", "crossval", "fold", "kfold", "leak", "holdout", "cv"),
     "preprocessing": (
@@ -45,23 +43,30 @@ _STAGE_STEMS = {
     "ensembling": ("ensembl", "blend", "stack", "averag", "voting"),
     "post-processing": ("postprocess", "threshold", "calibrat", "rounding", "tta"),
 }
-_WORD = re.compile(r"[a-z]+")
+_STAGES = list(_STAGE_STEMS)
 
 
-@lru_cache(maxsize=50_000)
-def _stage_of_word(word: str) -> str | None:
-    for stage, stems in _STAGE_STEMS.items():
-        if any(word.startswith(s) if len(s) > 3 else word == s for s in stems):
-            return stage
-    return None
+def _stage_pattern() -> re.Pattern:
+    """One regex for every stem, a named group per stage in the order above (the first stage wins).
+
+    This runs on every chunk of every document: one pass in C instead of a Python loop over words.
+    """
+    groups = []
+    for i, stems in enumerate(_STAGE_STEMS.values()):
+        prefixes = "|".join(s for s in stems if len(s) > 3)
+        words = "|".join(s for s in stems if len(s) <= 3)
+        alts = ([f"(?:{prefixes})[a-z]*"] if prefixes else []) + ([f"(?:{words})(?![a-z])"] if words else [])
+        groups.append(f"(?P<s{i}>{'|'.join(alts)})")
+    return re.compile(r"(?<![a-z])(?:" + "|".join(groups) + ")")
+
+
+_STAGE_RE = _stage_pattern()
 
 
 def _stage_counts(text: str) -> dict[str, int]:
-    counts = dict.fromkeys(_STAGE_STEMS, 0)
-    for w in _WORD.findall(text.lower().replace("-", "")):
-        st = _stage_of_word(w)
-        if st:
-            counts[st] += 1
+    counts = dict.fromkeys(_STAGES, 0)
+    for m in _STAGE_RE.finditer(text.lower().replace("-", "")):
+        counts[_STAGES[int(m.lastgroup[1:])]] += 1
     return counts
 
 
@@ -86,16 +91,50 @@ def guess_stage(heading: str, text: str) -> str:
 
 
 @lru_cache(maxsize=32)
-def _splitters(chunk_size: int, overlap: int):
-    from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
+def _splitter(chunk_size: int, overlap: int):
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    md = MarkdownHeaderTextSplitter(headers_to_split_on=_HEADERS, strip_headers=True)
-    rec = RecursiveCharacterTextSplitter(
+    return RecursiveCharacterTextSplitter(
         chunk_size=chunk_size,
         chunk_overlap=min(overlap, chunk_size // 2),
         separators=["\n\n", "\n```", "\n", ". ", " ", ""],
     )
-    return md, rec
+
+
+_HEADING = re.compile(r"^(#{1,4})\s+(.+?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def split_sections(text: str) -> list[tuple[list[str], str]]:
+    """(heading path, body) per Markdown section; headings inside fenced code are not headings.
+
+    Written here rather than taken from langchain's MarkdownHeaderTextSplitter because that one strips
+    every line, which flattens nested lists and breaks the indentation of code in write-ups.
+    """
+    out: list[tuple[list[str], str]] = []
+    path: list[tuple[int, str]] = []
+    body: list[str] = []
+    fence = ""
+
+    def close() -> None:
+        content = "\n".join(body).strip("\n")
+        if content.strip():
+            out.append(([name for _, name in path], content))
+        body.clear()
+
+    for line in text.splitlines():
+        m = _FENCE.match(line)
+        if m:
+            fence = "" if fence and m.group(1) == fence else (fence or m.group(1))
+        heading = None if fence or m else _HEADING.match(line)
+        if heading is None:
+            body.append(line.rstrip())
+            continue
+        close()
+        level = len(heading.group(1))
+        path = [(lv, name) for lv, name in path if lv < level] + [(level, heading.group(2).strip())]
+    close()
+    return out
 
 
 def chunk_document(doc: Document, chunk_size: int = 1200, overlap: int = 150) -> list[Chunk]:
@@ -110,19 +149,18 @@ def chunk_document(doc: Document, chunk_size: int = 1200, overlap: int = 150) ->
         chunks.append(Chunk(text, len(chunks), "", stage))
         return chunks
     body = max(200, chunk_size - min(len(title), 200) - 60)  # leave room for the heading prefix
-    md, rec = _splitters(body, overlap)
+    rec = _splitter(body, overlap)
     seen: set[str] = set()
-    for section in md.split_text(doc.text):
-        path = [section.metadata[k].strip() for _, k in _HEADERS if section.metadata.get(k)]
+    for path, content in split_sections(doc.text):
         if path and title and path[0].lower() == title.lower():
             path = path[1:]
         heading = " > ".join(path)
-        content = section.page_content.strip()
-        if not content:
+        content = content.strip("\n")
+        if not content.strip():
             continue
         prefix = "\n".join(x for x in (title, heading) if x)
         for piece in rec.split_text(content):
-            piece = piece.strip()
+            piece = piece.strip("\n").rstrip()
             if len(piece) < 20 and not chunks:
                 continue
             text = f"{prefix}\n\n{piece}" if prefix else piece

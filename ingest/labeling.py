@@ -9,6 +9,7 @@ AutoMind advises. Subcategories are then ranked within each chosen top category 
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import cache
 
@@ -155,17 +156,56 @@ _CACHE: dict[tuple[str, int], tuple[np.ndarray, list[np.ndarray]]] = {}
 
 
 def taxonomy_vectors(embedder, taxonomy) -> tuple[np.ndarray, list[np.ndarray]]:
-    """(top-category matrix, per-top subcategory matrices), embedded once per embedder and taxonomy."""
+    """(top-category matrix, per-top subcategory matrices), embedded once per embedder and taxonomy.
+
+    The vectors are also kept on disk under the automind home, keyed by the embedder and the exact
+    texts: embedding the ~100 category descriptions was most of a warm `automind tips`.
+    """
     key = (embedder.name, id(taxonomy))
     if key not in _CACHE:
         tops = [f"{c.name}. {c.description}" for c in taxonomy.categories]
-        top_vecs = embedder.embed(tops)
-        subs = []
-        for c in taxonomy.categories:
-            texts = [f"{c.name}: {s.name}. {s.description}" for s in c.subcategories]
-            subs.append(embedder.embed(texts) if texts else np.zeros((0, embedder.dim), dtype=np.float32))
-        _CACHE[key] = (top_vecs, subs)
+        subs_texts = [
+            [f"{c.name}: {s.name}. {s.description}" for s in c.subcategories] for c in taxonomy.categories
+        ]
+        _CACHE[key] = _cached_vectors(embedder, tops, subs_texts)
     return _CACHE[key]
+
+
+def _cached_vectors(
+    embedder, tops: list[str], subs_texts: list[list[str]]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    import hashlib
+
+    from automind.embedders import automind_home
+
+    flat = [*tops, *(t for texts in subs_texts for t in texts)]
+    digest = hashlib.sha1("\x00".join([embedder.name, str(embedder.dim), *flat]).encode()).hexdigest()[:16]
+    path = automind_home() / "cache" / f"taxonomy-{embedder.name}-{digest}.npy"
+    vecs = None
+    if path.is_file():
+        try:
+            vecs = np.load(path)
+        except (OSError, ValueError):
+            vecs = None
+        if vecs is not None and vecs.shape != (len(flat), embedder.dim):
+            vecs = None
+    if vecs is None:
+        vecs = embedder.embed(flat).astype(np.float32)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            with tmp.open("wb") as f:
+                np.save(f, vecs)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only home only costs the re-embedding next time
+    top_vecs, start, subs = vecs[: len(tops)], len(tops), []
+    for texts in subs_texts:
+        subs.append(
+            vecs[start : start + len(texts)] if texts else np.zeros((0, embedder.dim), dtype=np.float32)
+        )
+        start += len(texts)
+    return top_vecs, subs
 
 
 @cache

@@ -21,7 +21,8 @@ from automind.ingest.chunking import Chunk, chunk_document
 from automind.ingest.labeling import Label, label_slug, label_text, label_vector, labels_json
 from automind.ingest.loaders import Document, LoadError, discover, load
 
-EMBED_BATCH = 256  # chunks embedded per call: big enough to keep the model busy
+EMBED_BATCH = 256  # chunks embedded per call: big enough to keep the model busy, small for progress
+WRITE_BATCH = 1024  # chunks per store write: chroma's cost per chunk falls with the batch size
 
 
 class IngestError(ValueError):
@@ -104,13 +105,16 @@ class _Pending:
 
 
 class _Writer:
-    """Queues chunked documents and writes them in embedding-sized batches."""
+    """Queues chunked documents, embeds them in EMBED_BATCH batches and writes them in WRITE_BATCH ones."""
 
     def __init__(self, store, report: IngestReport, labeller: Callable, dry_run: bool, on_chunks: Callable):
         self.store, self.report, self.labeller, self.dry_run = store, report, labeller, dry_run
         self.on_chunks = on_chunks
-        self.queue: list[_Pending] = []
+        self.queue: list[_Pending] = []  # chunked, waiting to be embedded
         self.queued = 0
+        self.embedded: list[_Pending] = []  # embedded and labelled, waiting to be written
+        self.rows: dict[str, tuple[list, list, list, list]] = {}
+        self.buffered = 0
         self._existing: dict[str, dict[str, tuple[set[str], set[str], int]]] = {}
 
     def existing(self, kind: str, source: str) -> tuple[set[str], set[str], int]:
@@ -128,7 +132,7 @@ class _Writer:
         return self._existing[kind].get(source, (set(), set(), 0))
 
     def submit(self, doc: Document, chunk_size: int, overlap: int) -> None:
-        if any(p.doc.source == doc.source and p.doc.kind == doc.kind for p in self.queue):
+        if any(p.doc.source == doc.source and p.doc.kind == doc.kind for p in (*self.queue, *self.embedded)):
             self.flush()  # the same source twice in one run: the later version wins
         dhash = doc_hash(doc)
         old_ids, old_hashes, n_old = self.existing(doc.kind, doc.source)
@@ -148,29 +152,45 @@ class _Writer:
         self.queue.append(_Pending(doc, dhash, chunks, old_ids, status))
         self.queued += len(chunks)
         if self.queued >= EMBED_BATCH:
-            self.flush()
+            self._embed()
+        if self.buffered >= WRITE_BATCH:
+            self._write()
 
     def flush(self) -> None:
+        """Embed and write everything queued."""
+        self._embed()
+        self._write()
+
+    def _embed(self) -> None:
+        """Embed and label the queued chunks into the write buffer (progress is counted here)."""
         if not self.queue:
             return
         texts = [c.text for p in self.queue for c in p.chunks]
         vecs = self.store.embedder.embed(texts)
         start = 0
-        writes: dict[str, tuple[list, list, list, list]] = {}
         for p in self.queue:
             n = len(p.chunks)
             dv = vecs[start : start + n]
             start += n
             labels = self.labeller(p.doc, dv)
-            ids, docs, metas, embs = writes.setdefault(p.doc.kind, ([], [], [], []))
+            ids, docs, metas, embs = self.rows.setdefault(p.doc.kind, ([], [], [], []))
             for c, v in zip(p.chunks, dv, strict=True):
                 ids.append(chunk_id(p.doc.source, c.text))
                 docs.append(c.text)
                 metas.append(chunk_metadata(p.doc, c, p.dhash, n, labels))
                 embs.append(v)
-        for kind, (ids, docs, metas, embs) in writes.items():
+        self.embedded += self.queue
+        self.buffered += len(texts)
+        self.on_chunks(len(texts))
+        self.queue, self.queued = [], 0
+
+    def _write(self) -> None:
+        """Write the buffer in large upserts (chroma's cost per chunk falls with the batch size)."""
+        if not self.embedded:
+            return
+        for kind, (ids, docs, metas, embs) in self.rows.items():
             self.store.upsert(kind, ids, docs, metas, embeddings=np.asarray(embs))
-        for p in self.queue:  # only now that the new chunks are in: drop the stale ones
+        for p in self.embedded:  # only now that the new chunks are in: drop the stale ones
             new_ids = {chunk_id(p.doc.source, c.text) for c in p.chunks}
             stale = sorted(p.old_ids - new_ids)
             if stale:
@@ -178,8 +198,7 @@ class _Writer:
             setattr(self.report, p.status, getattr(self.report, p.status) + 1)
             self.report.chunks += len(p.chunks)
             self._existing.get(p.doc.kind, {})[p.doc.source] = (new_ids, {p.dhash}, len(new_ids))
-        self.on_chunks(len(texts))
-        self.queue, self.queued = [], 0
+        self.rows, self.embedded, self.buffered = {}, [], 0
 
 
 def make_labeller(embedder, taxonomy, llm=None) -> Callable[[Document, np.ndarray], list[Label]]:
@@ -253,14 +272,24 @@ def _paper_summariser(llm) -> Callable | None:
     return summarise
 
 
-def _progress(enabled: bool):
+def make_progress(enabled: bool):
+    """Progress bars on stderr; a task with `unit="bytes"` counts in MB against a known total."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.text import Text
+
+    class _Count(ProgressColumn):
+        def render(self, task) -> Text:
+            if task.fields.get("unit") == "bytes":
+                total = f"{task.total / 2**20:,.0f}" if task.total else "?"
+                return Text(f"{task.completed / 2**20:,.0f}/{total} MB")
+            total = f"{task.total:.0f}" if task.total is not None else "?"
+            return Text(f"{task.completed:.0f}/{total}")
 
     return Progress(
-        TextColumn("[bold]{task.description:<14}"),
+        TextColumn("[bold]{task.description:<15}"),
         BarColumn(),
-        MofNCompleteColumn(),
+        _Count(),
         TextColumn("{task.fields[info]}", style="dim"),
         TimeElapsedColumn(),
         console=Console(stderr=True),
@@ -338,7 +367,7 @@ def ingest(
         except LoadError as e:
             report.failed.append((e.source, e.reason))
 
-    with _progress(progress) as bar:
+    with make_progress(progress) as bar:
         files = bar.add_task("files", total=len(items), info="")
         chunk_task = bar.add_task("chunks embedded", total=None, info="")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,10 +54,23 @@ class KnowledgeBase:
         self.cards = {c.id: c for c in (cards if cards is not None else load_cards())}
         self._vectors = _LRU()
         self._labels = _LRU()
+        self._embedder = None
 
     @classmethod
-    def open(cls, settings=None, store=None, embedder=None, llm=None, ensure: bool = True) -> KnowledgeBase:
-        """Open the configured store (or use `store`) and make sure the shipped cards are in it."""
+    def open(
+        cls,
+        settings=None,
+        store=None,
+        embedder=None,
+        llm=None,
+        ensure: bool = True,
+        on_seed: Callable[[int, int], None] | None = None,
+    ) -> KnowledgeBase:
+        """Open the configured store (or use `store`) and make sure the shipped cards are in it.
+
+        `on_seed(done, total)` reports progress when the shipped cards are (re)seeded, which happens on
+        first use and whenever the cards change.
+        """
         if settings is None:
             from automind.config import load_config
 
@@ -64,16 +78,43 @@ class KnowledgeBase:
         if store is None:
             from automind.store import Store
 
-            store = Store.open(settings.knowledge.store, embedder or settings.knowledge.embedder)
+            ks = settings.knowledge
+            store = Store.open(ks.store, embedder or ks.embedder, timeout=ks.timeout_s)
         if ensure:
             from automind.ingest.cards import ensure_cards
 
-            ensure_cards(store, settings=settings)
+            ensure_cards(store, settings=settings, progress=on_seed)
         return cls(store, settings, llm=llm)
+
+    @classmethod
+    def open_store(cls, location: str, embedder: str | None = None, **kwargs: Any) -> KnowledgeBase:
+        """The knowledge base in an existing store at `location` (a directory or http(s) URL)."""
+        from automind.config import load_config
+        from automind.store import Store
+
+        overrides = {"knowledge.store": str(location)}
+        if embedder:
+            overrides["knowledge.embedder"] = embedder
+        settings = load_config(overrides).settings
+        ks = settings.knowledge
+        store = Store.open(ks.store, ks.embedder, create=False, timeout=ks.timeout_s)
+        return cls.open(settings, store=store, **kwargs)
+
+    def as_retriever(self, k: int = 5, **kwargs: Any):
+        """A LangChain retriever over this knowledge base (see automind.retrieval.langchain)."""
+        from automind.retrieval.langchain import AutomindRetriever
+
+        return AutomindRetriever(kb=self, k=k, **kwargs)
 
     @property
     def embedder(self):
-        return self.store.embedder
+        """Embeds questions (descriptions, label texts) through an on-disk cache: a task asked about
+        before needs no model load; the store's model is loaded only for new text."""
+        if self._embedder is None:
+            from automind.embedders import CachedQueries
+
+            self._embedder = CachedQueries(self.store.embedder_name, load=lambda: self.store.embedder)
+        return self._embedder
 
     # -- vectors -----------------------------------------------------------------------------------
     def vectors(self, texts: list[str]) -> np.ndarray:
@@ -158,7 +199,8 @@ class KnowledgeBase:
         cands = search.score_candidates(
             found, vecs[0], vecs[1:], [lb.top for lb in labels], ks.desc_weight, ks.label_weight
         )
-        return search.select(cands, banned, ks.per_source_cap, None)
+        out = search.select(cands, banned, ks.per_source_cap, None, ks.per_competition_cap)
+        return search.balance_kinds(out, want, ks.max_kind_share)
 
     def tips(
         self, task: Task | str, analysis: DataAnalysis | None = None, k: int = 10, use_llm: bool = True

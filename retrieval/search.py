@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -192,10 +193,63 @@ def cap_per_source(cands: list[Scored], cap: int) -> list[Scored]:
     return out
 
 
-def select(cands: list[Scored], banned: set[str], per_source_cap: int, k: int | None = None) -> list[Scored]:
-    """The whole policy after scoring: filter own competition, re-rank, dedupe, cap, cut to k."""
+def cap_per_competition(cands: list[Scored], cap: int) -> list[Scored]:
+    """At most `cap` chunks per competition slug (one competition's many write-ups cannot fill the list)."""
+    if cap <= 0:
+        return list(cands)
+    counts: dict[str, int] = {}
+    out = []
+    for c in cands:
+        slug = str(c.meta.get("competition") or "").lower()
+        if not slug:
+            out.append(c)
+            continue
+        if counts.get(slug, 0) < cap:
+            counts[slug] = counts.get(slug, 0) + 1
+            out.append(c)
+    return out
+
+
+def balance_kinds(cands: list[Scored], k: int, max_share: float) -> list[Scored]:
+    """Reorder so that no kind (cards, posts, papers, ...) takes more than `max_share` of the first k.
+
+    Hits over a kind's quota move behind the first k, in order, and come back only when the other
+    kinds have too little to fill it: a store of thousands of write-ups still shows its cards and
+    papers, and a store of papers its write-ups. Order within a kind is kept.
+    """
+    if k <= 0 or max_share >= 1.0 or not cands:
+        return list(cands)
+    quota = max(1, math.ceil(max_share * k))
+    head, held, counts = [], [], {}
+    for c in cands:
+        kind = c.hit.kind
+        if len(head) < k and counts.get(kind, 0) < quota:
+            counts[kind] = counts.get(kind, 0) + 1
+            head.append(c)
+        else:
+            held.append(c)
+    short = k - len(head)
+    if short > 0:  # not enough other kinds: fill with the best of the held-back hits
+        head += held[:short]
+        held = held[short:]
+        head.sort(key=lambda c: cands.index(c))
+    return head + held
+
+
+def select(
+    cands: list[Scored],
+    banned: set[str],
+    per_source_cap: int,
+    k: int | None = None,
+    per_competition_cap: int = 0,
+    max_kind_share: float = 1.0,
+) -> list[Scored]:
+    """The whole policy after scoring: filter own competition, re-rank, dedupe, cap, balance, cut to k."""
     out = cap_per_source(dedupe(rerank(drop_competitions(cands, banned))), per_source_cap)
-    return out if k is None else out[:k]
+    out = cap_per_competition(out, per_competition_cap)
+    if k is not None:
+        return balance_kinds(out, k, max_kind_share)[:k]
+    return out
 
 
 # -- talking to the store --------------------------------------------------------------------------

@@ -22,7 +22,9 @@ err_console = Console(stderr=True)
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print a specific error (what, where, what to do) and exit non-zero."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    from rich.markup import escape  # a message may hold brackets: automind[wordllama], paths, lists
+
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

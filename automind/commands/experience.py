@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
 
 import typer
 
@@ -18,15 +18,36 @@ STORE_OPT = typer.Option(
 
 
 def _experience(store: str | None):
-    from automind.experience import open_experience
+    """The experience store; a damaged or (for an explicit --store) missing store is a clear error."""
+    from automind.experience import ExperienceStore
+    from automind.store import Store, StoreError
 
-    return open_experience(settings({"experience.store": store} if store else None))
+    s = settings({"experience.store": store} if store else None)
+    location = s.experience.store or s.knowledge.store
+    try:
+        opened = Store.open(
+            location, s.knowledge.embedder, create=store is None, timeout=s.knowledge.timeout_s, lazy=True
+        )
+    except (StoreError, ValueError) as e:
+        fail(str(e))
+    return ExperienceStore(opened)
+
+
+@contextmanager
+def _store_errors():
+    from automind.store import StoreError
+
+    try:
+        yield
+    except StoreError as e:
+        fail(str(e))
 
 
 @experience_app.command("stats")
 def stats(store: str | None = STORE_OPT, as_json: bool = typer.Option(False, "--json")) -> None:
     """Counts of positive and negative experience by kind."""
-    data = _experience(store).stats()
+    with _store_errors():
+        data = _experience(store).stats()
     if as_json:
         print_json(data)
         return
@@ -47,7 +68,10 @@ def query(
     """Nearest experience entries to TEXT."""
     from dataclasses import asdict
 
-    found = _experience(store)._search(not negative, text, k)
+    if not text.strip():
+        fail("empty query: give an error message or a task description to look for")
+    with _store_errors():
+        found = _experience(store)._search(not negative, text, k)
     if as_json:
         print_json([asdict(e) for e in found])
         return
@@ -63,24 +87,19 @@ def export(
     path: Path = typer.Argument(..., help="JSONL file to write."), store: str | None = STORE_OPT
 ) -> None:
     """Write every experience entry (both stores) as JSONL."""
-    import json
-
-    from automind.atomic import write_with
+    from automind.commands.knowledge import write_jsonl_atomically
     from automind.experience import NEGATIVE, POSITIVE
 
-    exp = _experience(store)
-    n = 0
-
-    def write(f: IO[str]) -> None:
-        nonlocal n
-        for side, kind in (("positive", POSITIVE), ("negative", NEGATIVE)):
-            for rec in exp.store.get(kind):
-                f.write(
-                    json.dumps({"id": rec.id, "store": side, "text": rec.document, **rec.metadata}) + "\n"
-                )
-                n += 1
-
-    write_with(path, write)
+    if path.is_dir():
+        fail(f"{path} is a folder; give a file name for the JSONL export, e.g. {path / 'experience.jsonl'}")
+    with _store_errors():
+        exp = _experience(store)
+        rows = (
+            {"id": rec.id, "store": side, "text": rec.document, **rec.metadata}
+            for side, kind in (("positive", POSITIVE), ("negative", NEGATIVE))
+            for rec in exp.store.get(kind)
+        )
+        n = write_jsonl_atomically(path, rows)
     console.print(f"wrote {n} entries to {path}")
 
 

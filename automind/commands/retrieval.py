@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from contextlib import nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,12 @@ STORE_HELP = "Store directory or http(s)://host:port of a chroma server (default
 
 
 def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
-    """(task, analysis or None, notes). Any folder with a description.md will do; data is optional."""
+    """(task, analysis or None, notes). Any folder with a description.md will do; data is optional.
+
+    A task seen before, whose files have not changed, comes from a small cache under the automind
+    home (its spec facts and data analysis): validating and analysing it again imports pandas, which
+    cost more than the whole knowledge lookup.
+    """
     from automind.task import Task, TaskError
 
     notes: list[str] = []
@@ -28,6 +33,10 @@ def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
             path = Path(resolve_task(arg, on_build=announce))
         except Exception as e:  # ExampleError and friends carry a what-to-do message
             fail(str(e))
+    cached = _TaskCache(path)
+    hit = cached.read()
+    if hit is not None:
+        return hit[0], hit[1], notes
     try:
         task = Task.load(path)
     except TaskError:
@@ -37,10 +46,73 @@ def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
     try:
         from automind.analysis import analyze
 
-        return task, analyze(task), notes
+        analysis = analyze(task)
     except Exception as e:  # noqa: BLE001 - tips still work from the description
         notes.append(f"analysis: failed ({type(e).__name__}: {e}); labelled from the description only")
         return task, None, notes
+    cached.write(task, analysis)
+    return task, analysis, notes
+
+
+class _TaskCache:
+    """What tips needs of a valid task (spec facts, data analysis), keyed by the task's file stamps."""
+
+    FILES = ("description.md", "task.yaml", "config.yaml")
+
+    def __init__(self, root: Path):
+        import hashlib
+
+        from automind.embedders import automind_home
+
+        self.root = root.resolve()
+        key = hashlib.sha1(str(self.root).encode()).hexdigest()[:16]
+        self.path = automind_home() / "cache" / "tasks" / f"{key}.json"
+
+    def stamp(self) -> str:
+        from automind.analysis import ANALYSIS_VERSION, fingerprint
+
+        parts = [str(ANALYSIS_VERSION), fingerprint(self.root / "public")]
+        for name in self.FILES:
+            f = self.root / name
+            parts.append(f"{name}:{f.stat().st_size}:{f.stat().st_mtime_ns}" if f.is_file() else name)
+        return "|".join(parts)
+
+    def read(self) -> tuple[Any, Any] | None:
+        import json
+
+        from automind.analysis import DataAnalysis
+
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("stamp") != self.stamp():
+                return None
+            analysis = DataAnalysis.model_validate(data["analysis"])
+            facts = data["task"]
+            task = _DescriptionOnly.load(self.root)
+            task.name, task.slug = facts["name"], facts["slug"]
+            task.spec.metric.name, task.spec.problem_type = facts["metric"], facts["problem_type"]
+            return task, analysis
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def write(self, task, analysis) -> None:
+        import json
+        import os
+
+        facts = {
+            "name": task.name,
+            "slug": task.slug,
+            "metric": task.spec.metric.name,
+            "problem_type": task.spec.problem_type,
+        }
+        data = {"stamp": self.stamp(), "task": facts, "analysis": analysis.model_dump(mode="json")}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a read-only home only costs the re-analysis next time
 
 
 class _DescriptionOnly:
@@ -79,8 +151,11 @@ class _DescriptionOnly:
         return cls(root, desc.read_text(encoding="utf-8", errors="replace"), name, slug, metric)
 
 
-def _kb(store: str | None, no_llm: bool):
-    from automind.retrieval import KnowledgeBase
+def _kb(store: str | None, no_llm: bool, show: bool = True):
+    """Open the knowledge base, saying what a first use does (preparing the model, seeding cards).
+
+    An explicit --store must already hold a store: a read command never creates one at a mistyped path.
+    """
     from automind.store import StoreError
 
     s = settings({"knowledge.store": store})
@@ -93,9 +168,93 @@ def _kb(store: str | None, no_llm: bool):
         except Exception as e:  # noqa: BLE001 - a broken LLM config must not hide the offline tips
             console.print(f"[yellow]LLM unavailable ({e}); using the offline path[/]")
     try:
-        return KnowledgeBase.open(s, llm=llm)
+        return open_knowledge(s, llm=llm, create=store is None, show=show)
     except (StoreError, ValueError) as e:
         fail(str(e))
+
+
+def open_knowledge(s, llm=None, create: bool = True, show: bool = True):
+    """KnowledgeBase.open, saying on stderr what the slow first-use steps are doing."""
+    from automind.embedders import EmbedderUnavailable, get_embedder, is_loaded, needs_preparing
+    from automind.retrieval import KnowledgeBase
+    from automind.store import Store, StoreError
+
+    name = s.knowledge.embedder
+    store = Store.open(s.knowledge.store, name, create=create, timeout=s.knowledge.timeout_s, lazy=True)
+    first_use = FirstUse(show)
+
+    def load_model():
+        """The model, loaded on first need only (a task asked about before needs none)."""
+        if is_loaded(name):
+            return get_embedder(name)
+        what = (
+            "preparing the MiniLM embedding model for fast CPU use (once per machine, ~20 s)"
+            if needs_preparing(name)
+            else f"loading the {name} embedding model"
+        )
+        with first_use.step(what):
+            try:
+                return get_embedder(name, notify=first_use.note)
+            except EmbedderUnavailable as e:
+                raise StoreError(str(e)) from e
+
+    store.load_embedder = load_model
+    try:
+        return KnowledgeBase.open(s, store=store, llm=llm, on_seed=first_use.seeding)
+    finally:
+        first_use.close()
+
+
+class FirstUse:
+    """Progress for slow first-use steps on stderr: a spinner or bar on a terminal, plain lines otherwise."""
+
+    def __init__(self, show: bool):
+        from automind.commands.common import err_console
+
+        self.show, self.console = show, err_console
+        self.bar, self.task, self.total = None, None, 0
+
+    @contextmanager
+    def step(self, message: str):
+        if not self.show:
+            yield
+        elif self.console.is_terminal:
+            with self.console.status(message, spinner="dots"):
+                yield
+        else:
+            self.console.print(f"{message} ...", highlight=False)
+            yield
+
+    def note(self, message: str) -> None:
+        """What the model loader says: its notes (a fallback) are shown; its progress the step already says."""
+        if message.startswith("note:"):
+            self.console.print(message, highlight=False, markup=False)
+
+    def seeding(self, done: int, total: int) -> None:
+        if not self.show:
+            return
+        self.total = total
+        if self.bar is None:
+            what = f"seeding the {total} shipped knowledge cards into the store (first use)"
+            if not self.console.is_terminal:
+                self.console.print(f"{what} ...", highlight=False)
+                self.bar = "plain"
+                return
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self.bar = Progress(
+                TextColumn(what), BarColumn(), MofNCompleteColumn(), console=self.console, transient=True
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("cards", total=total)
+        if self.bar != "plain":
+            self.bar.update(self.task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self.bar == "plain":
+            self.console.print(f"seeded {self.total} cards", highlight=False)
+        elif self.bar is not None:
+            self.bar.stop()
 
 
 def _label_row(lb) -> str:
@@ -114,10 +273,14 @@ def register(app: typer.Typer) -> None:
         store: str | None = typer.Option(None, "--store", help=STORE_HELP),
     ) -> None:
         """Label a task with the taxonomy and list the tricks that apply, with where each came from."""
+        from automind.store import StoreError
+
         t, analysis, notes = _load_task(task)
-        kb = _kb(store, no_llm)
-        with console.status("searching the knowledge base", spinner="dots") if not as_json else nullcontext():
+        kb = _kb(store, no_llm, show=not as_json)
+        try:
             result = kb.tips(t, analysis=analysis, k=k, use_llm=not no_llm)
+        except StoreError as e:
+            fail(str(e))
         result.fallbacks[:0] = notes
         if as_json:
             print_json({"task": str(t.root), **result.to_dict()})
@@ -156,10 +319,14 @@ def register(app: typer.Typer) -> None:
         store: str | None = typer.Option(None, "--store", help=STORE_HELP),
     ) -> None:
         """Similarity search over the stored knowledge."""
-        kb = _kb(store, no_llm=True)
+        from automind.store import StoreError
+
+        if not text.strip():
+            fail('empty query: say what to look for, e.g. automind knowledge query "target encoding leakage"')
+        kb = _kb(store, no_llm=True, show=not as_json)
         try:
             hits = kb.query(text, k=k, category=category, kind=kind)
-        except ValueError as e:
+        except (ValueError, StoreError) as e:
             fail(str(e))
         if as_json:
             print_json(

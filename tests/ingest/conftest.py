@@ -7,6 +7,20 @@ from pathlib import Path
 
 import pytest
 
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_automind_home(tmp_path_factory):
+    """Caches (query vectors, taxonomy vectors, the ONNX model) go to a temp home, never the user's."""
+    import os
+
+    old = os.environ.get("AUTOMIND_HOME")
+    if old is None:
+        os.environ["AUTOMIND_HOME"] = str(tmp_path_factory.mktemp("automind-home"))
+    yield
+    if old is None:
+        os.environ.pop("AUTOMIND_HOME", None)
+
+
 HTML = """<!doctype html><html><head><title>1st place solution - Leaf Disease</title>
 <link rel="canonical" href="https://example.org/leaf-1st"><style>body {color: red}</style>
 <script>var tracking = "SCRIPT_SECRET";</script></head>

@@ -48,6 +48,7 @@ def test_paper_json_sections_cleaned_related_work_dropped_and_summary(corpus):
     assert "attention over nodes" in doc.text
     assert "\\cite" not in doc.text and "a comment" not in doc.text
     assert "RELATED_WORK_TEXT" not in doc.text
+    assert "Molecules are graphs" not in doc.text  # the introduction is not method: papers stay short
     assert doc.summary and "Data type:" in doc.summary and "graph" in doc.summary
     assert "We propose a graph transformer" in doc.summary  # key contribution, extracted
 
@@ -138,3 +139,27 @@ def test_chunks_keep_heading_path_and_respect_size():
 def test_guess_stage_falls_back_to_general():
     assert guess_stage("", "hello world") == "general"
     assert guess_stage("Post-processing", "") == "post-processing"
+
+
+def test_papers_keep_only_summary_abstract_and_method_sections(tmp_path):
+    from automind.ingest.loaders.papers import MAX_METHOD_CHARS, cap_paper_text, is_method_section
+
+    for name in ("Method", "Proposed Approach", "Model Architecture", "3.2 Our framework"):
+        assert is_method_section(name), name
+    for name in ("Introduction", "Experiments", "Results and discussion", "Related work", "Datasets"):
+        assert not is_method_section(name), name
+    text = (
+        "# Title\n\n## Introduction\n\nINTRO_TEXT\n\n## Method\n\nMETHOD_TEXT\n\n### Loss\n\nLOSS_TEXT\n\n"
+        "## Experiments\n\nEXPERIMENT_TEXT\n\n## Conclusion\n\nCONCLUSION_TEXT\n"
+    )
+    kept = cap_paper_text(text)
+    assert "METHOD_TEXT" in kept and "LOSS_TEXT" in kept  # a method's subsections come along
+    assert not any(w in kept for w in ("INTRO_TEXT", "EXPERIMENT_TEXT", "CONCLUSION_TEXT"))
+    assert len(cap_paper_text("## Method\n\n" + "x " * 10_000)) <= MAX_METHOD_CHARS
+    md = tmp_path / "paper.md"
+    md.write_text(
+        "# A paper\n\nAbstract: We study boosting for tabular data with many categories.\n\n" + text
+    )
+    (doc,) = _docs("papers", md)
+    assert "## Abstract" in doc.text and "METHOD_TEXT" in doc.text and "EXPERIMENT_TEXT" not in doc.text
+    assert doc.summary.startswith("# Paper summary")

@@ -106,3 +106,30 @@ def test_strong_labels_drop_negligible_ones():
 
     labels = [L(0.9), L(0.2), L(0.05)]
     assert [lb.score for lb in search.strong_labels(labels)] == [0.9, 0.2]
+
+
+def _kinded(hid, kind, comp="", score=1.0):
+    h = hit(hid, comp=comp)
+    h.kind = kind
+    return scored(h, score)
+
+
+def test_one_competitions_write_ups_cannot_fill_the_list():
+    cands = [_kinded(f"p{i}", "posts", comp="big-comp") for i in range(5)] + [
+        _kinded("q", "posts", comp="other")
+    ]
+    kept = search.cap_per_competition(cands, 2)
+    assert [c.hit.id for c in kept] == ["p0", "p1", "q"]
+    assert len(search.cap_per_competition(cands, 0)) == 6  # 0 means no cap
+
+
+def test_kinds_are_balanced_within_the_first_k_and_fill_in_when_short():
+    many_posts = [_kinded(f"p{i}", "posts") for i in range(8)]
+    others = [_kinded("c1", "cards"), _kinded("a1", "papers"), _kinded("c2", "cards")]
+    out = search.balance_kinds(many_posts + others, k=6, max_share=0.5)
+    assert [c.hit.id for c in out[:6]] == ["p0", "p1", "p2", "c1", "a1", "c2"]
+    assert [c.hit.id for c in out[6:]] == ["p3", "p4", "p5", "p6", "p7"]  # nothing is lost, only moved
+    only_posts = search.balance_kinds(many_posts, k=6, max_share=0.5)
+    assert [c.hit.id for c in only_posts] == [c.hit.id for c in many_posts]  # no other kind: rank order
+    picked = search.select(many_posts + others, set(), 1, k=4, max_kind_share=0.5)
+    assert len(picked) == 4 and all(sum(c.hit.kind == k for c in picked) <= 2 for k in ("posts", "cards"))
