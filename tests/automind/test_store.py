@@ -253,7 +253,10 @@ def test_a_warm_knowledge_base_answers_without_loading_the_model(tmp_path, monke
         {"knowledge.store": str(tmp_path / "kb"), "knowledge.embedder": "hash"}, environ={}
     ).settings
     task = SimpleNamespace(
-        description="Classify tweets by sentiment from their text.", slug="t", name="t", spec=None
+        description="Classify tweets by sentiment from their text.",
+        slug="t",
+        name="t",
+        spec=SimpleNamespace(metric=SimpleNamespace(name="accuracy"), problem_type=None),
     )
     cold = KnowledgeBase.open(settings).tips(task, k=4, use_llm=False)
 
