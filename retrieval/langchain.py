@@ -1,10 +1,11 @@
 """A LangChain retriever over the automind knowledge store, so it plugs into users' own chains.
 
-    from automind.retrieval.langchain import AutomindRetriever
-    retriever = AutomindRetriever.from_store("~/.automind/knowledge", k=5, category="Computer Vision")
+    from automind.retrieval import KnowledgeBase
+    retriever = KnowledgeBase.open_store("~/.automind/knowledge").as_retriever(k=5, category="Computer Vision")
     docs = retriever.invoke("how to validate on grouped images")
 
-or, from an open knowledge base, `kb.as_retriever(k=5)` like other vector stores.
+`as_retriever` is the vector-store convention; this module never imports the knowledge base itself
+(the knowledge base imports it lazily), so the two stay free of an import cycle.
 
 Each Document's metadata describes where the chunk comes from and what it is about; `METADATA_KEYS`
 documents the keys (a chunk has those its loader knows). The store's internal keys (`lbl__<category>`
@@ -15,7 +16,6 @@ langchain_core is imported here only, never by `automind.retrieval` itself.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -58,16 +58,6 @@ class AutomindRetriever(BaseRetriever):
     category: str | None = None
     kind: str | None = None
     include_internal: bool = False
-
-    @classmethod
-    def from_store(cls, path: str | Path, k: int = 5, embedder: str | None = None, **kwargs: Any):
-        """A retriever over the existing store at `path` (a directory or http(s) URL of a chroma server)."""
-        from automind.retrieval import KnowledgeBase
-
-        location = (
-            str(path) if str(path).startswith(("http://", "https://")) else str(Path(path).expanduser())
-        )
-        return cls(kb=KnowledgeBase.open_store(location, embedder=embedder), k=k, **kwargs)
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun

@@ -44,10 +44,10 @@ def test_grade_and_check_an_example_from_an_empty_folder(empty_cwd, tmp_path, fo
     assert folder_state(empty_cwd) == before
 
 
-def test_tips_on_an_example_from_an_empty_folder(empty_cwd, tmp_path):
-    r = runner.invoke(
-        app, ["tips", "titanic", "--json", "--no-llm", "--k", "2", "--store", str(tmp_path / "s")]
-    )
+def test_tips_on_an_example_from_an_empty_folder(empty_cwd, tmp_path, monkeypatch):
+    # the configured store (not an explicit --store, which must already exist) is seeded on first use
+    monkeypatch.setenv("AUTOMIND_STORE", str(tmp_path / "s"))
+    r = runner.invoke(app, ["tips", "titanic", "--json", "--no-llm", "--k", "2"])
     assert r.exit_code == 0, r.output
     assert _built(tmp_path / "home", "titanic") in r.stderr
     assert json.loads(r.stdout)["tricks"]

@@ -115,7 +115,7 @@ def test_search_agent_executes_through_the_judge(task, settings, tmp_path, monke
             return Plan("write the rule")
 
         def code(self, ctx: Context, plan: Plan) -> str:
-            return WRITE + "print('validation accuracy: 1.0')\n"
+            return WRITE + "print('Final Validation Performance: 1.0')\n"
 
         def verify(self, ctx: Context, code: str, result) -> Verdict:
             return Verdict(is_bug=False, summary="ok")

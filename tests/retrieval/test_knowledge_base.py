@@ -176,8 +176,9 @@ def test_langchain_adapter_returns_documents(kb):
     assert all(d.metadata["kind"] == "posts" and d.metadata["source"] and d.page_content for d in docs)
 
 
-def test_langchain_conventions_as_retriever_and_from_store(kb):
-    from automind.retrieval.langchain import METADATA_KEYS, AutomindRetriever
+def test_langchain_conventions_as_retriever_and_open_store(kb):
+    from automind.retrieval import KnowledgeBase
+    from automind.retrieval.langchain import METADATA_KEYS
 
     docs = kb.as_retriever(k=3, kind="posts").invoke("tweet span")
     assert len(docs) == 3
@@ -188,16 +189,16 @@ def test_langchain_conventions_as_retriever_and_from_store(kb):
     raw = kb.as_retriever(k=1, kind="posts", include_internal=True).invoke("tweet span")[0]
     assert any(k.startswith("lbl__") for k in raw.metadata) and "content_hash" in raw.metadata
 
-    retriever = AutomindRetriever.from_store(kb.store.location, k=2, embedder="hash", kind="posts")
+    retriever = KnowledgeBase.open_store(kb.store.location, embedder="hash").as_retriever(k=2, kind="posts")
     assert [d.page_content for d in retriever.invoke("tweet span")] == [d.page_content for d in docs[:2]]
 
 
-def test_from_store_refuses_a_location_without_a_store(tmp_path):
-    from automind.retrieval.langchain import AutomindRetriever
+def test_open_store_refuses_a_location_without_a_store(tmp_path):
+    from automind.retrieval import KnowledgeBase
     from automind.store import StoreMissingError
 
     with pytest.raises(StoreMissingError):
-        AutomindRetriever.from_store(tmp_path / "nothing-here", embedder="hash")
+        KnowledgeBase.open_store(str(tmp_path / "nothing-here"), embedder="hash")
     assert not (tmp_path / "nothing-here").exists()
 
 
