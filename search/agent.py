@@ -216,35 +216,12 @@ class Agent:
         return list(dict.fromkeys([*self.task.spec.target_columns, *extra]))
 
     def _leakage(self, node: Node, sep: Separation | None) -> None:
-        """The deterministic code check and, with a holdout, the gap between the two scores."""
-        from automind.holdout import gap
-        from automind.leakage import check_code
+        """The deterministic code check and, with a holdout, the gap between the two scores (search.trust)."""
+        from .trust import assess
 
-        cfg = self.settings.verify
-        leak = node.leakage
-        if cfg.code_check:
-            for f in check_code(node.code, self.targets()):
-                leak.reasons.append(LeakReason(f.kind, f.message, f.line, "code"))
-        suspect = False
-        lower = self.journal.direction
-        if (
-            sep is not None
-            and sep.score is not None
-            and node.reported_metric is not None
-            and lower is not None
-        ):
-            h = self.holdout
-            assert h is not None
-            g = gap(node.reported_metric, sep.score.value, sep.score.se, n_holdout=h.n_holdout, n_seen=h.n_seen,
-                    lower_is_better=lower, z=cfg.leakage_z)  # fmt: skip
-            leak.gap = round(g.gap, 6)
-            leak.band = None if g.band == float("inf") else round(g.band, 6)
-            suspect = g.suspect
-            if suspect:
-                leak.reasons.append(LeakReason("score-gap", f"its own score {node.reported_metric:.5g} vs holdout "
-                                               f"{sep.score.value:.5g}: {g.describe()}", None, "holdout"))  # fmt: skip
-        codes = any(r.source == "code" for r in leak.reasons)
-        leak.status = "leak" if codes else "suspect_leakage" if suspect else "clean"
+        node.leakage = assess(node.code, self.targets(), self.settings.verify, reported=node.reported_metric,
+                              score=sep.score if sep else None, holdout=self.holdout,
+                              lower_is_better=self.journal.direction)  # fmt: skip
 
     # --- MLE-STAR's checkers, LLM mode (the runner turns what they return into child nodes) ------------------
     def leak_check(self, node: Node, roles: Roles) -> tuple[Decision, Plan, str] | None:
