@@ -59,7 +59,8 @@ def _trust_view(n: Node) -> dict[str, Any]:
         "leak_status": leak.status,
         "flagged": leak.flagged,
         "leak_reasons": [
-            (f"line {r.line}: " if r.line else "") + f"{r.kind} ({r.source}): {r.message}" for r in leak.reasons
+            (f"line {r.line}: " if r.line else "") + f"{r.kind} ({r.source}): {r.message}"
+            for r in leak.reasons
         ],
         "fixed_by": leak.fixed_by,
         "gap": None if leak.gap is None else f"{leak.gap:.4g}",
