@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 NATIVE_SUFFIXES = (".parquet", ".feather", ".arrow", ".h5", ".hdf5", ".pq")
 OPTIONAL = re.compile(r"\b(optional|not required|not needed|not necessary|can be ignored|may be ignored|"
                       r"for reference|extra information)\b", re.I)  # fmt: skip
-SENTENCE = re.compile(r"[^.\n]+[.\n]?")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")  # a period inside a file name does not end a sentence
 
 
 def provided_inputs(task: Task) -> list[str]:
@@ -37,7 +37,7 @@ def provided_inputs(task: Task) -> list[str]:
 def optional_inputs(description: str, names: list[str]) -> set[str]:
     """Entries a sentence of the description both names and calls optional."""
     out: set[str] = set()
-    for sentence in SENTENCE.findall(description or ""):
+    for sentence in SENTENCE_END.split(description or ""):
         if not OPTIONAL.search(sentence):
             continue
         for name in names:

@@ -424,6 +424,7 @@ class Runner:
             if decision.action == "leak-fix" and not child.is_buggy and not child.flagged:
                 node.leakage.fixed_by = child.id
             self._after(child)
+            self._checks(child, roles)  # a new valid script too (a leak-fix child is not checked again)
 
     def _remember(self, node: Node | None = None) -> None:
         """Feed the experience memory; its failures become fallbacks, never errors."""
