@@ -234,3 +234,10 @@ def test_llm_roles_parse_the_checkers_replies(task_dir, tmp_path, settings_facto
     check = roles.check_leakage(ctx, "a = 1\n", ["line 1: fit-on-test: x"])
     assert check == LeakCheck(True, "a = 1", "a = 2", "scaler fit on all rows")
     assert roles.use_data(ctx, "print(1)\n", ["stores.csv"]) == "print('uses stores')\n"
+
+
+def test_offline_nodes_that_ignore_inputs_leave_a_fallback_line(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(0.7)]}, name="recipes")
+    res = solve(task_dir, settings_factory(**{"search.steps": 2}), out=tmp_path / "run", roles=roles)
+    notes = [f for f in res.fallbacks if f.startswith("offline recipes do not read train.csv")]
+    assert len(notes) == 1 and res.journal.get("1").unused_inputs == ["train.csv"]
