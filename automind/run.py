@@ -59,9 +59,16 @@ class RunResult:
     best: Node | None
     grade: dict[str, Any] | None = None
     fallbacks: list[str] = field(default_factory=list)
+    holdout: dict[str, Any] | None = None  # run.json's record of the split (or why there was none)
+    refit: dict[str, Any] | None = None  # the final refit on all training rows (None without a holdout)
 
     def summary(self) -> dict[str, Any]:
         best = self.best
+        trust = {} if best is None else {
+            "best_reported_metric": best.reported_metric,
+            "best_holdout_metric": best.holdout_metric,
+            "best_leakage": best.leakage.status,
+        }  # fmt: skip
         return {
             "run_dir": str(self.run_dir),
             "status": self.status,
@@ -72,6 +79,9 @@ class RunResult:
             "lower_is_better": self.journal.direction,
             "grade": self.grade,
             "fallbacks": self.fallbacks,
+            **trust,
+            "holdout": self.holdout,
+            "refit": self.refit,
         }
 
 
@@ -478,7 +488,8 @@ class Runner:
         except Exception as e:  # noqa: BLE001 - the run's data is already safe on disk
             self.fallbacks.append(f"report not written ({type(e).__name__}: {e})")
             self.write_info(status)
-        return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks))
+        return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks),
+                         self.info.get("holdout"), self.info.get("refit"))  # fmt: skip
 
     def refit(self, best: Node, status: str) -> dict[str, Any] | None:
         """Re-run the best node's code once on the full training data (the task's own inputs, holdout rows
@@ -498,14 +509,16 @@ class Runner:
             out["reason"] = "the run was interrupted"
         elif budget < max(1.0, 0.5 * need):
             out["reason"] = f"{budget:.0f} s left for finishing; the best node's run took {need:.0f} s"
+        elif str(self.run_dir.resolve()) in best.code:
+            out["reason"] = ("the best node blends earlier nodes' saved predictions, made without the holdout rows; "
+                             "a refit would drop them")  # fmt: skip
         if "reason" in out:
             return self._kept(out)
         workdir = self.run_dir / "work" / "refit"
         t0 = time.monotonic()
         try:
-            judged = Judge.from_settings(
-                self.task, workdir, self.settings, timeout_s=budget, grade=False
-            ).run(best.code)
+            judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=budget, grade=False)
+            judged = judge.run(best.code)
             out["seconds"] = round(time.monotonic() - t0, 3)
             if judged.outcome != "success":
                 out["reason"] = (
@@ -519,6 +532,9 @@ class Runner:
             (dst / "output.txt").write_text(judged.result.output, encoding="utf-8")
             out.update(used=True, reported_metric=read_metric(judged.result)[0])
             return out
+        except Exception as e:  # noqa: BLE001 - a refit that cannot run keeps the search-time submission
+            out["reason"] = f"the refit could not run ({type(e).__name__}: {e})"
+            return self._kept(out)
         finally:
             remove_workdir(workdir)
 

@@ -178,7 +178,8 @@ class Agent:
         result = coded.result
         node.inputs_read = list(result.inputs_read)
         node.unused_inputs = unused_inputs(self.task, node.inputs_read)
-        sep = self._separate(result.workspace) if self.holdout is not None and result.ok else None
+        # separated even after a failure: a combined submission is then judged against the view it was made for
+        sep = self._separate(result.workspace) if self.holdout is not None else None
         v = verify(roles, ctx, self.task, coded.code, result, holdout_error=sep.error if sep else None,
                    unused=node.unused_inputs)  # fmt: skip
         node.timings["verify"] = round(self.clock() - tick, 3)

@@ -62,7 +62,7 @@ def check_run(
     cfg = (settings or Settings()).verify
     result = sandbox.run_script(code, name=script.name)
     sep = None
-    if holdout is not None and result.ok:
+    if holdout is not None:
         from automind.holdout import separate
 
         sub = result.workspace / "submission" / task.spec.submission_file

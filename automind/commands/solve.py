@@ -91,6 +91,19 @@ def _print_result(res) -> None:
             "best",
             f"node {res.best.id}: {res.best.metric.value:.6g} ({'lower' if d else 'higher'} is better)",
         )
+        if res.best.holdout_metric is not None:  # trustworthy scores (docs/holdout.md)
+            own = "-" if res.best.reported_metric is None else f"{res.best.reported_metric:.6g}"
+            t.add_row(
+                "scores",
+                f"holdout {res.best.holdout_metric:.6g}, its own validation {own}, {res.best.leakage.status}",
+            )
+        if res.refit:
+            t.add_row(
+                "refit",
+                "on all training rows"
+                if res.refit.get("used")
+                else f"[yellow]not used: {res.refit.get('reason')}[/]",
+            )
         t.add_row("solution", f"{res.run_dir / 'best_solution.py'}  {res.run_dir / 'submission.csv'}")
     else:
         t.add_row("best", "[red]no valid solution[/]")

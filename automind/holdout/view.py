@@ -3,7 +3,7 @@
     holdout/holdout.json            the split (rows, ids, strategy), enough to resume and to separate
     holdout/view/public/            what the script's input/ shows: train without the holdout rows, test with
                                     their features appended, the sample submission extended with their ids;
-                                    every other public entry as an absolute symlink to the task's own file
+                                    every other public file as an absolute symlink to the task's own (folders recreated)
     holdout/score/public|private/   a small task of the holdout rows alone: its sample submission and answers
 
 Holdout rows keep their training ids when those are unique and unused by the test set; otherwise they get
@@ -162,8 +162,7 @@ def build_holdout(task: Task, root: Path, *, fraction: float, seed: int, min_row
     fill = sample.iloc[[0] * len(ids)].reset_index(drop=True)
     fill[layout.id_col] = ids
     pd.concat([sample, fill], ignore_index=True).to_csv(public / layout.sample, index=False)
-    for name in layout.others:
-        (public / name).symlink_to(task.public_dir.absolute() / name)
+    _mirror(task, public, set(layout.others))
 
     score = root / "score"
     (score / "public").mkdir(parents=True)
@@ -179,6 +178,20 @@ def build_holdout(task: Task, root: Path, *, fraction: float, seed: int, min_row
                 n_seen=len(train) - len(split.rows), n_test=len(test), renamed_ids=renamed, notes=notes)  # fmt: skip
     write_json(root / "holdout.json", h.to_json())
     return h
+
+
+def _mirror(task: Task, public: Path, names: set[str]) -> None:
+    """The task's other public entries in the view: real folders holding absolute symlinks to each file, so
+    folder walks (os.walk does not follow links to folders) see them as in public/."""
+    from automind.task import walk_inputs
+
+    for e in walk_inputs(task.public_dir, task.root, task.private_dir, allow_external=True):
+        if e.rel.split("/")[0] not in names:
+            continue
+        if e.is_dir:
+            (public / e.rel).mkdir(parents=True, exist_ok=True)
+        else:
+            (public / e.rel).symlink_to(e.real.absolute())
 
 
 def load_holdout(root: Path) -> Holdout | None:

@@ -158,6 +158,11 @@ def test_other_inputs_are_shown_unchanged(tmp_path):
     (task.public_dir / "extra" / "notes.txt").write_text("hello")
     h = build_holdout(Task.load(task.root), tmp_path / "h", fraction=0.15, seed=0)
     assert (h.inputs / "extra" / "notes.txt").read_text() == "hello" and h.layout.others == ["extra"]
+    # a script walking input/ finds the folder's files (folder symlinks would be skipped by os.walk)
+    s = load_config({}, environ={}, cwd=Path("/nonexistent")).settings
+    code = "import os\nprint(sorted(f for _, _, fs in os.walk('input') for f in fs))\n"
+    res = Sandbox.from_settings(task, tmp_path / "wd", s, inputs=h.inputs).run_script(code)
+    assert res.ok and "notes.txt" in res.stdout and "train.csv" in res.stdout, res.output
 
 
 def _predict(task: Task, h, value_of) -> Path:
