@@ -216,7 +216,7 @@ def register(app: typer.Typer) -> None:
             metavar="FRACTION",
             min=0.01,
             max=0.5,
-            help="Share of the training rows held out (implies --holdout) [default: verify.holdout_fraction, 0.15].",
+            help="Share of the training rows held out (implies --holdout; default verify.holdout_fraction, 0.15).",
         ),
         as_json: bool = typer.Option(
             False,

@@ -166,7 +166,7 @@ def register(app: typer.Typer) -> None:
             "--holdout",
             metavar="auto|on|off",
             help="Rank nodes by automind's own hidden holdout of the training rows (auto: when the task's "
-            "layout allows it and it has enough rows; docs/holdout.md) [default: verify.holdout, auto].",
+            "layout allows it and it has enough rows; docs/holdout.md; default verify.holdout, auto).",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (no live view)."),
         leaderboard: Path = typer.Option(
