@@ -1,10 +1,11 @@
 """The search without and with automind's hidden holdout, same seed and budget: how far each score is from the truth.
 
-    python bench/holdout_gap.py TASKS_DIR [--make-tasks] [--budget 120] [--seed 0] [--only NAME ...] [--out DIR]
+    python bench/holdout_gap.py TASKS_DIR [--make-tasks] [--budget 120] [--steps N] [--seed 0] [--only NAME ...]
 
 Every sub-folder of TASKS_DIR that loads as a task (`--make-tasks` builds the bundled examples there, as
-`automind examples make NAME DIR` does) is solved twice by the offline policy (`--llm none`, no step
-limit, `--time-limit BUDGET`): (a) `--holdout off`, nodes ranked by the score each script reports about
+`automind examples make NAME DIR` does) is solved twice by the offline policy (`--llm none`,
+`--time-limit BUDGET`, and `--steps N` when given: a step budget makes the comparison independent of how
+busy the machine is): (a) `--holdout off`, nodes ranked by the score each script reports about
 itself, as before; (b) `--holdout on`, nodes ranked by automind's score on hidden training rows, the best
 node re-run on all training rows at the end. For the node each run chose, the table shows its own score,
 its holdout score (b), and the graded test score (automind.grading.grade on the private answers: used here
@@ -46,11 +47,11 @@ def _graded(task: Task, path: Path) -> float | None:
     return rep.score if rep.valid else None
 
 
-def solve(task: Task, mode: str, budget: float, seed: int, out: Path) -> dict:
+def solve(task: Task, mode: str, budget: float, seed: int, out: Path, steps: int | None = None) -> dict:
     run = out / task.root.name / mode
     shutil.rmtree(run, ignore_errors=True)
     cmd = [str(Path(sys.executable).parent / "automind"), "solve", str(task.root), "--llm", "none",
-           "--time-limit", str(budget), "--steps", "100000", "--seed", str(seed), "--holdout", mode,
+           "--time-limit", str(budget), "--steps", str(steps or 100000), "--seed", str(seed), "--holdout", mode,
            "--out", str(run), "--json"]  # fmt: skip
     t0 = time.time()
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "160"})
@@ -101,6 +102,7 @@ def main() -> None:
     ap.add_argument("tasks_dir", type=Path)
     ap.add_argument("--budget", type=float, default=120.0, help="seconds per run (both modes get the same)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--steps", type=int, default=None, help="a step budget as well (default: time only)")
     ap.add_argument("--only", nargs="*", default=None, help="task folder names to run (default: all)")
     ap.add_argument(
         "--make-tasks", action="store_true", help="build the bundled examples into TASKS_DIR first"
@@ -120,7 +122,7 @@ def main() -> None:
         lower = get_metric(task.spec.metric.name, task.spec.metric.lower_is_better).lower_is_better
         runs = []
         for mode in MODES:
-            r = solve(task, mode, args.budget, args.seed, out)
+            r = solve(task, mode, args.budget, args.seed, out, args.steps)
             r["optimism_own"] = optimism(r.get("own"), r.get("test_search_time"), lower)
             r["optimism_holdout"] = optimism(r.get("holdout_score"), r.get("test_search_time"), lower)
             runs.append(r)
@@ -130,7 +132,8 @@ def main() -> None:
         )
         (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
 
-    print(f"\n## Holdout off vs on, offline policy, {args.budget:g} s per run, seed {args.seed}\n")
+    steps = f", {args.steps} steps" if args.steps else ""
+    print(f"\n## Holdout off vs on, offline policy, {args.budget:g} s{steps} per run, seed {args.seed}\n")
     print("| task | metric | holdout | valid (flagged) | best | own score | holdout score | test: submission | "
           "test: search-time | optimism own | optimism holdout | refit |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
