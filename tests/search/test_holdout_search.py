@@ -248,3 +248,25 @@ def test_refit_is_skipped_when_the_time_left_cannot_hold_it(big_task, tmp_path, 
     res = solve(big_task, s, out=tmp_path / "run", roles=ScriptedRoles({"draft": [script(0.8, sleep=3)]}))
     assert res.refit["used"] is False and res.refit["reason"].startswith("0 s left for finishing")
     assert res.summary()["refit"] == res.refit and res.summary()["best_holdout_metric"] == 1.0
+
+
+class MisquotingRoles(CheckedRoles):
+    """A checker that finds a leak but quotes a block the script does not contain."""
+
+    def check_leakage(self, ctx: Context, code: str, findings: list[str]) -> LeakCheck:
+        return LeakCheck(leaky=True, block="not in the script", fixed="x = 1", reason="scaler on all rows")
+
+
+def test_a_leak_whose_block_is_not_found_flags_the_node_without_a_child(task_dir, tmp_path, settings_factory):
+    from automind.llm.replay import ReplayLLM
+
+    tape = tmp_path / "empty.jsonl"
+    tape.write_text('{"cassette": 1, "ordered": true}\n')
+    s = settings_factory(**{"search.steps": 2, "search.num_drafts": 1})
+    roles = MisquotingRoles(ReplayLLM(s.llm, tape), {"draft": [script(0.8)]})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    first, second = res.journal.nodes
+    assert (first.action, second.action) == ("draft", "data-use")  # no leak-fix child: nothing to splice
+    assert first.leakage.status == "leak" and first.leakage.reasons[-1].source == "llm"
+    assert "block is not in the script exactly" in first.output and first.leakage.fixed_by is None
+    assert second.leakage.status == "clean"  # code check only: the step budget was spent before its LLM check
