@@ -69,6 +69,7 @@ def _default_roles() -> dict[str, RoleConfig]:
         "planner": RoleConfig(temperature=0.7),
         "coder": RoleConfig(temperature=0.2),
         "verifier": RoleConfig(temperature=0.0),
+        "checker": RoleConfig(temperature=0.0),  # MLE-STAR's leakage and data-usage checkers
         "analyzer": RoleConfig(temperature=0.0),
         "retriever": RoleConfig(temperature=0.2),
     }
@@ -137,6 +138,21 @@ class SandboxConfig(_Model):
     isolation: Literal["auto", "namespace", "copy"] = "auto"
     network: bool = False  # let generated code reach the network (default: its own empty namespace)
     allow_external_symlinks: bool = False  # accept public/ symlinks that leave the task folder
+
+
+class VerifyConfig(_Model):
+    """How automind checks the scores it ranks nodes by (docs/holdout.md)."""
+
+    # auto: a hidden holdout when the task's layout allows it and there are enough rows (run.json says why
+    # not otherwise); on: required (the run refuses to start when it cannot split); off: scripts' own scores
+    holdout: Literal["auto", "on", "off"] = "auto"
+    holdout_fraction: float = Field(0.15, gt=0, le=0.5)
+    holdout_min_rows: int = Field(200, ge=10)  # auto: no holdout below this many labelled training rows
+    # a node is suspect when its own score beats the holdout score by more than z standard errors of the gap
+    leakage_z: float = Field(3.0, gt=0)
+    code_check: bool = True  # the deterministic leak check over every script (automind/leakage.py)
+    llm_checks: bool = True  # LLM mode: MLE-STAR's leakage and data-usage checkers on new valid scripts
+    refit: bool = True  # re-run the best node on the full training data after the search
 
 
 class KnowledgeConfig(_Model):
@@ -211,6 +227,7 @@ class Settings(_Model):
     search: SearchConfig = Field(default_factory=SearchConfig)
     coding: CodingConfig = Field(default_factory=CodingConfig)
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    verify: VerifyConfig = Field(default_factory=VerifyConfig)
     knowledge: KnowledgeConfig = Field(default_factory=KnowledgeConfig)
     experience: ExperienceConfig = Field(default_factory=ExperienceConfig)
     runs_dir: str = "runs"

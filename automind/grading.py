@@ -133,6 +133,9 @@ def _key(s: pd.Series) -> pd.Series:
     return s.astype(str).str.strip()
 
 
+id_key = _key  # public name: the holdout matches submission rows to ids exactly as grading does
+
+
 def _quote(values: list[Any]) -> str:
     head = ", ".join(repr(v) for v in values[:SHOW])
     return head + (f" (+{len(values) - SHOW} more)" if len(values) > SHOW else "")
@@ -322,9 +325,21 @@ def _constant_predictions_only(task: Task, sub: pd.DataFrame) -> bool:
 
 def score_submission(task: Task, sub: pd.DataFrame, metric: Metric | None = None) -> float:
     """Score a validated submission (from `validate_submission`) against the private answers."""
+    metric = metric or resolve_metric(task)
+    y_true, y_pred = truth_and_predictions(task, sub, metric)
+    try:
+        return metric(y_true, y_pred, **task.spec.metric.params)
+    except (ValueError, TypeError, ZeroDivisionError) as e:
+        raise SubmissionError(f"{metric.name} could not score this submission: {e}") from e
+
+
+def truth_and_predictions(task: Task, sub: pd.DataFrame, metric: Metric) -> tuple[Any, Any]:
+    """(y_true, y_pred) of a validated submission against the private answers, rows in id order.
+
+    The metric is a function of these two arrays, so resampling their rows resamples the score (the
+    holdout's noise band bootstraps it this way)."""
     import pandas as pd
 
-    metric = metric or resolve_metric(task)
     if task.answers_path is None:
         raise GradingError(
             f"{task.root}: no private answers to grade against. Add private/answers.csv with the id column and the "
@@ -336,11 +351,7 @@ def score_submission(task: Task, sub: pd.DataFrame, metric: Metric | None = None
         raise GradingError(f"{task.answers_path}: no id column '{id_col}' (found {list(answers.columns)}).")
     answers = answers.assign(_k=_key(answers[id_col])).sort_values("_k", kind="stable").drop(columns="_k")
     answers = answers.reset_index(drop=True)
-    y_true, y_pred = _targets(task, metric, sub, answers, id_col)
-    try:
-        return metric(y_true, y_pred, **task.spec.metric.params)
-    except (ValueError, TypeError, ZeroDivisionError) as e:
-        raise SubmissionError(f"{metric.name} could not score this submission: {e}") from e
+    return _targets(task, metric, sub, answers, id_col)
 
 
 # ---------------------------------------------------------------- leaderboard

@@ -134,11 +134,13 @@ class Judge:
         timeout_s: float | None = None,
         memory_mb: int | None = None,
         grade: bool = True,
+        inputs: str | Path | None = None,
     ) -> Judge:
-        """A sandbox from the settings' limits, with per-use overrides (None keeps the setting)."""
+        """A sandbox from the settings' limits, with per-use overrides (None keeps the setting); `inputs`:
+        the folder input/ shows instead of the task's public/ (a run's holdout view)."""
         from automind.sandbox import Sandbox
 
-        kw: dict[str, Any] = {}
+        kw: dict[str, Any] = {} if inputs is None else {"inputs": inputs}
         if timeout_s:
             kw["timeout_s"] = timeout_s
         if memory_mb:

@@ -44,6 +44,46 @@ def _node_view(n: Node, journal: Journal) -> dict[str, Any]:
         "seconds": n.timings.get("total"),
         "tokens": sum(v for v in n.usage.values() if isinstance(v, int | float)),
         "children": [_node_view(c, journal) for c in n.children],
+        **_trust_view(n),
+    }
+
+
+# --- trustworthy scores (docs/holdout.md): kept apart so the page's layout can change around them -----------
+
+
+def _trust_view(n: Node) -> dict[str, Any]:
+    """A node's two scores, its leak verdict with line numbers, and the input files it read."""
+    leak = n.leakage
+    return {
+        "holdout": _fmt(n.holdout_metric),
+        "holdout_se": None if n.holdout_se is None else f"{n.holdout_se:.2g}",
+        "reported": _fmt(n.reported_metric),
+        "leak_status": leak.status,
+        "flagged": leak.flagged,
+        "leak_reasons": [
+            (f"line {r.line}: " if r.line else "") + f"{r.kind} ({r.source}): {r.message}"
+            for r in leak.reasons
+        ],
+        "fixed_by": leak.fixed_by,
+        "gap": None if leak.gap is None else f"{leak.gap:.4g}",
+        "band": None if leak.band is None else f"{leak.band:.4g}",
+        "inputs_read": n.inputs_read,
+        "unused_inputs": n.unused_inputs,
+    }
+
+
+def trust(info: dict[str, Any], journal: Journal) -> dict[str, Any]:
+    """The run's holdout (or why it had none), the final refit, and one row per valid node."""
+    rows = [
+        {"id": n.id, "action": n.action, **_trust_view(n)}
+        for n in journal.nodes
+        if not n.is_buggy or n.reported_metric is not None
+    ]
+    return {
+        "holdout": info.get("holdout") or {"enabled": False, "reason": "the run predates holdouts"},
+        "refit": info.get("refit"),
+        "rows": rows,
+        "flagged": sum(1 for n in journal.valid_nodes if n.leakage.flagged),
     }
 
 
@@ -193,6 +233,7 @@ def build(run_dir: Path) -> dict[str, Any]:
         "fallbacks": [f"report made without run.json: {p}" for p in problems] + info.get("fallbacks", []),
         "knowledge": info.get("knowledge", {}),
         "config": json.dumps(info.get("config", {}), indent=1),
+        "trust": trust(info, journal),
     }
 
 

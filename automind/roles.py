@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from automind.sandbox import ExecResult
     from automind.task import Task
 
-Action = Literal["draft", "improve", "debug"]
+# leak-fix / data-use: MLE-STAR's checkers rewriting a valid node's script (LLM mode), kept as its child
+Action = Literal["draft", "improve", "debug", "leak-fix", "data-use"]
 
 
 @dataclass
@@ -91,6 +92,17 @@ class Verdict:
     has_csv_submission: bool = True
 
 
+@dataclass
+class LeakCheck:
+    """The leakage checker's answer about one script (MLE-STAR): the block that prepares training, validation
+    and test data, whether it leaks, and, when it does, that block rewritten (the rest of the script stays)."""
+
+    leaky: bool
+    block: str = ""  # the script's preprocessing block, copied exactly
+    fixed: str = ""  # the same block without the leak (only when leaky)
+    reason: str = ""
+
+
 class Roles(Protocol):
     """What the search needs from a planner/coder/verifier.
 
@@ -133,3 +145,12 @@ class Roles(Protocol):
         ...
 
     def verify(self, ctx: Context, code: str, result: ExecResult) -> Verdict: ...
+
+    def check_leakage(self, ctx: Context, code: str, findings: list[str]) -> LeakCheck:
+        """Does the script's preprocessing leak validation or test information into training? `findings`:
+        what the deterministic check (automind.leakage) found, one "line N: kind: message" each."""
+        ...
+
+    def use_data(self, ctx: Context, code: str, unused: list[str]) -> str:
+        """The script rewritten to also use the provided inputs it ignored (`unused`, paths under input/)."""
+        ...

@@ -25,6 +25,8 @@ from automind import assemble
 from automind.atomic import write_json
 from automind.config import Settings, set_dotted
 from automind.errors import BudgetExceeded
+from automind.holdout.layout import HoldoutUnavailable
+from automind.holdout.setup import resume_holdout, start_holdout
 from automind.leaderboards import attached, reattach
 from automind.roles import Roles, Trick
 from automind.runs import this_process
@@ -37,11 +39,14 @@ from automind.task import Task
 if TYPE_CHECKING:
     from automind.analysis import DataAnalysis
     from automind.experience import RunMemory
+    from automind.holdout import Holdout
     from automind.ingest.labeling import Label
     from automind.llm.client import LLM
 
 Event = Callable[[str, dict[str, Any]], None]
 PAPERS_K = 3  # paper summaries retrieved for drafts
+FINISH_RESERVE_S = 5.0  # kept for grading and the report after the final refit
+REFIT_SHARE = 0.25  # the final refit never holds back more than this share of the time limit
 
 
 class RunError(ValueError):
@@ -56,9 +61,16 @@ class RunResult:
     best: Node | None
     grade: dict[str, Any] | None = None
     fallbacks: list[str] = field(default_factory=list)
+    holdout: dict[str, Any] | None = None  # run.json's record of the split (or why there was none)
+    refit: dict[str, Any] | None = None  # the final refit on all training rows (None without a holdout)
 
     def summary(self) -> dict[str, Any]:
         best = self.best
+        trust = {} if best is None else {
+            "best_reported_metric": best.reported_metric,
+            "best_holdout_metric": best.holdout_metric,
+            "best_leakage": best.leakage.status,
+        }  # fmt: skip
         return {
             "run_dir": str(self.run_dir),
             "status": self.status,
@@ -69,6 +81,9 @@ class RunResult:
             "lower_is_better": self.journal.direction,
             "grade": self.grade,
             "fallbacks": self.fallbacks,
+            **trust,
+            "holdout": self.holdout,
+            "refit": self.refit,
         }
 
 
@@ -286,6 +301,7 @@ class Runner:
         safety_roles: Callable[[], Roles] | None = None,
         on_event: Event | None = None,
         experience: ExperienceProvider | None = None,
+        holdout: Holdout | None = None,
     ):
         self.task, self.settings, self.run_dir, self.roles = task, settings, run_dir, roles
         self.journal, self.knowledge, self.info = journal, knowledge, run_info
@@ -328,6 +344,7 @@ class Runner:
             elapsed=self.elapsed,
             experience=experience,
             on_phase=lambda phase: self.on_event("phase", {"phase": phase}),
+            holdout=holdout,
         )
         self.memory: RunMemory | None = None
         if experience is None:
@@ -345,8 +362,24 @@ class Runner:
 
     def exec_timeout(self) -> float:
         s = self.settings
-        left = s.search.time_limit_s - self.elapsed()
+        left = s.search.time_limit_s - self.elapsed() - self.refit_reserve()
         return max(1.0, min(s.search.exec_timeout_s, s.sandbox.timeout_s, left))
+
+    # --- time for finishing: the final refit on the full training data (docs/holdout.md) ---------------
+    def refit_reserve(self) -> float:
+        """Seconds the search leaves for the final refit: the best node's execution scaled to the full
+        training data, plus grading and the report; at most REFIT_SHARE of the time limit, 0 without a refit."""
+        best, h = self.journal.best_node, self.agent.holdout
+        if h is None or best is None or not self.settings.verify.refit:
+            return 0.0
+        need = best.timings.get("exec", 0.0) * (h.n_seen + h.n_holdout) / max(1, h.n_seen) + FINISH_RESERVE_S
+        return min(need, REFIT_SHARE * self.settings.search.time_limit_s)
+
+    def finish_budget(self) -> float:
+        """Seconds the final refit may take: what is left of the time limit after grading and the report."""
+        s = self.settings
+        left = s.search.time_limit_s - self.elapsed() - FINISH_RESERVE_S
+        return max(0.0, min(s.search.exec_timeout_s, s.sandbox.timeout_s, left))
 
     def usage(self) -> dict[str, Any]:
         now = self.llm.usage_summary() if self.llm is not None else {}
@@ -399,7 +432,7 @@ class Runner:
         while True:
             if len(self.journal) >= s.steps:
                 return "finished"
-            if self.elapsed() >= s.time_limit_s:
+            if self.elapsed() >= s.time_limit_s - self.refit_reserve():
                 return "time"
             if self._safety_due() and (net := self._safety()) is not None:
                 decision, roles, safety = Decision("draft"), net, True
@@ -410,13 +443,51 @@ class Runner:
             )
             try:
                 node = self.agent.step(decision, roles, safety_net=safety)
+                self._after(node, roles)
+                self._checks(node, roles)
             except BudgetExceeded as e:
                 self.fallbacks.append(f"LLM budget spent at step {len(self.journal)}: {e}")
                 return "budget"
-            self._take_notes(roles)
+
+    def _after(self, node: Node, roles: Roles) -> None:
+        self._take_notes(roles)
+        if node.roles == "recipes" and node.unused_inputs:  # a known limit of the offline policy, said once
+            note = (f"offline recipes do not read {', '.join(node.unused_inputs)} (no join of extra input files; "
+                    "docs/recipes.md, 'Input files')")  # fmt: skip
+            if note not in self.fallbacks:
+                self.fallbacks.append(note)
+        self.save("running")
+        self._remember(node)
+        self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage()})
+
+    def _checks(self, node: Node, roles: Roles) -> None:
+        """LLM mode: MLE-STAR's leakage checker on a new valid script, its data-usage checker on a valid draft
+        that ignored inputs; each rewrite runs as the node's child (docs/holdout.md)."""
+        s = self.settings
+        if not s.verify.llm_checks or roles.llm is None or node.is_buggy:
+            return
+        for check in (self.agent.leak_check, self.agent.data_check):
+            if self.elapsed() >= s.search.time_limit_s - self.refit_reserve():
+                return
+            no_step_left = len(self.journal) >= s.search.steps
+            if no_step_left and check == self.agent.data_check:
+                return  # its answer is a rewrite that could not run
+            job = check(node, roles)  # the leak verdict counts even when its fix cannot run
             self.save("running")
-            self._remember(node)
-            self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage()})
+            if job is None:
+                continue
+            if no_step_left:
+                self.agent.note(node, "leakage fix not run: no search step left")
+                continue
+            decision, plan, code = job
+            self.on_event(
+                "step", {"index": len(self.journal), "decision": decision.describe(), "safety": False}
+            )
+            child = self.agent.step(decision, roles, given=(plan, code))
+            if decision.action == "leak-fix" and not child.is_buggy and not child.flagged:
+                node.leakage.fixed_by = child.id
+            self._after(child, roles)
+            self._checks(child, roles)  # a new valid script too (a leak-fix child is not checked again)
 
     def _take_notes(self, roles: Roles) -> None:
         """Copy what the roles logged (e.g. a prompt section cut to fit the context) into the fallbacks."""
@@ -445,6 +516,7 @@ class Runner:
             sub = src / "submission" / self.task.spec.submission_file
             if sub.is_file():
                 shutil.copyfile(sub, self.run_dir / "submission.csv")
+        self.info["refit"] = None if best is None else self.refit(best, status)
         with contextlib.suppress(OSError):
             (self.run_dir / "work").rmdir()  # only when every workspace was cleaned up
         grade = None
@@ -470,7 +542,60 @@ class Runner:
         except Exception as e:  # noqa: BLE001 - the run's data is already safe on disk
             self.fallbacks.append(f"report not written ({type(e).__name__}: {e})")
             self.write_info(status)
-        return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks))
+        return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks),
+                         self.info.get("holdout"), self.info.get("refit"))  # fmt: skip
+
+    def refit(self, best: Node, status: str) -> dict[str, Any] | None:
+        """Re-run the best node's code once on the full training data (the task's own inputs, holdout rows
+        given back) for the submission the run returns; the search-time submission stays when the refit is
+        off, interrupted, would not fit the time left (`finish_budget`), fails or writes no valid file."""
+        from automind.judge import Judge
+        from automind.search.agent import remove_workdir
+        from automind.search.verifier import read_metric
+
+        if self.agent.holdout is None:
+            return None  # the search already trained on every training row
+        out: dict[str, Any] = {"node": best.id, "used": False}
+        budget, need = self.finish_budget(), best.timings.get("exec", 0.0)
+        if not self.settings.verify.refit:
+            out["reason"] = "verify.refit is off"
+        elif status == "interrupted":
+            out["reason"] = "the run was interrupted"
+        elif budget < max(1.0, 0.5 * need):
+            out["reason"] = f"{budget:.0f} s left for finishing; the best node's run took {need:.0f} s"
+        elif str(self.run_dir.resolve()) in best.code:
+            out["reason"] = ("the best node blends earlier nodes' saved predictions, made without the holdout rows; "
+                             "a refit would drop them")  # fmt: skip
+        if "reason" in out:
+            return self._kept(out)
+        workdir = self.run_dir / "work" / "refit"
+        t0 = time.monotonic()
+        try:
+            judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=budget, grade=False)
+            judged = judge.run(best.code)
+            out["seconds"] = round(time.monotonic() - t0, 3)
+            if judged.outcome != "success":
+                out["reason"] = (
+                    f"the refit did not produce a valid submission ({judged.outcome}: {judged.reason})"
+                )
+                return self._kept(out)
+            dst = self.run_dir / "nodes" / best.id / "refit"
+            dst.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(judged.submission, dst / self.task.spec.submission_file)
+            shutil.copyfile(judged.submission, self.run_dir / "submission.csv")
+            (dst / "output.txt").write_text(judged.result.output, encoding="utf-8")
+            out.update(used=True, reported_metric=read_metric(judged.result)[0])
+            return out
+        except Exception as e:  # noqa: BLE001 - a refit that cannot run keeps the search-time submission
+            out["reason"] = f"the refit could not run ({type(e).__name__}: {e})"
+            return self._kept(out)
+        finally:
+            remove_workdir(workdir)
+
+    def _kept(self, refit: dict[str, Any]) -> dict[str, Any]:
+        self.fallbacks.append(f"final refit not used: {refit['reason']}; submission.csv is node "
+                              f"{refit['node']}'s search-time submission (trained without the holdout rows)")  # fmt: skip
+        return refit
 
     def run(self) -> RunResult:
         try:
@@ -524,8 +649,18 @@ def solve(
     sandbox = preflight(task, settings)  # refused inputs stop here, before anything is written
     if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
         roles = assemble.make_roles(settings)
+    try:  # the split reads the task before anything is written; `on` refuses a task it cannot split
+        holdout, holdout_info = start_holdout(task, settings, run_dir)
+    except HoldoutUnavailable as e:
+        raise RunError(
+            f"verify.holdout is on, but {e}. Set verify.holdout to auto or off for this task."
+        ) from e
     run_dir.mkdir(parents=True, exist_ok=True)
     fallbacks: list[str] = [sandbox.fallback] if sandbox.fallback else []
+    if holdout is None and settings.verify.holdout == "auto":
+        fallbacks.append(
+            f"holdout off: {holdout_info['reason']}; nodes are ranked by their own validation scores"
+        )
     info: dict[str, Any] = {
         "task": {
             "path": str(task.root),
@@ -542,6 +677,7 @@ def solve(
         "fallbacks": fallbacks,
         "sandbox": sandbox.describe(),
         "sessions": 1,
+        "holdout": holdout_info,
     }
     analysis, _, _ = load_analysis(task, run_dir, fallbacks)
     t = time.monotonic()
@@ -562,6 +698,7 @@ def solve(
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
         safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
+        holdout=holdout,
     )  # fmt: skip
     runner.save("running")
     return runner.run()
@@ -603,9 +740,14 @@ def resume(
         roles = assemble.make_roles(settings)
     info["config"] = settings.model_dump(mode="json")
     info["sessions"] = int(info.get("sessions", 1)) + 1
+    try:  # runs made before holdouts existed have no record: they go on without one
+        holdout = resume_holdout(run_dir, info.get("holdout"))
+    except ValueError as e:
+        raise RunError(str(e)) from e
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
         safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
+        holdout=holdout,
     )  # fmt: skip
     return runner.run()
 

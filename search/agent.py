@@ -1,5 +1,11 @@
 """One search step: context -> plan -> code (self-adaptive) -> verify -> a node in the journal.
 
+With a holdout (automind.holdout) every execution sees the run's input view; its submission is separated
+before the verifier looks at it, the test rows become the node's submission and the holdout score its
+metric, with the script's own score kept beside it. Every valid node's code goes through the
+deterministic leak check (automind.leakage) and, with a holdout, the score-gap test (automind.holdout.band);
+in LLM mode `leak_check` and `data_check` turn MLE-STAR's checkers into child nodes (see docs/holdout.md).
+
 The roles are called through `guard.guarded`, so anything a role raises arrives as a `RoleError` (LLM
 error, unparsable reply, a file the recipes cannot read, a bug): the node is marked buggy with the
 reason and the search goes on. `BudgetExceeded` is not a RoleError: it propagates so the run stops and
@@ -15,17 +21,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from automind.coding import write_code
+from automind.coding import Coded, one_pass, write_code
 from automind.errors import RoleError
-from automind.roles import Context, Roles, Trick
+from automind.roles import Context, Plan, Roles, Trick
 
 from .guard import guarded
-from .journal import Journal, MetricValue, Node
+from .journal import Journal, LeakReason, MetricValue, Node
 from .policy import Decision
 from .verifier import verify
 
 if TYPE_CHECKING:
     from automind.config import Settings
+    from automind.holdout import Holdout, Separation
     from automind.task import Task
 
 ExperienceProvider = Callable[[Context], list[str]]
@@ -49,6 +56,7 @@ class Agent:
     clock: Callable[[], float] = time.monotonic
     elapsed: Callable[[], float] | None = None  # run time across resumes, stamped on each node
     on_phase: Callable[[str], None] | None = None  # live view: "planning", "coding", "verifying"
+    holdout: Holdout | None = None  # the run's hidden holdout; None: nodes are ranked by their own scores
 
     def context(self, d: Decision) -> Context:
         p = d.parent
@@ -96,7 +104,11 @@ class Agent:
         if self.on_phase is not None:
             self.on_phase(name)
 
-    def step(self, d: Decision, roles: Roles, *, safety_net: bool = False) -> Node:
+    def step(
+        self, d: Decision, roles: Roles, *, safety_net: bool = False, given: tuple[Plan, str] | None = None
+    ) -> Node:
+        """Run one decision as a new node; `given` (plan, code) runs that script instead of asking the roles
+        for a plan and code (the checkers' rewrites)."""
         node_id = str(len(self.journal))
         node = Node(
             id=node_id, action=d.action, parent=d.parent, trick=d.trick,
@@ -107,12 +119,12 @@ class Agent:
         before = self.usage() if self.usage else {}
         t0 = self.clock()
         try:
-            self._run(node, d, guarded(roles), workdir)
+            self._run(node, d, guarded(roles), workdir, given)
         except RoleError as e:
             node.is_buggy, node.metric = True, None
             node.error = f"{type(e).__name__}: {e}"
         finally:
-            _cleanup(workdir)
+            remove_workdir(workdir)
         node.timings["total"] = round(self.clock() - t0, 3)
         if self.usage:
             after = self.usage()
@@ -122,13 +134,15 @@ class Agent:
         self.save_files(node)
         return node
 
-    def _run(self, node: Node, d: Decision, roles: Roles, workdir: Path) -> None:
+    def _run(
+        self, node: Node, d: Decision, roles: Roles, workdir: Path, given: tuple[Plan, str] | None
+    ) -> None:
         from automind.judge import Judge
 
         tick = self.clock()
         ctx = self.context(d)
         self._phase("planning")
-        plan = roles.plan(ctx)
+        plan = roles.plan(ctx) if given is None else given[0]
         node.plan, node.summary = plan.text, plan.summary
         node.error_analysis = str(plan.meta.get("analysis") or "")
         if node.trick is not None and plan.meta.get("trick_inapplicable"):
@@ -145,8 +159,13 @@ class Agent:
         self._phase("coding")
         timeout = self.exec_timeout() if self.exec_timeout else None
         # executed and judged through automind.judge (as `automind exec` and TaskEnv); never graded here
-        judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=timeout, grade=False)
-        coded = write_code(roles, ctx, plan, judge.sandbox, self.settings.coding, timeout_s=timeout)
+        view = {} if self.holdout is None else {"inputs": self.holdout.inputs}
+        judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=timeout, grade=False, **view)
+        if given is None:
+            coded = write_code(roles, ctx, plan, judge.sandbox, self.settings.coding, timeout_s=timeout)
+        else:
+            tries = self.settings.coding.one_pass_tries
+            coded = one_pass(roles, ctx, given[1], judge.sandbox, tries, timeout_s=timeout)
         node.code, node.coder, node.complexity = coded.code, coded.coder, coded.complexity
         node.timings["code"] = round(self.clock() - tick, 3)
         notes = "\n".join(coded.log)
@@ -156,10 +175,22 @@ class Agent:
             return
         node.output = coded.result.output
         node.timings["exec"] = round(coded.result.wall_s, 3)
+        self._judge(node, ctx, roles, coded, notes)
 
+    def _judge(self, node: Node, ctx: Context, roles: Roles, coded: Coded, notes: str) -> None:
+        """Separate the holdout rows, verify, and set the node's scores, outputs and leak flags."""
+        from automind.datause import unused_inputs
+
+        assert coded.result is not None
         tick = self.clock()
         self._phase("verifying")
-        v = verify(roles, ctx, self.task, coded.code, coded.result)
+        result = coded.result
+        node.inputs_read = list(result.inputs_read)
+        node.unused_inputs = unused_inputs(self.task, node.inputs_read)
+        # separated even after a failure: a combined submission is then judged against the view it was made for
+        sep = self._separate(result.workspace) if self.holdout is not None else None
+        v = verify(roles, ctx, self.task, coded.code, result, holdout_error=sep.error if sep else None,
+                   unused=node.unused_inputs)  # fmt: skip
         node.timings["verify"] = round(self.clock() - tick, 3)
         node.verifier_summary = v.summary
         node.reported_lower_is_better = v.lower_is_better
@@ -169,9 +200,89 @@ class Agent:
         if len(coded.log) > 1 or v.notes:  # retries or fallbacks happened: keep the story with the output
             notes = "\n".join([notes, *v.notes]).strip()
             node.output = f"{node.output}\n\n[notes]\n{notes}".strip()
-        if not v.buggy:
-            node.metric = MetricValue(v.metric, bool(v.lower_is_better))
-            keep_outputs(coded.result.workspace / "submission", self.node_dir(node.id) / "submission")
+        if v.buggy:
+            return
+        node.reported_metric = v.metric
+        if sep is not None and sep.score is None:
+            node.is_buggy, node.error = True, sep.score_error or "the holdout rows could not be scored"
+            return
+        node.metric = MetricValue(v.metric if sep is None else sep.score.value, bool(v.lower_is_better))
+        keep_outputs(result.workspace / "submission", self.node_dir(node.id) / "submission")
+        if sep is not None:
+            node.holdout_metric, node.holdout_se = sep.score.value, sep.score.se
+            if sep.predictions is not None and sep.predictions.is_file():
+                shutil.copyfile(sep.predictions, self.node_dir(node.id) / "holdout_predictions.csv")
+        self._leakage(node, sep)
+
+    def _separate(self, workspace: Path) -> Separation:
+        from automind.holdout import separate
+
+        assert self.holdout is not None
+        sub = workspace / "submission" / self.task.spec.submission_file
+        return separate(self.holdout, self.task, sub, workspace / "working" / "holdout_predictions.csv")
+
+    def targets(self) -> list[str]:
+        """Target columns for the leak check: the task's, plus the label column a holdout found."""
+        extra = self.holdout.layout.label_cols if self.holdout is not None else []
+        return list(dict.fromkeys([*self.task.spec.target_columns, *extra]))
+
+    def _leakage(self, node: Node, sep: Separation | None) -> None:
+        """The deterministic code check and, with a holdout, the gap between the two scores (search.trust)."""
+        from .trust import assess
+
+        node.leakage = assess(node.code, self.targets(), self.settings.verify, reported=node.reported_metric,
+                              score=sep.score if sep else None, holdout=self.holdout,
+                              lower_is_better=self.journal.direction)  # fmt: skip
+
+    # --- MLE-STAR's checkers, LLM mode (the runner turns what they return into child nodes) ------------------
+    def leak_check(self, node: Node, roles: Roles) -> tuple[Decision, Plan, str] | None:
+        """Ask the leakage checker about a new valid script; (decision, plan, rewritten script) when it leaks
+        and its block is found exactly in the script (only that block changes)."""
+        if node.is_buggy or node.action == "leak-fix":
+            return None
+        d = Decision("leak-fix", node)
+        findings = [
+            f"line {r.line}: {r.kind}: {r.message}" for r in node.leakage.reasons if r.source == "code"
+        ]
+        try:
+            verdict = guarded(roles).check_leakage(self.context(d), node.code, findings)
+        except RoleError as e:
+            self.note(node, f"leakage check failed: {e}")
+            return None
+        if not verdict.leaky:
+            self.note(node, f"leakage check: none ({verdict.reason or 'no reason given'})")
+            return None
+        self.journal.distrust(
+            node, LeakReason("llm", verdict.reason or "the leakage checker found a leak", None, "llm")
+        )
+        if not verdict.block.strip() or verdict.block not in node.code or not verdict.fixed.strip():
+            self.note(
+                node, "leakage check: leak found, but its block is not in the script exactly; not rewritten"
+            )
+            return None
+        code = node.code.replace(verdict.block, verdict.fixed, 1)
+        text = (
+            f"Leakage fix of node {node.id}: {verdict.reason}\nOnly the data preparation block was rewritten."
+        )
+        return d, Plan(text, f"[leak-fix of #{node.id}] {verdict.reason}"[:200]), code
+
+    def data_check(self, node: Node, roles: Roles) -> tuple[Decision, Plan, str] | None:
+        """Ask the data-usage checker to use the inputs a valid draft ignored; (decision, plan, script) or None."""
+        if node.is_buggy or node.action != "draft" or not node.unused_inputs:
+            return None
+        d = Decision("data-use", node)
+        try:
+            code = guarded(roles).use_data(self.context(d), node.code, list(node.unused_inputs))
+        except RoleError as e:
+            self.note(node, f"data-usage check failed: {e}")
+            return None
+        text = f"Use the inputs node {node.id} ignored: {', '.join(node.unused_inputs)}."
+        return d, Plan(text, f"[data-use of #{node.id}] {', '.join(node.unused_inputs)}"[:200]), code
+
+    def note(self, node: Node, line: str) -> None:
+        """Append a checker's finding to the node's output (shown in the report)."""
+        node.output = f"{node.output}\n[check] {line}".strip()
+        self.save_files(node)
 
     def node_dir(self, node_id: str) -> Path:
         return self.run_dir / "nodes" / node_id
@@ -208,7 +319,7 @@ def keep_outputs(src: Path, dst: Path, max_mb: float = 200.0) -> None:
             shutil.copyfile(f, dst / f.name)
 
 
-def _cleanup(workdir: Path) -> None:
+def remove_workdir(workdir: Path) -> None:
     """Workspaces are disposable once the node's files are saved (AUTOMIND_KEEP_WORK=1 keeps them).
 
     Their input/ folders are read-only, so folders are made writable before removal.

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from automind.errors import BudgetExceeded, RoleError
-from automind.roles import Context, Plan, Roles, Step, Verdict
+from automind.roles import Context, LeakCheck, Plan, Roles, Step, Verdict
 
 if TYPE_CHECKING:
     from automind.llm.client import LLM
@@ -80,6 +80,12 @@ class GuardedRoles:
 
     def verify(self, ctx: Context, code: str, result: ExecResult) -> Verdict:
         return self._call("verify", self.inner.verify, ctx, code, result)
+
+    def check_leakage(self, ctx: Context, code: str, findings: list[str]) -> LeakCheck:
+        return self._call("check_leakage", self.inner.check_leakage, ctx, code, findings)
+
+    def use_data(self, ctx: Context, code: str, unused: list[str]) -> str:
+        return self._call("use_data", self.inner.use_data, ctx, code, unused)
 
 
 def guarded(roles: Roles) -> Roles:

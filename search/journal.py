@@ -19,6 +19,7 @@ from automind.atomic import write_json
 from automind.roles import Action, Trick
 
 Status = Literal["valid", "buggy", "dead"]
+LeakStatus = Literal["unchecked", "clean", "leak", "suspect_leakage"]
 Coder = Literal["one-pass", "stepwise"]  # which roles wrote the code is Node.roles
 JOURNAL_VERSION = 1
 
@@ -51,6 +52,44 @@ class MetricValue:
         return f"{self.value:.5g} ({'lower' if self.lower_is_better else 'higher'} is better)"
 
 
+@dataclass
+class LeakReason:
+    """One reason a node's score is not trusted: a code finding (with its line) or the holdout gap."""
+
+    kind: str  # fit-on-test | fit-before-split | target-stats | target-feature | test-early-stopping |
+    # hardcoded-metric (automind.leakage) | llm (the LLM leakage checker) | score-gap (the holdout)
+    message: str
+    line: int | None = None
+    source: str = "code"  # code | llm | holdout
+
+
+@dataclass
+class Leakage:
+    """What the leak checks found on a node. `leak`: its code leaks (deterministic check or the LLM checker);
+    `suspect_leakage`: its own score beats its holdout score beyond the noise band. Either one flags it."""
+
+    status: LeakStatus = "unchecked"
+    reasons: list[LeakReason] = field(default_factory=list)
+    fixed_by: str | None = None  # the child node that rewrote the leaky block (LLM mode)
+    gap: float | None = None  # own score minus holdout score, signed so > 0 means it claims better
+    band: float | None = None  # the noise band the gap is compared with
+
+    @property
+    def flagged(self) -> bool:
+        return self.status in ("leak", "suspect_leakage")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> Leakage:
+        if not d:
+            return cls()
+        reasons = [LeakReason(**{k: v for k, v in r.items() if k in LeakReason.__dataclass_fields__})
+                   for r in d.get("reasons") or []]  # fmt: skip
+        return cls(d.get("status", "unchecked"), reasons, d.get("fixed_by"), d.get("gap"), d.get("band"))
+
+
 @dataclass(eq=False)
 class Node:
     """One attempted solution. `parent`, `children` and `journal` are runtime links set by Journal.append."""
@@ -78,6 +117,14 @@ class Node:
     usage: dict[str, Any] = field(default_factory=dict)  # tokens spent on this node, per role
     created_at: float = field(default_factory=time.time)
     elapsed_s: float = 0.0  # run time (across resumes) when the node was finished
+    # trustworthy scores (docs/holdout.md): `metric` is the score the search ranks by, the holdout score
+    # when the run has a holdout, else the script's own; both are kept here
+    holdout_metric: float | None = None  # automind's score of the node's predictions on the hidden holdout
+    holdout_se: float | None = None  # its bootstrap standard error
+    reported_metric: float | None = None  # the score the script reported about itself
+    leakage: Leakage = field(default_factory=Leakage)
+    inputs_read: list[str] = field(default_factory=list)  # input/ files the script read (sandbox guard)
+    unused_inputs: list[str] = field(default_factory=list)  # provided input files it never read
     parent_id: str | None = None
     parent: Node | None = field(default=None, repr=False)
     children: list[Node] = field(default_factory=list, repr=False)
@@ -125,8 +172,9 @@ class Node:
         d = {
             k: getattr(self, k)
             for k in self.__dataclass_fields__
-            if k not in ("parent", "children", "journal", "metric", "trick")
+            if k not in ("parent", "children", "journal", "metric", "trick", "leakage")
         }
+        d["leakage"] = self.leakage.to_dict()
         d["metric"] = None if self.metric is None else self.metric.value
         d["lower_is_better"] = None if self.metric is None else self.metric.lower_is_better
         d["trick"] = None if self.trick is None else asdict(self.trick)
@@ -145,7 +193,14 @@ class Node:
         metric = d.get("metric")
         known["metric"] = None if metric is None else MetricValue(metric, bool(d.get("lower_is_better")))
         known["trick"] = None if d.get("trick") is None else Trick(**d["trick"])
+        known["leakage"] = Leakage.from_dict(d.get("leakage"))
         return cls(**known)
+
+    @property
+    def flagged(self) -> bool:
+        """Its score is not trusted (leaky code, a too-good self-reported score, or the LLM verifier
+        judged its validation to be overfitting)."""
+        return self.leakage.flagged or self.overfit_flag
 
 
 @dataclass
@@ -182,6 +237,16 @@ class Journal:
         self._resolve_trick(node)
         return node
 
+    def distrust(self, node: Node, reason: LeakReason) -> None:
+        """Flag a node after the fact (the LLM leakage checker): its trick, if credited, is credited no more."""
+        node.leakage.reasons.append(reason)
+        node.leakage.status = "leak"
+        origin = node
+        while origin.trick is None and origin.action == "debug" and origin.parent is not None:
+            origin = origin.parent
+        if origin.trick is not None and not node.is_buggy:
+            origin.trick_helpful = False
+
     def _resolve_trick(self, node: Node) -> None:
         """A trick is judged on the improve that applied it, or on the debug fix that made it run."""
         origin = node
@@ -189,7 +254,9 @@ class Journal:
             origin = origin.parent
         if origin.trick is None or origin.trick_helpful is not None:
             return
-        if not node.is_buggy:
+        if not node.is_buggy and node.flagged:
+            origin.trick_helpful = False  # a leaky or suspect score credits nothing
+        elif not node.is_buggy:
             base = origin.parent.metric if origin.parent is not None else None
             origin.trick_helpful = base is None or self.score(node) > self.score(origin.parent)
         elif node.status == "dead":
@@ -231,12 +298,12 @@ class Journal:
 
     @property
     def best_node(self) -> Node | None:
-        """The valid node with the best metric; a node flagged as overfitting only when no unflagged
-        valid node exists (its score cannot be trusted against theirs)."""
+        """The best valid node by its score; a flagged node (leakage or overfitting) only when no
+        unflagged valid node exists (its score cannot be trusted against theirs)."""
         valid = [n for n in self.valid_nodes if n.metric is not None]
+        trusted = [n for n in valid if not n.flagged]
         if not valid:
             return None
-        trusted = [n for n in valid if not n.overfit_flag]
         return max(trusted or valid, key=self.score)  # max() keeps the earliest among equals
 
     def best_over_time(self) -> list[tuple[float, float, str]]:
@@ -246,7 +313,8 @@ class Journal:
         for n in self.nodes:
             if n.is_buggy or n.metric is None:
                 continue
-            if best is None or self.score(n) > self.score(best):
+            ranks = (not n.flagged, self.score(n))
+            if best is None or ranks > (not best.flagged, self.score(best)):
                 best = n
                 points.append((n.elapsed_s, n.metric.value, n.id))
         return points
@@ -269,8 +337,13 @@ class Journal:
             what = n.summary or (n.plan.strip().splitlines() or ["(no plan)"])[0][:160]
             if n.is_buggy or n.metric is None:
                 lines.append(f"tried {what} -> failed: {(n.error or 'bug')[:160]}")
+            elif n.holdout_metric is not None and n.reported_metric is not None:
+                flag = f" [{n.leakage.status.replace('_', ' ')}]" if n.flagged else ""
+                lines.append(f"tried {what} -> holdout {n.holdout_metric:.6g} "
+                             f"(its own validation {n.reported_metric:.6g}){flag}")  # fmt: skip
             else:
-                lines.append(f"tried {what} -> validation {n.metric.value:.6g}")
+                flag = f" [{n.leakage.status.replace('_', ' ')}]" if n.flagged else ""
+                lines.append(f"tried {what} -> validation {n.metric.value:.6g}{flag}")
         return lines[-limit:]
 
     # --- persistence ---------------------------------------------------------------------------

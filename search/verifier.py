@@ -87,7 +87,18 @@ def _failure(result: ExecResult) -> str:
     return f"exited with code {result.exit_code}" + (f" ({result.message})" if result.message else "")
 
 
-def verify(roles: Roles, ctx: Context, task: Task, code: str, result: ExecResult) -> Verification:
+def verify(
+    roles: Roles,
+    ctx: Context,
+    task: Task,
+    code: str,
+    result: ExecResult,
+    *,
+    holdout_error: str | None = None,
+    unused: list[str] | None = None,
+) -> Verification:
+    """`holdout_error`: the combined submission (test + holdout rows) was unusable, said instead of the
+    submission check; `unused`: provided input files the script never read (a note, not a bug)."""
     reasons: list[str] = []
     notes: list[str] = []
     try:
@@ -101,10 +112,14 @@ def verify(roles: Roles, ctx: Context, task: Task, code: str, result: ExecResult
     from automind.judge import check_submission
 
     check = check_submission(task, result)
-    if check.format_error:
+    if holdout_error:
+        reasons.append(holdout_error)
+    elif check.format_error:
         reasons.append(f"invalid submission: {check.format_error}")
     elif not check.written:
         reasons.append(f"no submission/{task.spec.submission_file} was written")
+    if unused:
+        notes.append(f"data usage: the script never read these provided inputs: {', '.join(unused)}")
 
     metric, source = read_metric(result)
     if metric is None and verdict.metric is not None and _appears(verdict.metric, result.stdout):

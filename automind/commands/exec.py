@@ -2,6 +2,9 @@
 
 Exactly one outcome is reported, each with its exit code (see EXIT_HELP). With private answers a valid
 submission is also graded. The workspace is removed when the command ends unless --keep-workspace.
+With --holdout the script sees the training rows minus a hidden holdout, whose features are appended to the
+test file, and its predictions for them are scored by automind (docs/holdout.md); every report carries the
+script's own score, the holdout score, the leak check and the input files the script read.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import typer
 from automind.commands.common import console, fail, print_json
 
 if TYPE_CHECKING:
+    from automind.config import Settings
+    from automind.holdout import Holdout
     from automind.sandbox import Sandbox
 
 OUTCOMES = {
@@ -40,12 +45,48 @@ TEMP_PREFIX = "automind-exec-"
 OWNER_FILE = ".automind-exec.json"  # pid and start time of the exec that owns a temp folder
 
 
-def check_run(task: Any, script: Path, code: str, sandbox: Sandbox) -> dict[str, Any]:
-    """Run `code` (read from `script`) in a fresh sandbox workspace, then validate and (if possible) grade."""
-    from automind.judge import Judge
+def check_run(
+    task: Any, script: Path, code: str, sandbox: Sandbox, settings: Settings | None = None,
+    holdout: Holdout | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Run `code` (read from `script`) in a fresh sandbox workspace, then validate and (if possible) grade.
 
-    judged = Judge(task, sandbox).judge(sandbox.run_script(code, name=script.name))
-    return {"task": task.name, "script": str(script), **judged.to_dict()}
+    With a holdout (the sandbox shows its view) the submission is separated first: the test rows are
+    judged and graded as usual, the holdout rows scored. Trust fields are always reported."""
+    from automind.config import Settings
+    from automind.datause import unused_inputs
+    from automind.judge import Judge
+    from automind.search.trust import assess
+    from automind.search.verifier import read_metric, task_direction
+
+    cfg = (settings or Settings()).verify
+    result = sandbox.run_script(code, name=script.name)
+    sep = None
+    if holdout is not None:
+        from automind.holdout import separate
+
+        sub = result.workspace / "submission" / task.spec.submission_file
+        sep = separate(holdout, task, sub, result.workspace / "working" / "holdout_predictions.csv")
+    judged = Judge(task, sandbox).judge(result)
+    report = {"task": task.name, "script": str(script), **judged.to_dict()}
+    if sep is not None and sep.error:
+        report.update(outcome="submission invalid", reason=sep.error, grade=None)
+    reported = read_metric(result)[0]
+    score = sep.score if sep is not None else None
+    targets = [*task.spec.target_columns, *(holdout.layout.label_cols if holdout is not None else [])]
+    leak = assess(code, list(dict.fromkeys(targets)), cfg, reported=reported, score=score, holdout=holdout,
+                  lower_is_better=task_direction(task))  # fmt: skip
+    report.update(
+        reported_metric=reported,
+        holdout_metric=None if score is None else score.value,
+        holdout_se=None if score is None else score.se,
+        holdout=holdout.describe() if holdout is not None else {"enabled": False},
+        holdout_error=None if sep is None else sep.score_error,
+        leakage=leak.to_dict(),
+        inputs_read=list(result.inputs_read),
+        unused_inputs=unused_inputs(task, list(result.inputs_read)),
+    )
+    return report
 
 
 def read_script(script: Path) -> str:
@@ -163,7 +204,26 @@ def register(app: typer.Typer) -> None:
             "--allow-external-symlinks",
             help="Accept public/ symlinks that leave the task folder (their files are read, never changed).",
         ),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable report."),
+        holdout: bool = typer.Option(
+            False,
+            "--holdout",
+            help="Hide a share of the training rows from the script, append their features to the test file "
+            "and score its predictions for them (a check of your pipeline's own validation score).",
+        ),
+        holdout_fraction: float | None = typer.Option(
+            None,
+            "--holdout-fraction",
+            metavar="FRACTION",
+            min=0.01,
+            max=0.5,
+            help="Share of the training rows held out (implies --holdout; default verify.holdout_fraction, 0.15).",
+        ),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help="Machine-readable report: outcome, exec, grade, reported_metric, holdout_metric, holdout_se, "
+            "holdout, leakage, inputs_read, unused_inputs.",
+        ),
     ) -> None:
         """Run SCRIPT in the sandbox as the agent would, then validate and grade its submission."""
         from automind.commands.common import settings as load_settings
@@ -184,10 +244,12 @@ def register(app: typer.Typer) -> None:
         sandbox: Sandbox | None = None
         try:
             with signals_interrupt():
-                sandbox = Sandbox.from_settings(t, wd, cfg)
+                split = _holdout(t, wd, cfg, holdout_fraction) if holdout or holdout_fraction else None
+                view = {} if split is None else {"inputs": split.inputs}
+                sandbox = Sandbox.from_settings(t, wd, cfg, **view)
                 status = f"running {script.name} (timeout {cfg.sandbox.timeout_s:g} s)"
                 with console.status(status, spinner="dots") if not as_json else contextlib.nullcontext():
-                    report = check_run(t, script.resolve(), code, sandbox)
+                    report = check_run(t, script.resolve(), code, sandbox, cfg, split)
         except SandboxError as e:
             fail(str(e))
         except KeyboardInterrupt as e:
@@ -204,6 +266,17 @@ def register(app: typer.Typer) -> None:
         else:
             _print(report)
         raise typer.Exit(OUTCOMES[report["outcome"]])
+
+
+def _holdout(task: Any, wd: Path, cfg: Settings, fraction: float | None) -> Holdout:
+    """The holdout view for one exec, under the work folder (removed with it); a clear error when impossible."""
+    from automind.holdout import HoldoutUnavailable, build_holdout
+
+    frac = fraction or cfg.verify.holdout_fraction
+    try:
+        return build_holdout(task, wd / "holdout", fraction=frac, seed=cfg.search.seed)
+    except HoldoutUnavailable as e:
+        fail(f"--holdout: {e}. Run without --holdout to check the script as it is.")
 
 
 def _clean_up(wd: Path, ours: bool, sandbox: Sandbox | None) -> bool:
@@ -246,3 +319,31 @@ def _print(report: dict[str, Any]) -> None:
         from automind.grading import GradeReport
 
         _print_report(GradeReport(**report["grade"]))
+    _print_trust(report)
+
+
+def _print_trust(report: dict[str, Any]) -> None:
+    """The scores side by side, the leak verdict with its lines, and what the script read."""
+
+    def fmt(v: float | None) -> str:
+        return "-" if v is None else f"{v:.6g}"
+
+    line = f"own validation score {fmt(report['reported_metric'])}"
+    if report["holdout"].get("enabled"):
+        h = report["holdout"]
+        se = report.get("holdout_se")
+        line += f", holdout score {fmt(report['holdout_metric'])}" + (f" ± {se:.2g}" if se else "")
+        line += f" ({h['holdout_rows']} hidden rows, {h['strategy']})"
+    if report.get("holdout_error"):
+        line += f" [red]{report['holdout_error']}[/]"
+    console.print(line, highlight=False, soft_wrap=True)
+    leak = report["leakage"]
+    color = "red" if leak["status"] in ("leak", "suspect_leakage") else "green"
+    console.print(f"leakage: [{color}]{leak['status']}[/]", highlight=False)
+    for r in leak["reasons"]:
+        where = f"line {r['line']}: " if r.get("line") else ""
+        console.print(f"  - {where}{r['kind']}: {r['message']}", highlight=False, soft_wrap=True)
+    read = ", ".join(report["inputs_read"]) or "nothing seen (native readers are not seen)"
+    console.print(f"[dim]inputs read: {read}[/]", highlight=False, soft_wrap=True)
+    if report["unused_inputs"]:
+        console.print(f"[yellow]never read: {', '.join(report['unused_inputs'])}[/]", highlight=False)

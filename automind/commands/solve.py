@@ -66,6 +66,7 @@ def _overrides(**flags: Any) -> dict[str, Any]:
         "llm": "llm.provider",
         "coder": "coding.mode",
         "seed": "search.seed",
+        "holdout": "verify.holdout",
     }
     return {keys[k]: v for k, v in flags.items() if v is not None}
 
@@ -90,6 +91,19 @@ def _print_result(res) -> None:
             "best",
             f"node {res.best.id}: {res.best.metric.value:.6g} ({'lower' if d else 'higher'} is better)",
         )
+        if res.best.holdout_metric is not None:  # trustworthy scores (docs/holdout.md)
+            own = "-" if res.best.reported_metric is None else f"{res.best.reported_metric:.6g}"
+            t.add_row(
+                "scores",
+                f"holdout {res.best.holdout_metric:.6g}, its own validation {own}, {res.best.leakage.status}",
+            )
+        if res.refit:
+            t.add_row(
+                "refit",
+                "on all training rows"
+                if res.refit.get("used")
+                else f"[yellow]not used: {res.refit.get('reason')}[/]",
+            )
         t.add_row("solution", f"{res.run_dir / 'best_solution.py'}  {res.run_dir / 'submission.csv'}")
     else:
         t.add_row("best", "[red]no valid solution[/]")
@@ -147,6 +161,13 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(None, "--out", help="Run folder (default runs/<task>-<timestamp>)."),
         resume_dir: Path = typer.Option(None, "--resume", help="Continue the run in this folder."),
         seed: int = typer.Option(None, "--seed", help="Seed of the search policy."),
+        holdout: str = typer.Option(
+            None,
+            "--holdout",
+            metavar="auto|on|off",
+            help="Rank nodes by automind's own hidden holdout of the training rows (auto: when the task's "
+            "layout allows it and it has enough rows; docs/holdout.md; default verify.holdout, auto).",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (no live view)."),
         leaderboard: Path = typer.Option(
             None, "--leaderboard", help="A leaderboard CSV (rank,score) to grade the result against."
@@ -168,7 +189,11 @@ def register(app: typer.Typer) -> None:
             fail(why)
         if resume_dir is not None and leaderboard is not None:
             fail("--leaderboard applies to a new run; a resumed run keeps the leaderboard it started with.")
-        overrides = _overrides(steps=steps, time_limit=time_limit, llm=llm, coder=coder, seed=seed)
+        if resume_dir is not None and holdout is not None:
+            fail("--holdout applies to a new run; a resumed run keeps the holdout split it started with.")
+        overrides = _overrides(
+            steps=steps, time_limit=time_limit, llm=llm, coder=coder, seed=seed, holdout=holdout
+        )
         try:
             if resume_dir is not None:
                 from automind.report import ReportError, load_run_files

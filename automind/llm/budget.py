@@ -52,6 +52,8 @@ NEVER_CUT: dict[str, frozenset[str]] = {
     "edit_code": frozenset({"code"}),
     "rewrite_code": frozenset({"code"}),
     "repair": frozenset({"code"}),
+    "leakage_check": frozenset({"code"}),  # the checkers judge the whole script
+    "data_usage": frozenset({"code"}),
 }
 
 

@@ -25,7 +25,7 @@ from automind.llm.parsers import (
     parse_search_replace,
 )
 from automind.llm.prompts import render
-from automind.roles import Context, Plan, Step, Trick, Verdict
+from automind.roles import Context, LeakCheck, Plan, Step, Trick, Verdict
 
 if TYPE_CHECKING:
     from automind.config import Settings
@@ -65,6 +65,27 @@ SUBMISSION_VERIFY = {
             "metric",
             "lower_is_better",
         ],
+    },
+}
+
+LEAKAGE_CHECK = {
+    "name": "leakage_check",
+    "description": "Report whether the script's data preparation leaks validation or test information.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "leakage": {"type": "boolean", "description": "The preparation block leaks."},
+            "reason": {"type": "string", "description": "One sentence: what leaks, or why nothing does."},
+            "block": {
+                "type": "string",
+                "description": "The preparation block, copied exactly from the script.",
+            },
+            "fixed": {
+                "type": "string",
+                "description": "The block rewritten without the leak; empty if none.",
+            },
+        },
+        "required": ["leakage", "reason", "block", "fixed"],
     },
 }
 
@@ -359,6 +380,24 @@ class LLMRoles:
             is_overfitting=_bool(args.get("is_overfitting"), False),
             has_csv_submission=_bool(args.get("has_csv_submission"), False),
         )
+
+    # -- MLE-STAR's checkers (role "checker": the search runs them on valid scripts, docs/holdout.md) -------
+
+    def check_leakage(self, ctx: Context, code: str, findings: list[str]) -> LeakCheck:
+        values = {**self._vars(ctx), "code": code, "findings": findings}
+        args = self._ask("checker", "leakage_check", values, tools=[LEAKAGE_CHECK]).tool_args or {}
+        if "leakage" not in args:
+            raise RoleError("leakage check: the checker's reply had no 'leakage' verdict")
+        return LeakCheck(
+            leaky=_bool(args.get("leakage"), False),
+            block=str(args.get("block") or ""),
+            fixed=str(args.get("fixed") or ""),
+            reason=str(args.get("reason") or "").strip(),
+        )
+
+    def use_data(self, ctx: Context, code: str, unused: list[str]) -> str:
+        values = {**self._vars(ctx), "code": code, "unused": unused}
+        return self._code_from(self._ask("checker", "data_usage", values), "data usage rewrite")
 
 
 def _facts(result: ExecResult) -> list[str]:

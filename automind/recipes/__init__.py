@@ -40,7 +40,7 @@ from automind.recipes.compose import (
     snake,
 )
 from automind.recipes.profile import Profile, profile_task
-from automind.roles import Context, Plan, Step, Verdict
+from automind.roles import Context, LeakCheck, Plan, Step, Verdict
 
 if TYPE_CHECKING:
     from automind.config import Settings
@@ -568,6 +568,16 @@ class RecipeRoles:
         summary = "; ".join(problems) if problems else f"ran clean; validation {spec.name} = {metric:.6g}"
         return Verdict(is_bug=bool(problems), summary=summary, metric=metric, lower_is_better=lower,
                        has_csv_submission=sub.is_file())  # fmt: skip
+
+    # --- the trustworthy-scores checks (docs/holdout.md) -------------------------------------------
+    def check_leakage(self, ctx: Context, code: str, findings: list[str]) -> LeakCheck:
+        """No leakage, deterministically: recipe scripts fit every statistic on each fold's training rows
+        (tests/automind/test_leakage.py runs every card through the deterministic checker to hold them to it)."""
+        return LeakCheck(leaky=False, reason="recipe scripts are leak-free by construction")
+
+    def use_data(self, ctx: Context, code: str, unused: list[str]) -> str:
+        """Recipes read train, test and the sample submission only (docs/recipes.md, "Input files")."""
+        raise RoleError(f"recipes do not join other input files ({', '.join(unused)}); see docs/recipes.md")
 
 
 def read_metric(workspace: Path, stdout: str = "") -> float | None:

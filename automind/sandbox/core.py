@@ -229,6 +229,7 @@ class Sandbox:
         stdout = read_capture(boot / "stdout.txt", offset=out_offset)
         stderr = read_capture(boot / "stderr.txt", offset=err_offset)
         violations = read_capture(boot / "report" / "violations.log", offset=violations_offset).splitlines()
+        inputs_read = sorted(set(read_capture(boot / "report" / "inputs_read.log").splitlines()) - {""})
         exc_type = exc.get("exc_type")
         status, message = self._ending(code, killed, limit, exc_type)
         return ExecResult(
@@ -243,6 +244,7 @@ class Sandbox:
             workspace=ws,
             message=message,
             violations=violations,
+            inputs_read=inputs_read,
             head_chars=self.head_chars,
             tail_chars=self.tail_chars,
             isolation=self.mechanism,

@@ -26,6 +26,9 @@ class ExecResult:
     head_chars: int = 4000
     tail_chars: int = 6000
     isolation: str = ""  # how the execution was contained (see Isolation.describe)
+    # input/ files (and folders listed) the script's Python code read, relative to input/; a session's
+    # list covers every cell so far. Files opened by native code (pyarrow, a C loader) are not seen.
+    inputs_read: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -51,7 +54,7 @@ class ExecResult:
         d = {k: getattr(self, k) for k in ("status", "exit_code", "exc_type", "traceback", "message")}
         d.update(wall_s=round(self.wall_s, 3), peak_mem_mb=round(self.peak_mem_mb, 1))
         d.update(workspace=str(self.workspace), violations=self.violations, output=self.output)
-        d.update(isolation=self.isolation)
+        d.update(isolation=self.isolation, inputs_read=self.inputs_read)
         return d
 
 

@@ -193,6 +193,7 @@ def guard_config(w: Workspace, private: Path | None) -> dict[str, object]:
         "writable_extra": list(WRITABLE_DEVICES),
         "fast_read": fast,
         "violations": str(w.report / "violations.log"),
+        "inputs_read": str(w.report / "inputs_read.log"),
         "exc_json": str(w.report / "exception.json"),
     }
 

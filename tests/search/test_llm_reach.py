@@ -41,6 +41,7 @@ TOOL_KINDS = {
     "decompose_plan": "decompose",
     "distilled_tricks": "distill",
     "trick_applicability": "applicable",
+    "leakage_check": "leakage",
     "assign_categories": "label_top",
     "assign_subcategories": "label_sub",
     "fix_lesson": "lesson",
@@ -72,6 +73,8 @@ class Model:
         self.answers.setdefault("label_top", [{"labels": ["General Machine Learning"]}])
         self.answers.setdefault("label_sub", [{"labels": ["Classification"]}])
         self.answers.setdefault("applicable", [{"applicable": True, "reason": "fits"}])
+        self.answers.setdefault("leakage", [{"leakage": False, "reason": "fit on training rows only",
+                                             "block": "", "fixed": ""}])  # fmt: skip
         self.seen: list[tuple[str, str]] = []
 
     @staticmethod
@@ -186,6 +189,9 @@ def test_improves_apply_distilled_checked_tricks_and_drafts_see_papers(
 
     # every distilled trick was checked for applicability when the pool was built, and before each use
     checks = model.prompts("applicable")
+    # MLE-STAR's leakage checker saw each new valid script whole (and found nothing to fix)
+    leak_prompts = model.prompts("leakage")
+    assert len(leak_prompts) == 3 and 'write("0.86")' in leak_prompts[-1]
     assert len(checks) == 4 and "# Current solution" not in checks[0]
     assert "# Current solution" in checks[2] and "Threshold x at 0.5." in checks[2]
     improve = model.prompts("improve_trick")[0]

@@ -86,8 +86,18 @@ VARS = {
     },
     "task_difficulty": {"tasks": [{"name": "a", "description": "tabular", "tree": "train.csv"}]},
     "system": {"role": "coder"},
+    "leakage_check": {**TASK, "code": "print(1)", "findings": ["line 3: fit-on-test: scaler"]},
+    "data_usage": {**TASK, "code": "print(1)", "unused": ["stores.csv"]},
 }
-CODE_TEMPLATES = ["one_pass_code", "step_code", "edit_code", "rewrite_code", "repair", "integrate"]
+CODE_TEMPLATES = [
+    "one_pass_code",
+    "step_code",
+    "edit_code",
+    "rewrite_code",
+    "repair",
+    "integrate",
+    "data_usage",
+]
 CONTRACT = [
     "./input",
     "./submission/submission.csv",
@@ -138,6 +148,10 @@ def test_output_format_markers():
     for key in ("data_type", "domain", "dataset", "task", "techniques", "contribution"):
         assert f'"{key}"' in summary
     assert "8 to 12" in render("distill_tricks", **VARS["distill_tricks"])
+    leak = render("leakage_check", **VARS["leakage_check"])
+    assert "leakage_check" in leak and "`block`" in leak and "line 3: fit-on-test" in leak
+    usage = render("data_usage", **VARS["data_usage"])
+    assert "./input/stores.csv" in usage and "try/except" in usage and "validation print" in usage
 
 
 def test_context_reaches_the_prompt():

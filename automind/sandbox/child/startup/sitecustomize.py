@@ -2,6 +2,8 @@
 
 It turns honest mistakes of generated code into clear PermissionErrors, logged for the parent: writing
 outside the workspace or into input/, reading the task's private folder, naming it in a command line.
+It also records which input/ files (and folders listed) the script read, once each, so automind can tell
+a node that ignored some of the provided data (files opened by native code, e.g. pyarrow, are not seen).
 It is a guard, not the boundary: native code can bypass audit hooks; the kernel-side protections are
 in `namespaces.py`. Standard library only; configured by the JSON file named in $SANDBOX_GUARD.
 The first sandboxed interpreter also records its uncaught exception as JSON for the parent.
@@ -88,6 +90,8 @@ class Guard:
         self.fast_read = tuple(config.get("fast_read", ()))
         self.violations: str = config["violations"]
         self.exc_json: str = config["exc_json"]
+        self.inputs_log: str | None = config.get("inputs_read")
+        self.seen: set[str] = set()  # input paths already recorded by this process
         self.busy = threading.local()  # the hook's own file access must not re-enter it
 
     # -- path tests ---------------------------------------------------------------------------------
@@ -137,6 +141,21 @@ class Guard:
             pass
         raise PermissionError(f"automind sandbox: {why}: {path}")
 
+    def note_input(self, real: str | None) -> None:
+        """Record a read under input/ (relative path, once per process) for the parent's data-usage check."""
+        if self.inputs_log is None or real is None or not _under(real, self.input) or real == self.input:
+            return
+        rel = os.path.relpath(real, self.input)
+        if rel in self.seen:
+            return
+        self.seen.add(rel)
+        try:
+            fd = os.open(self.inputs_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            os.write(fd, (rel + "\n").encode("utf-8", "replace"))
+            os.close(fd)
+        except OSError:
+            pass
+
     def check_open(self, args: tuple[Any, ...]) -> None:
         path, mode, flags = (list(args) + [None, None, None])[:3]
         if path is None or isinstance(path, int):
@@ -151,6 +170,8 @@ class Guard:
             inside_input = real is not None and _under(real, self.input)
             why = "input/ is read-only" if inside_input else "writing outside the workspace is not allowed"
             self.deny("open", path, why)
+        if not write:
+            self.note_input(real)
 
     def check(self, event: str, args: tuple[Any, ...]) -> None:
         if event in SPAWN:
@@ -162,7 +183,10 @@ class Guard:
         for raw, real in found:
             if self.is_private(real):
                 self.deny(event, raw, PRIVATE)
-        if event in MODIFY:
+        if event in READ:
+            for _, real in found:
+                self.note_input(real)
+        elif event in MODIFY:
             for raw, real in found:
                 if not self.can_write(real):
                     self.deny(event, raw, "changing files outside the workspace is not allowed")

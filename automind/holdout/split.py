@@ -1,0 +1,128 @@
+"""Which training rows become the hidden holdout: seeded, and shaped like the task's own train/test split.
+
+Checked in this order (the first that applies wins), so the holdout resembles the test set it stands for:
+- time: a date column shared by train and test, with the test rows starting after 80 % of the training rows
+  (a forecasting layout): the holdout is the latest rows;
+- group: a user/item-like key column (automind.analysis.ID_NAMES, or a name with "group") that repeats in
+  train and whose values mostly do not reappear in test (under half of the test rows share a training
+  value): whole groups are held out;
+- stratified: a single class-label answer column: the same share of every class (classes with one row stay);
+- random rows otherwise.
+Rows without an answer are never held out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from automind.holdout.layout import Layout
+
+TIME_AFTER = 0.8  # test rows start after this share of the training rows: a forecasting layout
+GROUP_OVERLAP = 0.5  # below this share of test rows with a training group value, groups are held out
+GROUP_NAME = re.compile(r"(^|_)group(_?id)?$", re.I)
+
+
+@dataclass
+class Split:
+    rows: list[int]  # positions of the holdout rows in the train table
+    strategy: str  # time | group | stratified | random
+    detail: str  # one line for run.json and the report
+
+
+def _looks_like_dates(values: pd.Series) -> bool:
+    from automind.analysis import DATE_RE
+
+    sample = values[values != ""].head(200)
+    return len(sample) >= 5 and sample.str.match(DATE_RE).mean() >= 0.9
+
+
+def _time_split(
+    train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n: int, skip: set[str]
+) -> Split | None:
+    import pandas as pd
+
+    for c in [c for c in train.columns if c in test.columns and c not in skip]:
+        if not (_looks_like_dates(train[c]) and _looks_like_dates(test[c])):
+            continue
+        t_train = pd.to_datetime(train[c].where(train[c] != ""), errors="coerce", format="mixed")
+        t_test = pd.to_datetime(test[c].where(test[c] != ""), errors="coerce", format="mixed")
+        if t_test.isna().all() or t_train.isna().all() or t_test.min() < t_train.quantile(TIME_AFTER):
+            continue
+        latest = t_train.loc[eligible].dropna().sort_values(kind="stable").index[-n:]
+        return Split(
+            sorted(int(i) for i in latest),
+            "time",
+            f"the latest {len(latest)} rows by '{c}' (test rows come later)",
+        )
+    return None
+
+
+def _group_split(train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n: int, skip: set[str],
+                 rng) -> Split | None:  # fmt: skip
+    from automind.analysis import ID_NAMES
+
+    best: tuple[float, str] | None = None
+    for c in [c for c in train.columns if c in test.columns and c not in skip]:
+        if not (ID_NAMES.search(c.lower()) or GROUP_NAME.search(c)):
+            continue
+        values = train.loc[eligible, c]
+        groups = values[values != ""].nunique()
+        if groups < 5 or groups > 0.5 * len(values):
+            continue
+        overlap = float(test[c].isin(set(values)).mean())
+        if overlap < GROUP_OVERLAP and (best is None or overlap < best[0]):
+            best = (overlap, c)
+    if best is None:
+        return None
+    overlap, c = best
+    values = train.loc[eligible, c]
+    order = sorted(set(values) - {""})
+    rng.shuffle(order)
+    chosen: set[str] = set()
+    size = values.value_counts()
+    total = 0
+    for g in order:
+        if total >= n:
+            break
+        chosen.add(g)
+        total += int(size[g])
+    rows = sorted(int(i) for i in values.index[values.isin(chosen)])
+    why = f"{len(chosen)} whole groups of '{c}' ({len(rows)} rows; {overlap:.0%} of test rows share a training value)"
+    return Split(rows, "group", why)
+
+
+def _stratified(labels: pd.Series, n_total: int, fraction: float, rng) -> Split:
+    rows: list[int] = []
+    for _, idx in sorted(labels.groupby(labels).groups.items(), key=lambda kv: str(kv[0])):
+        idx = list(idx)
+        if len(idx) < 2:
+            continue
+        rng.shuffle(idx)
+        rows += [int(i) for i in idx[: max(1, int(round(fraction * len(idx))))]]
+    return Split(
+        sorted(rows), "stratified", f"{len(rows)} rows, the same share of every class of '{labels.name}'"
+    )
+
+
+def choose_rows(train: pd.DataFrame, test: pd.DataFrame, layout: Layout, fraction: float, seed: int) -> Split:
+    """The holdout rows of `train` (text frames from `read_layout`), by the first strategy that applies."""
+    import random
+
+    answered = (train[layout.label_cols] != "").all(axis=1)
+    eligible = train.index[answered]
+    n = max(1, int(round(fraction * len(eligible))))
+    rng = random.Random(seed)
+    skip = {layout.id_col, *layout.label_cols}
+    found = _time_split(train, test, eligible, n, skip) or _group_split(train, test, eligible, n, skip, rng)
+    if found is not None:
+        return found
+    if layout.problem in ("binary", "multiclass") and len(layout.label_cols) == 1:
+        return _stratified(train.loc[eligible, layout.label_cols[0]], len(eligible), fraction, rng)
+    rows = list(eligible)
+    rng.shuffle(rows)
+    return Split(sorted(int(i) for i in rows[:n]), "random", f"{n} random rows")

@@ -1,0 +1,47 @@
+"""How far a script's score can be trusted: its code's leak findings and the gap to its holdout score.
+
+One function for the search agent and `automind exec`, so both flag a script the same way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .journal import Leakage, LeakReason
+
+if TYPE_CHECKING:
+    from automind.config import VerifyConfig
+    from automind.holdout import Holdout, HoldoutScore
+
+
+def assess(
+    code: str,
+    targets: list[str],
+    cfg: VerifyConfig,
+    *,
+    reported: float | None = None,
+    score: HoldoutScore | None = None,
+    holdout: Holdout | None = None,
+    lower_is_better: bool | None = None,
+) -> Leakage:
+    """`leak` when the code check finds something, else `suspect_leakage` when the script's own score beats
+    its holdout score beyond the noise band (automind.holdout.band), else `clean`."""
+    from automind.holdout import gap
+    from automind.leakage import check_code
+
+    leak = Leakage()
+    if cfg.code_check:
+        leak.reasons += [LeakReason(f.kind, f.message, f.line, "code") for f in check_code(code, targets)]
+    suspect = False
+    if score is not None and holdout is not None and reported is not None and lower_is_better is not None:
+        g = gap(reported, score.value, score.se, n_holdout=holdout.n_holdout, n_seen=holdout.n_seen,
+                lower_is_better=lower_is_better, z=cfg.leakage_z)  # fmt: skip
+        leak.gap = round(g.gap, 6)
+        leak.band = None if g.band == float("inf") else round(g.band, 6)
+        suspect = g.suspect
+        if suspect:
+            why = f"its own score {reported:.5g} vs holdout {score.value:.5g}: {g.describe()}"
+            leak.reasons.append(LeakReason("score-gap", why, None, "holdout"))
+    codes = any(r.source == "code" for r in leak.reasons)
+    leak.status = "leak" if codes else "suspect_leakage" if suspect else "clean"
+    return leak

@@ -1,0 +1,273 @@
+"""The search with automind's own holdout: nodes ranked by hidden rows, flags, the final refit, resume, old
+runs, and MLE-STAR's checkers turning into child nodes in LLM mode."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from search_fakes import ScriptedRoles, make_task, script
+
+from automind.grading import validate_submission
+from automind.roles import Context, LeakCheck, Trick
+from automind.run import RunError, RunKnowledge, resume, solve
+from automind.search.journal import Journal, Node
+from automind.task import Task
+
+N = 600  # 300 training rows: 60 held out at 0.2
+
+
+@pytest.fixture
+def big_task(tmp_path):
+    return make_task(tmp_path / "big", n=N)
+
+
+def _on(settings_factory, **kw):
+    return settings_factory(**{"verify.holdout": "on", "verify.holdout_fraction": 0.2, **kw})
+
+
+def honest(threshold: float) -> str:
+    """Predicts x > threshold and reports the accuracy of that rule on the training rows it sees."""
+    return (
+        "import csv, os\n"
+        "from pathlib import Path\n"
+        'train = list(csv.DictReader(open("input/train.csv")))\n'
+        f"acc = sum(int(float(r['x']) > {threshold}) == int(r['y']) for r in train) / len(train)\n"
+        'rows = list(csv.DictReader(open("input/test.csv")))\n'
+        'os.makedirs("submission", exist_ok=True)\n'
+        'with open("submission/submission.csv", "w", newline="") as f:\n'
+        "    w = csv.writer(f)\n"
+        '    w.writerow(["id", "y"])\n'
+        f"    w.writerows([r['id'], int(float(r['x']) > {threshold})] for r in rows)\n"
+        'Path("submission/eval_metric.txt").write_text(f"{acc:.6f}")\n'
+        'print(f"validation accuracy: {acc:.6f}")\n'
+    )
+
+
+def test_holdout_scores_rank_nodes_and_the_refit_writes_the_submission(big_task, tmp_path, settings_factory):
+    roles = ScriptedRoles({"draft": [script(0.8), script(0.99, threshold=0.9)], "improve": [script(0.95)]})
+    s = _on(settings_factory, **{"search.steps": 3, "search.greedy_prob": 1.0})
+    res = solve(big_task, s, out=tmp_path / "run", roles=roles)
+    j, run = res.journal, tmp_path / "run"
+    first, second = j.get("0"), j.get("1")
+    assert (first.reported_metric, first.holdout_metric, first.metric.value) == (0.8, 1.0, 1.0)
+    assert first.leakage.status == "clean" and first.leakage.gap == pytest.approx(-0.2)
+    assert second.reported_metric == 0.99 and second.holdout_metric < 0.8  # the rule x > 0.9 is poor
+    assert second.leakage.status == "suspect_leakage" and second.leakage.reasons[0].kind == "score-gap"
+    assert second.leakage.gap > second.leakage.band > 0
+    assert res.best is first and j.get("2").parent is first  # improve the node the holdout trusts
+
+    task = Task.load(big_task)
+    node_sub = run / "nodes/0/submission/submission.csv"
+    validate_submission(task, node_sub)  # test rows only, valid for the real task
+    assert list(pd.read_csv(node_sub)["id"]) == list(pd.read_csv(task.sample_submission_path)["id"])
+    assert len(pd.read_csv(run / "nodes/0/holdout_predictions.csv")) == 60
+    assert first.inputs_read == ["test.csv"] and first.unused_inputs == ["train.csv"]
+    assert "never read these provided inputs: train.csv" in first.output
+
+    view = run / "holdout/view/public"
+    assert len(pd.read_csv(view / "train.csv")) == 240 and len(pd.read_csv(view / "test.csv")) == 360
+    info = json.loads((run / "run.json").read_text())
+    assert info["holdout"]["enabled"] and info["holdout"]["holdout_rows"] == 60
+    assert info["refit"]["used"] and info["refit"]["node"] == "0"
+    assert (run / "submission.csv").read_bytes() == (run / "nodes/0/refit/submission.csv").read_bytes()
+    assert res.grade["score"] == 1.0
+    saved = json.loads((run / "journal.json").read_text())["nodes"][1]
+    assert saved["holdout_metric"] == second.holdout_metric and saved["reported_metric"] == 0.99
+    assert saved["leakage"]["status"] == "suspect_leakage" and saved["inputs_read"] == ["test.csv"]
+    html = (run / "report.html").read_text()
+    assert "Trustworthy scores" in html and "suspect_leakage" in html and "used for submission.csv" in html
+
+
+def test_flagged_nodes_are_not_best_and_their_trick_is_not_credited(
+    big_task, tmp_path, settings_factory, monkeypatch
+):
+    trick = Trick("t1", "magic", "x")
+    monkeypatch.setattr("automind.run.load_knowledge", lambda *a: RunKnowledge(pool=[trick]))
+    # the improve predicts perfectly (holdout 1.0) but prints a literal score: the code check flags it
+    roles = ScriptedRoles({"draft": [honest(0.7)], "improve": [script(0.97)]})
+    s = _on(settings_factory, **{"search.steps": 2, "search.num_drafts": 1, "search.trick_prob": 1.0,
+                                 "verify.code_check": True, "knowledge.enabled": True})  # fmt: skip
+    res = solve(big_task, s, out=tmp_path / "run", roles=roles)
+    draft, better = res.journal.get("0"), res.journal.get("1")
+    assert draft.leakage.status == "clean" and draft.holdout_metric < 1.0
+    assert better.holdout_metric == 1.0 and better.leakage.status == "leak"
+    assert {r.kind for r in better.leakage.reasons} == {"hardcoded-metric"}
+    assert all(r.line for r in better.leakage.reasons)
+    assert res.best is draft  # an unflagged valid node exists
+    assert better.trick.id == "t1" and better.trick_helpful is False
+    assert "[leak]" in res.journal.memory()[-1]
+
+
+def test_refit_failure_keeps_the_search_time_submission(big_task, tmp_path, settings_factory):
+    fragile = script(0.8).replace(
+        'rows = list(csv.DictReader(open("input/test.csv")))',
+        'rows = list(csv.DictReader(open("input/test.csv")))\nassert len(rows) > 300, "only the view has more"',
+    )
+    s = _on(settings_factory, **{"search.steps": 1})
+    res = solve(big_task, s, out=tmp_path / "run", roles=ScriptedRoles({"draft": [fragile]}))
+    info = json.loads((tmp_path / "run/run.json").read_text())
+    assert info["refit"]["used"] is False and "execution failed" in info["refit"]["reason"]
+    assert any(f.startswith("final refit not used") for f in res.fallbacks)
+    sub = tmp_path / "run/submission.csv"
+    assert sub.read_bytes() == (tmp_path / "run/nodes/0/submission/submission.csv").read_bytes()
+
+    off = solve(big_task, _on(settings_factory, **{"search.steps": 1, "verify.refit": False}),
+                out=tmp_path / "run2", roles=ScriptedRoles({"draft": [script(0.8)]}))  # fmt: skip
+    assert json.loads((tmp_path / "run2/run.json").read_text())["refit"]["reason"] == "verify.refit is off"
+    assert off.grade["score"] == 1.0
+
+
+def test_auto_turns_the_holdout_off_for_tiny_data_and_says_why(task_dir, tmp_path, settings_factory):
+    res = solve(task_dir, settings_factory(), out=tmp_path / "run", roles=ScriptedRoles({"*": [script(0.7)]}))
+    info = json.loads((tmp_path / "run/run.json").read_text())
+    assert info["holdout"] == {"enabled": False, "reason": info["holdout"]["reason"]}
+    assert "only 20 labelled training rows" in info["holdout"]["reason"]
+    assert any(f.startswith("holdout off: only 20") for f in res.fallbacks)
+    n = res.journal.get("0")
+    assert n.holdout_metric is None and n.reported_metric == n.metric.value == 0.7 and info["refit"] is None
+    assert "No holdout: only 20" in (tmp_path / "run/report.html").read_text()
+
+
+def test_on_refuses_a_layout_it_cannot_split_before_writing_anything(task_dir, tmp_path, settings_factory):
+    (task_dir / "public/train_extra.csv").write_text((task_dir / "public/train.csv").read_text())
+    with pytest.raises(RunError, match="verify.holdout is on, but the task has 2 training files"):
+        solve(
+            task_dir, _on(settings_factory), out=tmp_path / "run", roles=ScriptedRoles({"*": [script(0.7)]})
+        )
+    assert not (tmp_path / "run").exists()
+
+
+def test_resume_keeps_the_split_and_old_runs_resume_without_one(big_task, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(0.8)]})
+    solve(big_task, _on(settings_factory, **{"search.steps": 1}), out=tmp_path / "run", roles=roles)
+    split = json.loads((tmp_path / "run/holdout/holdout.json").read_text())
+    res = resume(tmp_path / "run", overrides={"search.steps": 2}, roles=roles)
+    assert [n.holdout_metric for n in res.journal.nodes] == [1.0, 1.0]
+    assert json.loads((tmp_path / "run/holdout/holdout.json").read_text())["rows"] == split["rows"]
+
+    # a run made before holdouts existed: no record in run.json, no new fields in journal.json
+    info_path, journal_path = tmp_path / "run/run.json", tmp_path / "run/journal.json"
+    info = json.loads(info_path.read_text())
+    del info["holdout"], info["refit"], info["config"]["verify"]
+    info_path.write_text(json.dumps(info))
+    data = json.loads(journal_path.read_text())
+    for nd in data["nodes"]:
+        for key in (
+            "holdout_metric",
+            "holdout_se",
+            "reported_metric",
+            "leakage",
+            "inputs_read",
+            "unused_inputs",
+        ):
+            nd.pop(key)
+    journal_path.write_text(json.dumps(data))
+    old = resume(tmp_path / "run", overrides={"search.steps": 3}, roles=roles)
+    assert old.journal.get("0").leakage.status == "unchecked" and old.journal.get("0").inputs_read == []
+    assert old.journal.get("2").holdout_metric is None and old.journal.get("2").metric.value == 0.8
+
+
+def test_old_journal_nodes_load_with_defaults():
+    node = Node.from_dict({"id": "0", "action": "draft", "metric": 0.5, "is_buggy": False, "code": "x"})
+    assert node.leakage.status == "unchecked" and not node.flagged and node.holdout_metric is None
+    j = Journal.from_dict({"nodes": [node.to_dict()]})
+    assert j.to_dict()["nodes"][0]["leakage"]["status"] == "unchecked" and j.best_node.id == "0"
+
+
+# --- LLM mode: MLE-STAR's leakage and data-usage checkers ------------------------------------------------
+
+
+BLOCK = 'rows = list(csv.DictReader(open("input/test.csv")))'
+FIXED = 'rows = list(csv.DictReader(open("input/test.csv")))  # preparation fitted on training rows only'
+USES_TRAIN = 'train = list(csv.DictReader(open("input/train.csv")))\n'
+
+
+class CheckedRoles(ScriptedRoles):
+    """Scripted roles with a model behind them (an empty replay cassette: usage only), and scripted checkers."""
+
+    def __init__(self, llm, *a, **kw):
+        super().__init__(*a, **kw)
+        self.llm = llm
+        self.checked: list[tuple[str, list[str]]] = []
+
+    def check_leakage(self, ctx: Context, code: str, findings: list[str]) -> LeakCheck:
+        self.checked.append((ctx.action, findings))
+        return LeakCheck(leaky=True, block=BLOCK, fixed=FIXED, reason="the test rows shape the preparation")
+
+    def use_data(self, ctx: Context, code: str, unused: list[str]) -> str:
+        return code.replace("import csv, os, time\n", "import csv, os, time\n" + USES_TRAIN, 1)
+
+
+def test_llm_checkers_add_a_leak_fix_child_and_a_data_use_child(task_dir, tmp_path, settings_factory):
+    from automind.llm.replay import ReplayLLM
+
+    tape = tmp_path / "empty.jsonl"
+    tape.write_text('{"cassette": 1, "ordered": true}\n')
+    s = settings_factory(**{"search.steps": 4, "search.num_drafts": 1, "verify.code_check": True})
+    roles = CheckedRoles(ReplayLLM(s.llm, tape), {"draft": [script(0.8)]})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    draft, fix, use, fix2 = res.journal.nodes
+    assert (fix.action, fix.parent, use.action, use.parent) == ("leak-fix", draft, "data-use", draft)
+    assert fix.code == draft.code.replace(BLOCK, FIXED, 1) and fix.status == "valid"
+    assert draft.leakage.status == "leak" and draft.leakage.fixed_by is None  # the fix still prints a literal
+    assert any(r.source == "llm" and "test rows" in r.message for r in draft.leakage.reasons)
+    assert roles.checked[0][0] == "leak-fix" and any("hardcoded-metric" in f for f in roles.checked[0][1])
+    assert use.inputs_read == ["test.csv", "train.csv"] and use.unused_inputs == []
+    assert fix2.action == "leak-fix" and fix2.parent is use  # every new valid script is checked...
+    assert [a for a, _ in roles.checked] == ["leak-fix", "leak-fix"]  # ...but a leak-fix child is not
+
+
+def test_llm_roles_parse_the_checkers_replies(task_dir, tmp_path, settings_factory):
+    from automind.llm.replay import ReplayLLM
+    from automind.llm.roles import LLMRoles
+
+    verdict = {"leakage": True, "reason": "scaler fit on all rows", "block": "a = 1", "fixed": "a = 2"}
+    entries = [{"cassette": 1, "ordered": True}, {"role": "checker", "tool_args": verdict},
+               {"role": "checker", "text": "```python\nprint('uses stores')\n```"}]  # fmt: skip
+    tape = tmp_path / "tape.jsonl"
+    tape.write_text("\n".join(json.dumps(e) for e in entries) + "\n")
+    s = settings_factory()
+    roles = LLMRoles(ReplayLLM(s.llm, tape), s)
+    ctx = Context(task=Task.load(task_dir), action="leak-fix", analysis="")
+    check = roles.check_leakage(ctx, "a = 1\n", ["line 1: fit-on-test: x"])
+    assert check == LeakCheck(True, "a = 1", "a = 2", "scaler fit on all rows")
+    assert roles.use_data(ctx, "print(1)\n", ["stores.csv"]) == "print('uses stores')\n"
+
+
+def test_offline_nodes_that_ignore_inputs_leave_a_fallback_line(task_dir, tmp_path, settings_factory):
+    roles = ScriptedRoles({"*": [script(0.7)]}, name="recipes")
+    res = solve(task_dir, settings_factory(**{"search.steps": 2}), out=tmp_path / "run", roles=roles)
+    notes = [f for f in res.fallbacks if f.startswith("offline recipes do not read train.csv")]
+    assert len(notes) == 1 and res.journal.get("1").unused_inputs == ["train.csv"]
+
+
+def test_refit_is_skipped_when_the_time_left_cannot_hold_it(big_task, tmp_path, settings_factory):
+    s = _on(settings_factory, **{"search.steps": 1, "search.time_limit_s": 6})
+    res = solve(big_task, s, out=tmp_path / "run", roles=ScriptedRoles({"draft": [script(0.8, sleep=3)]}))
+    assert res.refit["used"] is False and res.refit["reason"].startswith("0 s left for finishing")
+    assert res.summary()["refit"] == res.refit and res.summary()["best_holdout_metric"] == 1.0
+
+
+class MisquotingRoles(CheckedRoles):
+    """A checker that finds a leak but quotes a block the script does not contain."""
+
+    def check_leakage(self, ctx: Context, code: str, findings: list[str]) -> LeakCheck:
+        return LeakCheck(leaky=True, block="not in the script", fixed="x = 1", reason="scaler on all rows")
+
+
+def test_a_leak_whose_block_is_not_found_flags_the_node_without_a_child(task_dir, tmp_path, settings_factory):
+    from automind.llm.replay import ReplayLLM
+
+    tape = tmp_path / "empty.jsonl"
+    tape.write_text('{"cassette": 1, "ordered": true}\n')
+    s = settings_factory(**{"search.steps": 2, "search.num_drafts": 1})
+    roles = MisquotingRoles(ReplayLLM(s.llm, tape), {"draft": [script(0.8)]})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    first, second = res.journal.nodes
+    assert (first.action, second.action) == ("draft", "data-use")  # no leak-fix child: nothing to splice
+    assert first.leakage.status == "leak" and first.leakage.reasons[-1].source == "llm"
+    assert "block is not in the script exactly" in first.output and first.leakage.fixed_by is None
+    # the last step is checked too (its verdict matters for the best node), though no fix could run
+    assert second.leakage.status == "leak" and second.leakage.reasons[-1].source == "llm"
