@@ -28,8 +28,11 @@ from automind.leaderboards import attached, reattach
 from automind.roles import Roles, Trick
 from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider
+from automind.search.budget import estimate, fits
+from automind.search.ensemble import ensemble_step
 from automind.search.journal import Journal, Node
-from automind.search.policy import Decision, decide
+from automind.search.policy import Decision, decide, fallback_ensemble
+from automind.search.refine import refine_step
 from automind.search.verifier import task_direction
 from automind.task import Task
 
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
     from automind.llm.client import LLM
 
 Event = Callable[[str, dict[str, Any]], None]
+FINISH_SHARE = 0.1  # the finishing reserve never takes more than this share of a time limit
 
 
 class RunError(ValueError):
@@ -54,6 +58,13 @@ class RunResult:
     best: Node | None
     grade: dict[str, Any] | None = None
     fallbacks: list[str] = field(default_factory=list)
+    budget: dict[str, Any] = field(default_factory=dict)  # Runner.budget_info() when the run ended
+
+    def time_summary(self) -> str:
+        """'118 s of a 120 s limit' (or '... no time limit'), the whole run with finishing."""
+        used = self.budget.get("finished_after_s", self.budget.get("elapsed_s", 0.0))
+        limit = self.budget.get("time_limit_s")
+        return f"{used:.0f} s" + (f" of a {limit:g} s limit" if limit else " (no time limit)")
 
     def summary(self) -> dict[str, Any]:
         best = self.best
@@ -67,6 +78,7 @@ class RunResult:
             "lower_is_better": self.journal.direction,
             "grade": self.grade,
             "fallbacks": self.fallbacks,
+            "budget": self.budget,
         }
 
 
@@ -246,7 +258,10 @@ class Runner:
         safety_roles: Callable[[], Roles] | None = None,
         on_event: Event | None = None,
         experience: ExperienceProvider | None = None,
+        started: float | None = None,
     ):
+        """`started`: time.monotonic() when the command began (default: now); the time limit counts from
+        there, so preparing the run (analysis, knowledge) is part of the budget."""
         self.task, self.settings, self.run_dir, self.roles = task, settings, run_dir, roles
         self.journal, self.knowledge, self.info = journal, knowledge, run_info
         self.safety_factory = safety_roles
@@ -258,7 +273,11 @@ class Runner:
             v, state, gauss = journal.meta["rng"]
             self.rng.setstate((v, tuple(state), gauss))
         self.base_elapsed = float(journal.meta.get("elapsed_s", 0.0))
-        self.t0 = time.monotonic()
+        self.t0 = time.monotonic() if started is None else started
+        self.max_steps, self.time_limit = settings.search.budget()
+        # Work done after the search that the time limit must leave room for, each an estimate in seconds
+        # (the final refit of the best node registers itself here); see finish_budget().
+        self.finish_work: list[Callable[[], float]] = []
         self.process = this_process()
         self.prior_usage = run_info.get("usage") or {}
         self.pool = list(knowledge.pool)
@@ -281,6 +300,9 @@ class Runner:
             knowledge=list(knowledge.tips),
             usage=(lambda: {r: u.tokens for r, u in llm.usage.items()}) if llm is not None else None,
             exec_timeout=self.exec_timeout,
+            deadline=self.deadline,
+            allowance=self.allowance,
+            on_node=self.after_node,
             elapsed=self.elapsed,
             experience=experience,
             on_phase=lambda phase: self.on_event("phase", {"phase": phase}),
@@ -292,30 +314,78 @@ class Runner:
                 self.agent.experience = self.memory.hints
                 self.pool = self.memory.order_tricks(self.pool)
         self.llm = llm
+        if llm is not None and self.time_limit is not None:
+            llm.stop_at = self.t0 + self.time_limit - self.base_elapsed  # no model call outlives the run
         if llm is not None and self.prior_usage:
             restore_usage(llm, self.prior_usage)  # budgets count what earlier sessions spent
             self.prior_usage = {}
 
+    # --- the budget (docs/search.md, "Budget") -----------------------------------------------------------
     def elapsed(self) -> float:
+        """Seconds of the run so far, earlier sessions included."""
         return self.base_elapsed + (time.monotonic() - self.t0)
 
+    def finish_budget(self) -> float:
+        """Seconds kept free at the end of a timed run for finishing it: writing the best solution, grading
+        and the report (`search.finish_reserve_s`, at most FINISH_SHARE of the time limit), plus every estimate registered in `finish_work` (the
+        final refit of the best node adds its own). The search starts nothing that would run into this
+        reserve, and every execution's timeout ends before it."""
+        reserve = self.settings.search.finish_reserve_s
+        if self.time_limit is not None:
+            reserve = min(reserve, FINISH_SHARE * self.time_limit)  # a tiny budget keeps a tiny reserve
+        return reserve + sum(f() for f in self.finish_work)
+
+    def time_left(self) -> float | None:
+        """Seconds the search may still use (the time limit less what was spent and the finishing reserve);
+        None without a time limit."""
+        if self.time_limit is None:
+            return None
+        return self.time_limit - self.elapsed() - self.finish_budget()
+
+    def deadline(self) -> float | None:
+        """time.monotonic() by which every execution must have ended (None without a time limit)."""
+        left = self.time_left()
+        return None if left is None else time.monotonic() + max(0.0, left)
+
     def exec_timeout(self) -> float:
+        """Seconds one execution may take now: the configured caps, within the time left."""
         s = self.settings
-        left = s.search.time_limit_s - self.elapsed()
-        return max(1.0, min(s.search.exec_timeout_s, s.sandbox.timeout_s, left))
+        cap = min(s.search.exec_timeout_s, s.sandbox.timeout_s)
+        left = self.time_left()
+        return max(1.0, cap if left is None else min(cap, left))
+
+    def progress(self) -> float:
+        """The share of the budget spent: the larger of the time and step shares, in [0, 1]."""
+        shares = [0.0]
+        if self.time_limit is not None:
+            shares.append(self.elapsed() / self.time_limit)
+        if self.max_steps is not None:
+            shares.append(len(self.journal) / self.max_steps)
+        return min(1.0, max(shares))
+
+    def out_of_steps(self) -> bool:
+        return self.max_steps is not None and len(self.journal) >= self.max_steps
+
+    def allowance(self, kind: str, parent: Node | None = None) -> float | None:
+        """Seconds an execution of `kind` may take if it may start now; None when the step budget is spent,
+        or the time left is less than the estimate (search/budget.py) of such an execution."""
+        if self.out_of_steps() and kind != "ablation":
+            return None
+        left = self.time_left()
+        if left is not None and (left <= 0 or not fits(estimate(self.journal, kind, parent), left)):
+            return None
+        return self.exec_timeout()
 
     def usage(self) -> dict[str, Any]:
         now = self.llm.usage_summary() if self.llm is not None else {}
         return merge_usage(self.prior_usage, now)
 
     def _safety_due(self) -> bool:
-        s = self.settings.search
         if self.safety_factory is None or self.roles.name == "recipes":
             return False
         if self.journal.valid_nodes or any(n.safety_net for n in self.journal.nodes):
             return False
-        share = s.safety_net_share
-        return len(self.journal) >= share * s.steps or self.elapsed() >= share * s.time_limit_s
+        return self.progress() >= self.settings.search.safety_net_share
 
     def _safety(self) -> Roles | None:
         """The recipe roles for the safety net, built on first use; None (and a fallback note) if unavailable."""
@@ -341,6 +411,7 @@ class Runner:
             updated_at=datetime.now().isoformat(timespec="seconds"),
             steps_done=len(self.journal),
             elapsed_s=round(self.journal.meta.get("elapsed_s", self.elapsed()), 3),
+            budget=self.budget_info(),
             usage=self.usage(),
             best={"node": best.id, "metric": best.metric.value} if best and best.metric else None,
             timings=_timings(self.journal),
@@ -349,29 +420,84 @@ class Runner:
         )
         write_json(self.run_dir / "run.json", self.info)
 
+    def budget_info(self) -> dict[str, Any]:
+        """The budget in effect and where the run stands (run.json, live view, report)."""
+        left = self.time_left()
+        return {
+            "steps": self.max_steps,
+            "time_limit_s": self.time_limit,
+            "finish_reserve_s": round(self.finish_budget(), 3),
+            "elapsed_s": round(self.elapsed(), 3),
+            "time_left_s": None if left is None else round(max(0.0, left), 3),
+        }
+
     def loop(self) -> str:
         s = self.settings.search
         self.write_info("running")
         while True:
-            if len(self.journal) >= s.steps:
+            if self.out_of_steps():
                 return "finished"
-            if self.elapsed() >= s.time_limit_s:
+            left = self.time_left()
+            if left is not None and left <= 0:
                 return "time"
             if self._safety_due() and (net := self._safety()) is not None:
                 decision, roles, safety = Decision("draft"), net, True
             else:
-                decision, roles, safety = decide(self.journal, s, self.rng, self.pool), self.roles, False
-            self.on_event(
-                "step", {"index": len(self.journal), "decision": decision.describe(), "safety": safety}
-            )
+                decision = decide(self.journal, s, self.rng, self.pool, progress=self.progress())
+                roles, safety = self.roles, False
+            decision = self._fitting(decision)
+            if decision is None:
+                return "time"
+            self.log(f"step {len(self.journal)}: {decision.describe()}")
+            self.on_event("step", {"index": len(self.journal), "decision": decision.describe(),
+                                   "safety": safety, "budget": self.budget_info()})  # fmt: skip
             try:
-                node = self.agent.step(decision, roles, safety_net=safety)
+                if decision.action == "refine":
+                    nodes = refine_step(self.agent, decision, roles)
+                elif decision.action == "ensemble":
+                    nodes = ensemble_step(self.agent, decision, roles)
+                else:
+                    nodes = [self.agent.step(decision, roles, safety_net=safety)]
+                    self.after_node(nodes[0])
             except BudgetExceeded as e:
                 self.fallbacks.append(f"LLM budget spent at step {len(self.journal)}: {e}")
                 return "budget"
-            self.save("running")
-            self._remember(node)
-            self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage()})
+            if not nodes:  # a refine step that stopped before its first attempt: its record is saved
+                self.save("running")
+
+    def _fitting(self, decision: Decision) -> Decision | None:
+        """The decision if its execution fits in the time left; else an ensemble round if one fits (it trains
+        nothing); else None, with a note saying why the search stopped early."""
+        parent = decision.parent
+        if self.allowance(decision.action, parent) is not None:
+            return decision
+        alt = fallback_ensemble(self.journal, self.settings.search) if decision.action != "ensemble" else None
+        if alt is not None and self.allowance("ensemble") is not None:
+            return alt
+        left = self.time_left()
+        if left is not None and left > 0:
+            need = estimate(self.journal, decision.action, parent)
+            self.info["stopped_early"] = (
+                f"the next step ({decision.describe()}) needs about {need:.0f} s and {left:.0f} s were left"
+            )
+            self.log(f"stopped: {self.info['stopped_early']}")
+        return None
+
+    def log(self, line: str) -> None:
+        """One line in run.log, stamped with the time used and left."""
+        b = self.budget_info()
+        left = "no limit" if b["time_left_s"] is None else f"{b['time_left_s']:.1f} s left"
+        with open(self.run_dir / "run.log", "a", encoding="utf-8") as f:
+            f.write(f"[{b['elapsed_s']:7.1f} s used, {left}] {line}\n")
+
+    def after_node(self, node: Node) -> None:
+        """Every new node: save the journal and run.json, feed the memory, tell the live view and run.log."""
+        what = f"metric {node.metric.value:.6g}" if node.metric else (node.error or "")[:120]
+        self.log(f"node {node.id} {node.action} {node.status}: {what}")
+        self.save("running")
+        self._remember(node)
+        self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage(),
+                               "budget": self.budget_info()})  # fmt: skip
 
     def _remember(self, node: Node | None = None) -> None:
         """Feed the experience memory; its failures become fallbacks, never errors."""
@@ -418,8 +544,11 @@ class Runner:
             write_report(self.run_dir)
         except Exception as e:  # noqa: BLE001 - the run's data is already safe on disk
             self.fallbacks.append(f"report not written ({type(e).__name__}: {e})")
-            self.write_info(status)
-        return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks))
+        self.info["finished_after_s"] = round(self.elapsed(), 3)  # the whole run, finishing included
+        self.write_info(status)
+        self.log(f"finished ({status}) after {self.info['finished_after_s']:.1f} s")
+        budget = {**self.budget_info(), "finished_after_s": self.info["finished_after_s"]}
+        return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks), budget)
 
     def run(self) -> RunResult:
         try:
@@ -459,9 +588,12 @@ def solve(
     safety_roles: Roles | None = None,
     on_event: Event | None = None,
     experience: ExperienceProvider | None = None,
+    started: float | None = None,
 ) -> RunResult:
     """Start a new run. `roles` defaults to `assemble.make_roles(settings)` and `safety_roles` to the recipe
-    policy (built only if the safety net is ever needed); tests pass scripted roles."""
+    policy (built only if the safety net is ever needed); tests pass scripted roles. `started`:
+    time.monotonic() when the command began (default: now); the time limit counts from there."""
+    started = time.monotonic() if started is None else started
     task = task_arg if isinstance(task_arg, Task) else resolve_task(task_arg)
     run_dir = Path(out) if out else default_run_dir(settings, task)
     if (run_dir / "journal.json").exists():
@@ -510,6 +642,7 @@ def solve(
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
         safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
+        started=started,
     )  # fmt: skip
     runner.save("running")
     return runner.run()
@@ -530,8 +663,10 @@ def resume(
     safety_roles: Roles | None = None,
     on_event: Event | None = None,
     experience: ExperienceProvider | None = None,
+    started: float | None = None,
 ) -> RunResult:
     """Continue a run from its journal to the budget recorded in run.json (steps and time already spent count)."""
+    started = time.monotonic() if started is None else started
     run_dir = Path(run_dir)
     info, journal = load_run(run_dir)
     config = info.get("config") or {}
@@ -554,6 +689,7 @@ def resume(
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
         safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
+        started=started,
     )  # fmt: skip
     return runner.run()
 

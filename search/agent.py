@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from automind.coding import write_code
+from automind.coding import Coded, one_pass, write_code
 from automind.errors import RoleError
 from automind.roles import Context, Roles, Trick
 
@@ -26,6 +26,7 @@ from .verifier import verify
 
 if TYPE_CHECKING:
     from automind.config import Settings
+    from automind.judge import Judge
     from automind.task import Task
 
 ExperienceProvider = Callable[[Context], list[str]]
@@ -46,6 +47,11 @@ class Agent:
     experience: ExperienceProvider | None = None  # hook for the experience store (Agent K memory)
     usage: Callable[[], dict[str, int]] | None = None  # tokens spent so far per role (LLM mode)
     exec_timeout: Callable[[], float] | None = None  # seconds one execution may take right now
+    deadline: Callable[[], float | None] | None = None  # time.monotonic() by which executions must end
+    # refine/ensemble steps make several nodes or executions: before each, `allowance(kind, parent)` says
+    # whether it may start (seconds it may take, None: it would not fit or the steps are spent) ...
+    allowance: Callable[[str, Node | None], float | None] | None = None
+    on_node: Callable[[Node], None] | None = None  # ... and each finished node is handed over at once
     clock: Callable[[], float] = time.monotonic
     elapsed: Callable[[], float] | None = None  # run time across resumes, stamped on each node
     on_phase: Callable[[str], None] | None = None  # live view: "planning", "coding", "verifying"
@@ -87,22 +93,38 @@ class Agent:
             ctx.experience = list(self.experience(ctx))
         return ctx
 
-    def _phase(self, name: str) -> None:
+    def phase(self, name: str) -> None:
         if self.on_phase is not None:
             self.on_phase(name)
 
     def step(self, d: Decision, roles: Roles, *, safety_net: bool = False) -> Node:
+        """One draft, improve or debug node (refine and ensemble steps: search/refine.py, search/ensemble.py)."""
+        return self.run_node(d, roles, lambda node, r, wd: self._run(node, d, r, wd), safety_net=safety_net)
+
+    def run_node(
+        self,
+        d: Decision,
+        roles: Roles,
+        body: Callable[[Node, Roles, Path], None],
+        *,
+        safety_net: bool = False,
+        setup: Callable[[Node], None] | None = None,
+    ) -> Node:
+        """Make one node: `body(node, guarded roles, workdir)` fills it; a RoleError makes it buggy with the
+        reason; timings, token usage, the journal entry and the node's files are handled here."""
         node_id = str(len(self.journal))
         node = Node(
             id=node_id, action=d.action, parent=d.parent, trick=d.trick,
             roles=roles.name, safety_net=safety_net,
         )  # fmt: skip
+        if setup is not None:
+            setup(node)
         workdir = self.run_dir / "work" / node_id
         shutil.rmtree(self.node_dir(node_id), ignore_errors=True)  # leftovers of a step cut off by a kill
         before = self.usage() if self.usage else {}
         t0 = self.clock()
         try:
-            self._run(node, d, guarded(roles), workdir)
+            body(node, guarded(roles), workdir)
         except RoleError as e:
             node.is_buggy, node.metric = True, None
             node.error = f"{type(e).__name__}: {e}"
@@ -117,12 +139,19 @@ class Agent:
         self.save_files(node)
         return node
 
-    def _run(self, node: Node, d: Decision, roles: Roles, workdir: Path) -> None:
+    def judge(self, workdir: Path, timeout: float | None) -> Judge:
+        """The execution core for one node: its sandbox ends every execution by the run's deadline."""
         from automind.judge import Judge
 
+        # executed and judged through automind.judge (as `automind exec` and TaskEnv); never graded here
+        judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=timeout, grade=False)
+        judge.sandbox.deadline = self.deadline() if self.deadline else None
+        return judge
+
+    def _run(self, node: Node, d: Decision, roles: Roles, workdir: Path) -> None:
         tick = self.clock()
         ctx = self.context(d)
-        self._phase("planning")
+        self.phase("planning")
         plan = roles.plan(ctx)
         node.plan, node.summary = plan.text, plan.summary
         chosen = plan.meta.get("trick_id")
@@ -133,13 +162,28 @@ class Agent:
         node.timings["plan"] = round(self.clock() - tick, 3)
 
         tick = self.clock()
-        self._phase("coding")
+        self.phase("coding")
         timeout = self.exec_timeout() if self.exec_timeout else None
-        # executed and judged through automind.judge (as `automind exec` and TaskEnv); never graded here
-        judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=timeout, grade=False)
+        judge = self.judge(workdir, timeout)
         coded = write_code(roles, ctx, plan, judge.sandbox, self.settings.coding, timeout_s=timeout)
         node.code, node.coder, node.complexity = coded.code, coded.coder, coded.complexity
         node.timings["code"] = round(self.clock() - tick, 3)
+        self.judge_node(node, ctx, roles, coded)
+
+    def run_code(self, node: Node, ctx: Context, roles: Roles, code: str, workdir: Path) -> None:
+        """Run a script written whole by a refine or ensemble role once (no repair: a failure is the
+        attempt's result, which the next plan sees) and judge it into `node`."""
+        tick = self.clock()
+        self.phase("running")
+        timeout = self.exec_timeout() if self.exec_timeout else None
+        judge = self.judge(workdir, timeout)
+        coded = one_pass(roles, ctx, code, judge.sandbox, 1, timeout_s=timeout)
+        node.code, node.coder = coded.code, coded.coder
+        node.timings["code"] = round(self.clock() - tick, 3)
+        self.judge_node(node, ctx, roles, coded)
+
+    def judge_node(self, node: Node, ctx: Context, roles: Roles, coded: Coded) -> None:
+        """Verify a coded node (facts over the verifier's opinion) and keep a valid node's outputs."""
         notes = "\n".join(coded.log)
         if coded.result is None:
             node.output = notes
@@ -149,7 +193,7 @@ class Agent:
         node.timings["exec"] = round(coded.result.wall_s, 3)
 
         tick = self.clock()
-        self._phase("verifying")
+        self.phase("verifying")
         v = verify(roles, ctx, self.task, coded.code, coded.result)
         node.timings["verify"] = round(self.clock() - tick, 3)
         node.verifier_summary = v.summary

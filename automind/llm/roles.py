@@ -21,6 +21,7 @@ from automind.llm.parsers import (
     parse_search_replace,
 )
 from automind.llm.prompts import render
+from automind.llm.search_roles import LLMSearchActions
 from automind.roles import Context, Plan, Step, Verdict
 
 if TYPE_CHECKING:
@@ -109,8 +110,9 @@ def _float(value: Any) -> float | None:
         return None
 
 
-class LLMRoles:
-    """Implements `automind.roles.Roles` with prompts and a chat model."""
+class LLMRoles(LLMSearchActions):
+    """Implements `automind.roles.Roles` with prompts and a chat model (the refine and ensemble roles come
+    from `LLMSearchActions`, automind/llm/search_roles.py)."""
 
     name = "llm"
 

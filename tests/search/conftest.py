@@ -40,6 +40,8 @@ def make_settings(**overrides):
         "llm.provider": "none",
         "sandbox.memory_mb": 2048,
         "search.safety_net_share": 1.0,  # only the safety-net tests lower it
+        "search.refine.outer": 0,  # Algorithm 1 alone unless a test turns refine/ensemble on
+        "search.ensemble.rounds": 0,
     }
     return load_config(base | overrides, environ={}, cwd=Path("/nonexistent")).settings
 
