@@ -232,9 +232,9 @@ def register(app: typer.Typer) -> None:
 
                     target = resolve_task(task)
                     attach(target, leaderboard)
-                run = lambda ev: solve(
+                run = lambda ev: solve(  # noqa: E731
                     target, s, out=out, no_knowledge=no_knowledge, on_event=ev, started=started
-                )  # noqa: E731
+                )
             if as_json:
                 res = run(None)
             else:

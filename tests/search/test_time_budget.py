@@ -33,7 +33,9 @@ def test_solve_help_states_the_budget_rules_and_defaults():
 
 
 def _node(action: str, exec_s: float, parent: Node | None = None) -> Node:
-    return Node(action=action, parent=parent, metric=MetricValue(0.5), is_buggy=False, timings={"exec": exec_s})
+    return Node(
+        action=action, parent=parent, metric=MetricValue(0.5), is_buggy=False, timings={"exec": exec_s}
+    )
 
 
 def test_estimates_come_from_earlier_executions_of_the_same_kind():
@@ -54,7 +56,9 @@ def test_sandbox_cuts_executions_to_the_deadline_and_tells_the_limit(task_dir, t
 
     sb = Sandbox(task_dir, tmp_path / "wd", timeout_s=60, memory_mb=None, threads=1)
     sb.deadline = time.monotonic() + 2.0
-    code = 'import os, time\nprint("limit", os.environ["AUTOMIND_TIME_LIMIT_S"], flush=True)\ntime.sleep(30)\n'
+    code = (
+        'import os, time\nprint("limit", os.environ["AUTOMIND_TIME_LIMIT_S"], flush=True)\ntime.sleep(30)\n'
+    )
     t0 = time.monotonic()
     res = sb.run_script(code)
     assert res.status == "timeout" and time.monotonic() - t0 < 6
