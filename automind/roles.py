@@ -90,8 +90,9 @@ class Verdict:
 class AblationRun:
     """One script the search runs to measure a component's effect (refine, step 1).
 
-    LLM mode: one script that tries every variant itself (`label` "all"); offline: one script per
-    component, the solution with that component reduced to its neutral form."""
+    LLM mode: one script that tries every variant itself (`label` "all"); offline: the solution itself
+    (`label` "baseline", measured under the same time limit) and one script per component, the solution
+    with that component reduced to its neutral form."""
 
     label: str  # the component ablated, or "all"
     code: str

@@ -93,6 +93,11 @@ class Agent:
             ctx.experience = list(self.experience(ctx))
         return ctx
 
+    def time_left(self) -> float | None:
+        """Seconds until the execution deadline (None without a time limit)."""
+        end = self.deadline() if self.deadline else None
+        return None if end is None else max(0.0, end - time.monotonic())
+
     def phase(self, name: str) -> None:
         if self.on_phase is not None:
             self.on_phase(name)

@@ -28,6 +28,10 @@ from .policy import Decision
 from .verifier import read_metric
 
 OUTPUT_CHARS = 4000  # of each ablation output kept in the journal (the whole output is on disk)
+# In a timed run the ablation scripts share at most this part of the time left when the step begins, in
+# equal slices (scripts scale to the limit they are told, and the roles' scripts measure their baseline
+# under the same limit); the rest is for the attempts.
+ABLATION_SHARE = 1 / 3
 
 
 def refine_step(agent: Agent, d: Decision, roles: Roles) -> list[Node]:
@@ -69,6 +73,8 @@ def _ablate(
     """Run each ablation script while time allows; keep scripts and outputs on disk, timings on the record."""
     results: list[AblationResult] = []
     folder.mkdir(parents=True, exist_ok=True)
+    left = agent.time_left()
+    share = None if left is None or not runs else ABLATION_SHARE * left / len(runs)
     for i, run in enumerate(runs):
         timeout = agent.allowance("ablation", base) if agent.allowance else None
         if agent.allowance and timeout is None:
@@ -76,6 +82,8 @@ def _ablate(
                 f"ablation stopped after {i} of {len(runs)} scripts: the rest would not fit in time"
             )
             break
+        if share is not None:  # every ablation script gets the same time, so their scores compare
+            timeout = min(timeout or share, share)
         workdir = agent.run_dir / "work" / f"refine-{record['step']}-{i}"
         judge = agent.judge(workdir, timeout)
         try:

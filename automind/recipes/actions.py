@@ -1,7 +1,8 @@
 """The refine and ensemble roles of the offline policy, through the component API (docs/recipes.md).
 
-Refine: the ablation is one script per component that is not neutral (the solution with that component
-reduced to its neutral form), the summary is the table of their scores against the solution's, the block
+Refine: the ablation runs the solution itself (the baseline) and one script per component that is not
+neutral (the solution with that component reduced to its neutral form), all under the same time limit;
+the summary is the table of their scores against the baseline's, the block
 is the most influential component not refined before on the lineage (largest |effect| first, then the
 components no ablation measured), and the attempts are the alternatives its cards offer, one per attempt,
 best-ranked first. Each attempt's script differs from the solution only inside that component's block
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 
 # When no ablation measured a component, the one to refine first (the model matters most, MLE-STAR finds).
 REFINE_ORDER = ("model", "encoding", "features", "validation", "ensemble", "postprocess", "target", "clean")
+BASELINE = "baseline"  # the ablation run of the solution itself
 _METHOD_TAG = re.compile(r"\[ensemble ([a-z-]+) of ([0-9, ]+)\]")
 
 
@@ -61,24 +63,32 @@ class RecipeSearchActions:
 
     # --- refine -------------------------------------------------------------------------------------
     def ablation_scripts(self, ctx: Context, covered: list[str], refined: list[str]) -> list[AblationRun]:
-        """One script per component that ablation changes, except blocks already refined on the lineage
-        (they cannot be chosen again, so measuring them would be wasted time)."""
+        """The solution itself (the baseline, measured under the same time limit as the variants), then one
+        script per component that ablation changes, except blocks already refined on the lineage (they
+        cannot be chosen again, so measuring them would be wasted time)."""
         try:
             plans = self.ablations(ctx)
         except ComponentError as e:
             raise RoleError(f"refine: {e}") from e
-        return [
+        variants = [
             AblationRun(name, self.code(ctx, plan), str(plan.meta.get("note") or name))
             for name, plan in plans
             if name not in refined
         ]
+        if not variants:  # nothing to measure: the block is chosen among the unmeasured components
+            return []
+        return [AblationRun(BASELINE, ctx.parent_code or "", "the solution as it is"), *variants]
 
     def summarise_ablation(self, ctx: Context, results: list[AblationResult]) -> Ablation:
-        """The component -> effect table against the solution's own score, largest effect first."""
+        """The component -> effect table against the baseline run (else the solution's own score), largest
+        effect first."""
         lower = bool(ctx.facts.get("lower_is_better", self.profile(ctx).lower_is_better))
+        base = next((r.metric for r in results if r.run.label == BASELINE), None)
+        base = ctx.parent_metric if base is None else base
         rows = [
-            AblationRow(r.run.label, r.run.change, r.metric, effect(ctx.parent_metric, r.metric, lower))
+            AblationRow(r.run.label, r.run.change, r.metric, effect(base, r.metric, lower))
             for r in results
+            if r.run.label != BASELINE
         ]
         rows.sort(key=lambda r: -abs(r.effect) if r.effect is not None else math.inf)
         measured = [r for r in rows if r.effect is not None]
@@ -90,7 +100,8 @@ class RecipeSearchActions:
             parts.append(f"{r.component} {verb} ({r.change}: {r.score:.6g}, effect {r.effect:+.4g})")
         failed = [r.component for r in rows if r.effect is None]
         tail = f"; variants that failed: {', '.join(failed)}" if failed else ""
-        return Ablation(rows, "Largest effects: " + "; ".join(parts) + tail + ".")
+        head = f"Baseline {base:.6g}. " if base is not None else ""
+        return Ablation(rows, head + "Largest effects: " + "; ".join(parts) + tail + ".")
 
     def extract_block(self, ctx: Context, ablation: Ablation, refined: list[str]) -> Block:
         """The component with the largest |effect| that was not refined on this lineage and has alternatives;

@@ -60,19 +60,26 @@ def _parent(roles, task) -> Context:
 
 def test_offline_refine_ablates_picks_the_strongest_block_and_rewrites_only_it(roles, task):
     ctx = _parent(roles, task)
-    runs = roles.ablation_scripts(ctx, [], [])
+    baseline, *runs = roles.ablation_scripts(ctx, [], [])
+    assert baseline.label == "baseline" and baseline.code == ctx.parent_code  # measured under the same limit
     names = [r.label for r in runs]
     assert "model" in names and "postprocess" in names and "validation" not in names  # neutral: not ablated
     for r in runs:  # each ablation script differs from the solution in its component's block only
         assert outside(r.code, r.label) == outside(ctx.parent_code, r.label)
         assert block(r.code, r.label) != block(ctx.parent_code, r.label)
-    assert [r.label for r in roles.ablation_scripts(ctx, [], ["model"])] == [n for n in names if n != "model"]
+    again = [r.label for r in roles.ablation_scripts(ctx, [], ["model"])]
+    assert again == ["baseline", *[n for n in names if n != "model"]]
 
-    scores = {"model": 0.75, "postprocess": 0.79}  # removing the portfolio costs most
-    results = [AblationResult(r, "", scores.get(r.label), None) for r in runs]
+    scores = {"baseline": 0.78, "model": 0.73, "postprocess": 0.79}  # removing the portfolio costs most
+    results = [AblationResult(r, "", scores.get(r.label), None) for r in [baseline, *runs]]
     ablation = roles.summarise_ablation(ctx, results)
-    assert ablation.rows[0].component == "model" and ablation.rows[0].effect == pytest.approx(0.05)
-    assert "model helps" in ablation.summary
+    assert [r.component for r in ablation.rows] == [
+        *[n for n in ("model", "postprocess")],
+        *[n for n in names if n not in ("model", "postprocess")],
+    ]
+    assert ablation.rows[0].effect == pytest.approx(0.05)  # against the baseline run, not the 0.8 of the node
+    assert ablation.rows[1].effect == pytest.approx(-0.01) and ablation.rows[2].effect is None
+    assert "Baseline 0.78" in ablation.summary and "model helps" in ablation.summary
 
     chosen = roles.extract_block(ctx, ablation, [])
     assert chosen.name == "model" and chosen.code == block(ctx.parent_code, "model")

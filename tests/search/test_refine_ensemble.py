@@ -212,3 +212,32 @@ def test_a_block_that_cannot_be_spliced_is_refused(block, why):
     code = 'w.writerow(["id"])\nw.writerow([1])\n'
     assert why in find_block(code, block)
     assert find_block(code, "w.writerow([1])") is None
+
+
+def test_llm_ensemble_roles_see_members_paths_and_history(tmp_path):
+    from automind.roles import Attempt, Context
+
+    class Capturing(ReplayLLM):
+        def _complete(self, req):
+            self.prompts = [*getattr(self, "prompts", []), req.messages[-1]["content"]]
+            return super()._complete(req)
+
+    task = Task.load(make_task(tmp_path / "task"))
+    tape = tmp_path / "tape.jsonl"
+    answers = [{"role": "planner", "text": "<plan>Weighted mean fitted on oof.npy.</plan>"},
+               {"role": "coder", "text": "```python\nprint('ens')\n```"}]  # fmt: skip
+    tape.write_text("\n".join(json.dumps(x) for x in [{"cassette": 1, "ordered": True}, *answers]) + "\n")
+    s = load_config({}, environ={}).settings
+    llm = Capturing(s.llm, tape)
+    roles = LLMRoles(llm, s)
+    member = {"id": "3", "metric": 0.8, "summary": "lightgbm", "code": 'np.save("submission/oof.npy", oof)\n',
+              "dir": "/runs/r/nodes/3", "files": ["oof.npy", "y.npy"]}  # fmt: skip
+    ctx = Context(task=task, action="ensemble", analysis="")
+    plan = roles.plan_ensemble(ctx, [member], [Attempt("mean of 3, 4", 0.79)])
+    assert plan.text == "Weighted mean fitted on oof.npy."
+    assert roles.code_ensemble(ctx, plan, [member]) == "print('ens')\n"
+    first, second = llm.prompts
+    for text in (first, second):
+        assert "/runs/r/nodes/3/submission" in text and "oof.npy, y.npy" in text
+        assert 'np.save("submission/oof.npy", oof)' in text  # how the member saved its predictions
+    assert "mean of 3, 4 -> validation 0.79" in first and "Weighted mean fitted on oof.npy." in second
