@@ -210,7 +210,9 @@ class Agent:
             node.output = f"{node.output}\n\n[notes]\n{notes}".strip()
         if not v.buggy:
             node.metric = MetricValue(v.metric, bool(v.lower_is_better))
-            keep_outputs(coded.result.workspace / "submission", self.node_dir(node.id) / "submission")
+            node.outputs = keep_outputs(
+                coded.result.workspace / "submission", self.node_dir(node.id) / "submission"
+            )
 
     def node_dir(self, node_id: str) -> Path:
         return self.run_dir / "nodes" / node_id
@@ -224,12 +226,16 @@ class Agent:
         (d / "output.txt").write_text(f"{node.output}\n\n{status}\n", encoding="utf-8")
 
 
-def keep_outputs(src: Path, dst: Path, max_mb: float = 200.0) -> None:
-    """Copy a valid node's submission/ folder (submission, metric, saved predictions) out of its workspace."""
+def keep_outputs(src: Path, dst: Path, max_mb: float = 200.0) -> list[str]:
+    """Copy a valid node's submission/ folder (submission, metric, saved predictions) out of its workspace;
+    returns the names of the files kept."""
     dst.mkdir(parents=True, exist_ok=True)
-    for f in src.iterdir():
+    kept = []
+    for f in sorted(src.iterdir()):
         if f.is_file() and f.stat().st_size <= max_mb * 2**20:
             shutil.copyfile(f, dst / f.name)
+            kept.append(f.name)
+    return kept
 
 
 def _cleanup(workdir: Path) -> None:

@@ -78,6 +78,7 @@ class Node:
     ablations: list[dict[str, Any]] = field(default_factory=list)
     refine: dict[str, Any] | None = None  # {"step", "block", "attempt", "base"}
     ensemble: dict[str, Any] | None = None  # {"round", "members", "weights", "method"} of an ensemble node
+    outputs: list[str] = field(default_factory=list)  # files of submission/ kept under nodes/<id>/submission
     timings: dict[str, float] = field(default_factory=dict)
     usage: dict[str, Any] = field(default_factory=dict)  # tokens spent on this node, per role
     created_at: float = field(default_factory=time.time)
@@ -121,6 +122,11 @@ class Node:
             for a in n.ablations:
                 seen += [r["component"] for r in a.get("rows", []) if r["component"] not in seen]
         return seen
+
+    @property
+    def saved_predictions(self) -> bool:
+        """Whether the node kept what an ensemble needs: out-of-fold and test predictions and targets."""
+        return {"oof.npy", "test_pred.npy", "y.npy"} <= set(self.outputs)
 
     @property
     def root(self) -> Node:

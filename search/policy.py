@@ -42,8 +42,9 @@ def pick_trick(journal: Journal, parent: Node, pool: list[Trick]) -> Trick | Non
 
 
 def ensemble_members(journal: Journal, cfg: SearchConfig) -> list[Node]:
-    """The L best valid solutions, one per lineage (root draft), best first."""
-    return journal.lineage_bests()[: cfg.ensemble.members]
+    """The L best valid solutions, one per lineage (root draft), best first, among those that saved their
+    out-of-fold and test predictions."""
+    return [n for n in journal.lineage_bests() if n.saved_predictions][: cfg.ensemble.members]
 
 
 def ensemble_rounds(journal: Journal, members: list[Node]) -> int:
@@ -58,8 +59,8 @@ def ensemble_rounds(journal: Journal, members: list[Node]) -> int:
 
 def ensemble_due(journal: Journal, cfg: SearchConfig, progress: float) -> list[Node]:
     """The members of the ensemble to build now, or [] when none is due: ensembling is on, the last share
-    of the budget has begun (`ensemble.start_share`), at least two lineages have a valid solution, and this
-    set of members has had fewer than `ensemble.rounds` rounds."""
+    of the budget has begun (`ensemble.start_share`), at least two lineages have a valid solution that saved
+    its predictions, and this set of members has had fewer than `ensemble.rounds` rounds."""
     e = cfg.ensemble
     if e.rounds == 0 or progress < e.start_share:
         return []

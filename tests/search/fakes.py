@@ -83,6 +83,11 @@ def script(value: float | None, *, bug: bool = False, submit: bool = True, thres
     return "\n".join(lines) + "\n"
 
 
+def saving(code: str) -> str:
+    """`code` that also leaves the prediction files an ensemble needs (empty stand-ins)."""
+    return code + 'for f in ("oof.npy", "test_pred.npy", "y.npy"):\n    open("submission/" + f, "wb").close()\n'
+
+
 def cells(value: float, bug_at: int | None = None) -> list[str]:
     """The same solution as three notebook cells; `bug_at` injects the bug into one cell."""
     out = [

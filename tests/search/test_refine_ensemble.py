@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from search_fakes import ScriptedRoles, make_task, script
+from search_fakes import ScriptedRoles, make_task, saving, script
 
 from automind.config import SearchConfig, load_config
 from automind.llm.replay import ReplayLLM
@@ -20,7 +20,11 @@ from automind.search.refine import refine_step
 from automind.task import Task
 
 
+SAVED = ["oof.npy", "submission.csv", "test_pred.npy", "y.npy"]
+
+
 def valid(value: float, parent: Node | None = None, action: str = "draft", **kw) -> Node:
+    kw.setdefault("outputs", SAVED)
     return Node(action=action, parent=parent, metric=MetricValue(value), is_buggy=False, code="x", **kw)
 
 
@@ -56,19 +60,22 @@ def test_ensemble_needs_two_lineages_the_last_share_and_rounds_left():
     j.append(valid(0.6, a, "improve"))
     c = cfg(refine={"outer": 0}, ensemble={"rounds": 2, "members": 3, "start_share": 0.7})
     assert ensemble_due(j, c, 0.9) == []  # one lineage only
+    j.append(valid(0.9, outputs=["submission.csv"]))  # saved no predictions: never a member
     b = j.append(valid(0.55))
     assert ensemble_due(j, c, 0.5) == []  # not in the last share yet
     d = decide(j, c, random.Random(0), progress=0.8)
-    assert d.action == "ensemble" and [m.id for m in d.members] == ["1", "2"]  # best of each lineage
+    assert d.action == "ensemble" and [m.id for m in d.members] == ["1", "3"]  # best of each lineage
     assert d.parent.id == "1"
     for _ in range(2):
-        j.append(valid(0.7, d.parent, "ensemble", ensemble={"members": ["1", "2"]}))
+        j.append(valid(0.7, d.parent, "ensemble", ensemble={"members": ["1", "3"]}))
     assert ensemble_due(j, c, 0.9) == [] and fallback_ensemble(j, c) is None  # rounds spent on these members
     j.append(valid(0.65, b, "improve"))  # a better member of lineage b: a new set, new rounds
-    assert [m.id for m in ensemble_due(j, c, 0.9)] == ["5", "1"]
+    assert [m.id for m in ensemble_due(j, c, 0.9)] == ["6", "1"]
     # ensembles are never improved, refined or debugged
-    assert j.best_node.action == "ensemble" and j.best_solution().id == "5"
-    j.append(Node(action="ensemble", parent=a, ensemble={"members": ["5", "1"]}))
+    j.get("2").is_buggy = True  # (out of the way: the best solution below is an ordinary node again)
+    j.append(valid(0.99, j.get("1"), "ensemble", ensemble={"members": ["6", "1"]}))
+    assert j.best_node.action == "ensemble" and j.best_solution().id == "6"
+    j.append(Node(action="ensemble", parent=a, ensemble={"members": ["6", "1"]}))
     assert all(n.action != "ensemble" for n in j.debuggable)
 
 
@@ -84,7 +91,7 @@ def test_policy_without_refine_and_ensemble_is_algorithm_1():
 
 
 def test_solve_takes_a_refine_step_and_an_ensemble(task_dir, tmp_path, settings_factory):
-    roles = ScriptedRoles({"draft": [script(0.6), script(0.5)], "*": [script(0.55)]})
+    roles = ScriptedRoles({"draft": [saving(script(0.6)), saving(script(0.5))], "*": [script(0.55)]})
     s = settings_factory(**{"search.steps": 6, "search.num_drafts": 2, "search.refine.outer": 1,
                             "search.refine.inner": 3, "search.ensemble.rounds": 1,
                             "search.ensemble.start_share": 0.8})  # fmt: skip
