@@ -314,8 +314,8 @@ class Runner:
                 self.agent.experience = self.memory.hints
                 self.pool = self.memory.order_tricks(self.pool)
         self.llm = llm
-        if llm is not None and self.time_limit is not None:
-            llm.stop_at = self.t0 + self.time_limit - self.base_elapsed  # no model call outlives the run
+        if llm is not None and self.time_limit is not None:  # no model call runs into the finishing time
+            llm.stop_at = self.t0 + self.time_limit - self.base_elapsed - self.finish_budget()
         if llm is not None and self.prior_usage:
             restore_usage(llm, self.prior_usage)  # budgets count what earlier sessions spent
             self.prior_usage = {}

@@ -5,7 +5,7 @@ neutral (the solution with that component reduced to its neutral form), all unde
 the summary is the table of their scores against the baseline's, the block
 is the most influential component not refined before on the lineage (largest |effect| first, then the
 components no ablation measured), and the attempts are the alternatives its cards offer, one per attempt,
-best-ranked first. Each attempt's script differs from the solution only inside that component's block
+best-ranked first and its neutral form (which the ablation measured) last. Each attempt's script differs from the solution only inside that component's block
 (and the lines that record the recipe state).
 
 Ensemble: each round takes the next method not yet tried on the same members (caruana selection over
@@ -116,7 +116,7 @@ class RecipeSearchActions:
             comp = comps.get(name)
             if comp is None or name in refined or not comp.alternatives:
                 continue
-            plans = self.alternatives(ctx, name)
+            plans = self._attempt_plans(ctx, name)
             text = block(ctx.parent_code or "", name)
             return Block(name, text, _refine_plan(plans[0], name, 1))
         raise RoleError(
@@ -124,9 +124,17 @@ class RecipeSearchActions:
             f"({', '.join(refined) or 'none'})"
         )
 
+    def _attempt_plans(self, ctx: Context, name: str) -> list[Plan]:
+        """The alternatives of component `name`, its neutral form last (the ablation measured it already)."""
+        comp = next(c for c in self.components(ctx) if c.name == name)
+        plans = self.alternatives(ctx, name)
+        return [p for p in plans if p.meta.get("choice") != comp.neutral] + [
+            p for p in plans if p.meta.get("choice") == comp.neutral
+        ]
+
     def plan_block(self, ctx: Context, block: Block, history: list[Attempt]) -> Plan | None:
         """The next alternative of the block's component (None when all were tried)."""
-        plans = self.alternatives(ctx, block.name)
+        plans = self._attempt_plans(ctx, block.name)
         k = len(history)
         return _refine_plan(plans[k], block.name, k + 1) if k < len(plans) else None
 

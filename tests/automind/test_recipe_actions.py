@@ -96,7 +96,8 @@ def test_offline_refine_ablates_picks_the_strongest_block_and_rewrites_only_it(r
         tried.append(plan.meta["choice"])
         history.append(Attempt(plan.text, 0.8))
         plan = roles.plan_block(ctx, chosen, history)
-    assert tried == comp.alternatives  # the alternatives the cards offer, best-ranked first, then None
+    # the alternatives the cards offer, best-ranked first, the neutral form (already ablated) last, then None
+    assert tried == [c for c in comp.alternatives if c != comp.neutral] + [comp.neutral]
     assert plan is None
 
 

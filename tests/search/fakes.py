@@ -85,7 +85,9 @@ def script(value: float | None, *, bug: bool = False, submit: bool = True, thres
 
 def saving(code: str) -> str:
     """`code` that also leaves the prediction files an ensemble needs (empty stand-ins)."""
-    return code + 'for f in ("oof.npy", "test_pred.npy", "y.npy"):\n    open("submission/" + f, "wb").close()\n'
+    return (
+        code + 'for f in ("oof.npy", "test_pred.npy", "y.npy"):\n    open("submission/" + f, "wb").close()\n'
+    )
 
 
 def cells(value: float, bug_at: int | None = None) -> list[str]:

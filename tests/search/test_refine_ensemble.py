@@ -19,7 +19,6 @@ from automind.search.policy import Decision, decide, ensemble_due, fallback_ense
 from automind.search.refine import refine_step
 from automind.task import Task
 
-
 SAVED = ["oof.npy", "submission.csv", "test_pred.npy", "y.npy"]
 
 
