@@ -44,6 +44,11 @@ if TYPE_CHECKING:
 
 Event = Callable[[str, dict[str, Any]], None]
 FINISH_SHARE = 0.1  # the finishing reserve never takes more than this share of a time limit
+# Actions whose step runs several executions or nodes (docs/search.md); the others are one Agent.step each.
+STEP_ACTIONS: dict[str, Callable[[Agent, Decision, Roles], list[Node]]] = {
+    "refine": refine_step,
+    "ensemble": ensemble_step,
+}
 
 
 class RunError(ValueError):
@@ -452,18 +457,14 @@ class Runner:
             self.on_event("step", {"index": len(self.journal), "decision": decision.describe(),
                                    "safety": safety, "budget": self.budget_info()})  # fmt: skip
             try:
-                if decision.action == "refine":
-                    nodes = refine_step(self.agent, decision, roles)
-                elif decision.action == "ensemble":
-                    nodes = ensemble_step(self.agent, decision, roles)
+                if decision.action in STEP_ACTIONS:  # several executions or nodes; each node is saved
+                    STEP_ACTIONS[decision.action](self.agent, decision, roles)
+                    self.save("running")  # the step's own records (ablation table, kept) end after its nodes
                 else:
-                    nodes = [self.agent.step(decision, roles, safety_net=safety)]
-                    self.after_node(nodes[0])
+                    self.after_node(self.agent.step(decision, roles, safety_net=safety))
             except BudgetExceeded as e:
                 self.fallbacks.append(f"LLM budget spent at step {len(self.journal)}: {e}")
                 return "budget"
-            if not nodes:  # a refine step that stopped before its first attempt: its record is saved
-                self.save("running")
 
     def _fitting(self, decision: Decision) -> Decision | None:
         """The decision if its execution fits in the time left; else an ensemble round if one fits (it trains
