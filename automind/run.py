@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 Event = Callable[[str, dict[str, Any]], None]
 FINISH_SHARE = 0.1  # the finishing reserve never takes more than this share of a time limit
+MIN_START_S = 5.0  # no execution starts with less time left (at most FINISH_SHARE of the time limit)
 # Actions whose step runs several executions or nodes (docs/search.md); the others are one Agent.step each.
 STEP_ACTIONS: dict[str, Callable[[Agent, Decision, Roles], list[Node]]] = {
     "refine": refine_step,
@@ -373,11 +374,13 @@ class Runner:
 
     def allowance(self, kind: str, parent: Node | None = None) -> float | None:
         """Seconds an execution of `kind` may take if it may start now; None when the step budget is spent,
-        or the time left is less than the estimate (search/budget.py) of such an execution."""
+        or the time left is less than half the estimate (search/budget.py) of such an execution, or less
+        than MIN_START_S."""
         if self.out_of_steps() and kind != "ablation":
             return None
         left = self.time_left()
-        if left is not None and (left <= 0 or not fits(estimate(self.journal, kind, parent), left)):
+        floor = min(MIN_START_S, FINISH_SHARE * self.time_limit) if self.time_limit is not None else 0.0
+        if left is not None and (left <= 0 or not fits(estimate(self.journal, kind, parent), left, floor)):
             return None
         return self.exec_timeout()
 

@@ -41,7 +41,10 @@ def estimate(journal: Journal, kind: str, parent: Node | None = None) -> float |
     return None
 
 
-def fits(estimate_s: float | None, left_s: float | None) -> bool:
+def fits(estimate_s: float | None, left_s: float | None, floor_s: float = 0.0) -> bool:
     """Whether an execution expected to take `estimate_s` may start with `left_s` seconds left: at least
-    FIT_SHARE of the estimate must be left (None: no estimate, or no time limit)."""
-    return left_s is None or estimate_s is None or FIT_SHARE * estimate_s <= left_s
+    FIT_SHARE of the estimate, and at least `floor_s` (below it a workspace and an interpreter barely
+    start), must be left. None: no estimate, or no time limit."""
+    if left_s is None:
+        return True
+    return left_s >= floor_s and (estimate_s is None or FIT_SHARE * estimate_s <= left_s)

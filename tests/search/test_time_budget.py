@@ -49,6 +49,7 @@ def test_estimates_come_from_earlier_executions_of_the_same_kind():
     j.append(_node("improve", 10.0, a))
     assert estimate(j, "improve", a) == 10.0
     assert fits(30.0, 15.0) and not fits(30.0, 14.0) and fits(30.0, None)  # half the estimate must be left
+    assert fits(None, 6.0, floor_s=5.0) and not fits(None, 4.0, floor_s=5.0)  # and never less than the floor
 
 
 def test_sandbox_cuts_executions_to_the_deadline_and_tells_the_limit(task_dir, tmp_path):
