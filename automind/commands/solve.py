@@ -179,8 +179,8 @@ def register(app: typer.Typer) -> None:
         """Search for the best solution of TASK and write a run folder (journal, best solution, report).
 
         The budget: --time-limit alone is a time budget (no step limit), --steps alone a step budget (no time
-        limit), both: whichever comes first; neither: 12 steps or 1800 s, whichever comes first. A timed run
-        ends within 5 % (at least 10 s) of the limit, finishing included.
+        limit), both: whichever comes first; neither: the defaults below, whichever comes first. A timed run
+        ends within 5 % (at least 10 s) of the limit, finishing included (docs/search.md).
         """
         started = time.monotonic()
         from rich.live import Live
