@@ -71,7 +71,9 @@ class RecipeSearchActions:
         except ComponentError as e:
             raise RoleError(f"refine: {e}") from e
         variants = [
-            AblationRun(name, self.code(ctx, plan), str(plan.meta.get("note") or name))
+            AblationRun(
+                name, self.code(ctx, plan), str(plan.meta.get("note") or name).removeprefix("ablation of ")
+            )
             for name, plan in plans
             if name not in refined
         ]
