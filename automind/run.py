@@ -28,7 +28,7 @@ from automind.leaderboards import attached, reattach
 from automind.roles import Roles, Trick
 from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider
-from automind.search.budget import estimate, fits
+from automind.search.budget import FIT_SHARE, estimate, fits, lower_bound
 from automind.search.ensemble import ensemble_step
 from automind.search.journal import Journal, Node
 from automind.search.policy import Decision, decide, fallback_ensemble
@@ -375,14 +375,21 @@ class Runner:
     def allowance(self, kind: str, parent: Node | None = None) -> float | None:
         """Seconds an execution of `kind` may take if it may start now; None when the step budget is spent,
         or the time left is less than half the estimate (search/budget.py) of such an execution, or less
-        than MIN_START_S."""
+        than `start_floor(kind)`."""
         if self.out_of_steps() and kind != "ablation":
             return None
         left = self.time_left()
-        floor = min(MIN_START_S, FINISH_SHARE * self.time_limit) if self.time_limit is not None else 0.0
-        if left is not None and (left <= 0 or not fits(estimate(self.journal, kind, parent), left, floor)):
+        if left is None:
+            return self.exec_timeout()
+        if left <= 0 or not fits(estimate(self.journal, kind, parent), left, self.start_floor(kind)):
             return None
         return self.exec_timeout()
+
+    def start_floor(self, kind: str) -> float:
+        """The least time left with which an execution of `kind` starts: MIN_START_S (at most FINISH_SHARE of
+        the time limit), and the shortest training run of this run so far (search/budget.lower_bound)."""
+        floor = min(MIN_START_S, FINISH_SHARE * self.time_limit) if self.time_limit is not None else 0.0
+        return max(floor, lower_bound(self.journal, kind))
 
     def usage(self) -> dict[str, Any]:
         now = self.llm.usage_summary() if self.llm is not None else {}
@@ -480,9 +487,10 @@ class Runner:
             return alt
         left = self.time_left()
         if left is not None and left > 0:
-            need = estimate(self.journal, decision.action, parent)
+            est = estimate(self.journal, decision.action, parent)
+            need = max(FIT_SHARE * (est or 0.0), self.start_floor(decision.action))
             self.info["stopped_early"] = (
-                f"the next step ({decision.describe()}) needs about {need:.0f} s and {left:.0f} s were left"
+                f"the next step ({decision.describe()}) needs at least {need:.0f} s and {left:.0f} s were left"
             )
             self.log(f"stopped: {self.info['stopped_early']}")
         return None

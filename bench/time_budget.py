@@ -27,6 +27,8 @@ def solve(task: str, budget: float, out: Path, llm: str) -> dict:
     t0 = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     wall = time.monotonic() - t0
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "stderr.txt").write_text(proc.stderr)
     try:
         summary = json.loads(proc.stdout[proc.stdout.index("{") :])
     except ValueError:

@@ -26,7 +26,7 @@ def ablation_times(journal: Journal) -> list[float]:
 
 
 def estimate(journal: Journal, kind: str, parent: Node | None = None) -> float | None:
-    """Seconds one execution of `kind` (an action, or "ablation") should take at least: the shortest of the
+    """Seconds one execution of `kind` (an action, or "ablation") usually takes: the shortest of the
     last executions of that kind; with none yet, the parent's own execution (an improve, refine attempt or
     ablation re-runs much the same script); else None (unknown: it may start). Ensembles are not estimated
     from their parents: they combine saved predictions instead of training."""
@@ -39,6 +39,16 @@ def estimate(journal: Journal, kind: str, parent: Node | None = None) -> float |
     if parent is not None and kind != "ensemble" and "exec" in parent.timings:
         return float(parent.timings["exec"])
     return None
+
+
+def lower_bound(journal: Journal, kind: str) -> float:
+    """The least an execution of `kind` takes in this run: the shortest successful training run so far
+    (start-up and the first model cost that much whatever the limit); 0 for ensembles, which train
+    nothing."""
+    if kind == "ensemble":
+        return 0.0
+    times = _exec_times([n for n in journal.nodes if not n.is_buggy and n.action != "ensemble"])
+    return min(times) if times else 0.0
 
 
 def fits(estimate_s: float | None, left_s: float | None, floor_s: float = 0.0) -> bool:

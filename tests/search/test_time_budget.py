@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from automind.cli import app
 from automind.config import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S, SearchConfig, load_config
 from automind.run import solve
-from automind.search.budget import estimate, fits
+from automind.search.budget import estimate, fits, lower_bound
 from automind.search.journal import Journal, MetricValue, Node
 
 
@@ -50,6 +50,7 @@ def test_estimates_come_from_earlier_executions_of_the_same_kind():
     assert estimate(j, "improve", a) == 10.0
     assert fits(30.0, 15.0) and not fits(30.0, 14.0) and fits(30.0, None)  # half the estimate must be left
     assert fits(None, 6.0, floor_s=5.0) and not fits(None, 4.0, floor_s=5.0)  # and never less than the floor
+    assert lower_bound(j, "draft") == 10.0 and lower_bound(j, "ensemble") == 0.0  # shortest training run
 
 
 def test_sandbox_cuts_executions_to_the_deadline_and_tells_the_limit(task_dir, tmp_path):
@@ -92,7 +93,7 @@ def test_a_30_s_run_ends_on_time_and_skips_what_would_not_fit(task_dir, tmp_path
     assert res.status == "time" and wall <= 40
     assert len(res.journal) == 2 and all(n.status == "valid" for n in res.journal.nodes)
     info = json.loads((tmp_path / "run" / "run.json").read_text())
-    assert "needs about 12 s" in info["stopped_early"]
+    assert "needs at least 12 s" in info["stopped_early"]  # the shortest training run so far
     assert info["budget"]["time_limit_s"] == 30 and info["budget"]["steps"] is None
     assert info["finished_after_s"] <= 40
     for n in res.journal.nodes:  # each script was told its limit, which ends before the finishing reserve
