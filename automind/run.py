@@ -387,9 +387,9 @@ class Runner:
 
     def start_floor(self, kind: str) -> float:
         """The least time left with which an execution of `kind` starts: MIN_START_S (at most FINISH_SHARE of
-        the time limit), and the shortest training run of this run so far (search/budget.lower_bound)."""
+        the time limit), and half the shortest training run of this run so far (search/budget.lower_bound)."""
         floor = min(MIN_START_S, FINISH_SHARE * self.time_limit) if self.time_limit is not None else 0.0
-        return max(floor, lower_bound(self.journal, kind))
+        return max(floor, FIT_SHARE * lower_bound(self.journal, kind))
 
     def usage(self) -> dict[str, Any]:
         now = self.llm.usage_summary() if self.llm is not None else {}

@@ -93,7 +93,7 @@ def test_a_30_s_run_ends_on_time_and_skips_what_would_not_fit(task_dir, tmp_path
     assert res.status == "time" and wall <= 40
     assert len(res.journal) == 2 and all(n.status == "valid" for n in res.journal.nodes)
     info = json.loads((tmp_path / "run" / "run.json").read_text())
-    assert "needs at least 12 s" in info["stopped_early"]  # the shortest training run so far
+    assert "needs at least 6 s" in info["stopped_early"]  # half the 12 s the drafts took
     assert info["budget"]["time_limit_s"] == 30 and info["budget"]["steps"] is None
     assert info["finished_after_s"] <= 40
     for n in res.journal.nodes:  # each script was told its limit, which ends before the finishing reserve
@@ -101,3 +101,20 @@ def test_a_30_s_run_ends_on_time_and_skips_what_would_not_fit(task_dir, tmp_path
         assert limit <= 30 - 3 - n.elapsed_s + n.timings["total"] + 0.5
     log = (tmp_path / "run" / "run.log").read_text()
     assert "s used," in log and "s left]" in log and "stopped:" in log
+
+
+def test_an_execution_cut_by_the_deadline_is_not_tried_again(task_dir, tmp_path):
+    from automind.coding import one_pass
+    from automind.roles import Context
+    from automind.sandbox import Sandbox
+    from automind.task import Task
+
+    sb = Sandbox(task_dir, tmp_path / "wd", timeout_s=60, memory_mb=None, threads=1)
+    sb.deadline = time.monotonic() + 1.0
+    roles = ScriptedRoles({})
+    ctx = Context(task=Task.load(task_dir), action="improve", analysis="")
+    out = one_pass(roles, ctx, script(0.5, sleep=30), sb, 3)
+    assert out.result.status == "timeout" and out.attempts == 1
+    assert out.log[-1] == "the run's time is up: no further try" and not [
+        c for c in roles.calls if c[0] == "repair"
+    ]
