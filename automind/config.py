@@ -129,7 +129,7 @@ class SearchConfig(_Model):
     exec_timeout_s: float = Field(600.0, gt=0)
     # seconds kept free at the end of a timed run for writing the best solution, grading, the report and
     # the interpreter's exit (seconds once torch and chroma are loaded); at most 10 % of the time limit
-    finish_reserve_s: float = Field(10.0, ge=0)
+    finish_reserve_s: float = Field(5.0, ge=0)
     num_drafts: int = Field(3, ge=0)
     debug_prob: float = Field(1.0, ge=0, le=1)
     greedy_prob: float = Field(0.8, ge=0, le=1)
