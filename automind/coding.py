@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -94,6 +95,9 @@ def one_pass(
             out.result = None
         out.error = error
         out.log.append(f"try {attempt}: {error.strip().splitlines()[-1] if error.strip() else 'failed'}")
+        if out.result is not None and out.result.status == "timeout" and _past(sandbox.deadline):
+            out.log.append("the run's time is up: no further try")
+            break
         if attempt < tries:
             try:
                 out.code = roles.repair(ctx, out.code, error)
@@ -101,6 +105,11 @@ def one_pass(
                 out.log.append(f"repair failed: {e}")
                 break
     return out
+
+
+def _past(deadline: float | None) -> bool:
+    """Whether a run's execution deadline (time.monotonic(); None: none) has passed."""
+    return deadline is not None and time.monotonic() >= deadline
 
 
 def stepwise(

@@ -106,10 +106,35 @@ class LLMConfig(_Model):
     context_tokens: int = Field(32768, ge=1024)
 
 
+# The budget when neither `search.steps` nor `search.time_limit_s` is set (docs/search.md, "Budget").
+DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S = 12, 1800.0
+
+
+class RefineConfig(_Model):
+    """The `refine` action (MLE-STAR's targeted refinement; docs/search.md)."""
+
+    outer: int = Field(4, ge=0)  # T: refine steps (ablation + one block's attempts) per run; 0 turns it off
+    inner: int = Field(4, ge=1)  # K: attempts at rewriting the chosen block per refine step
+    patience: int = Field(3, ge=1)  # refine again when the best node has not improved for this many nodes
+
+
+class EnsembleConfig(_Model):
+    """The `ensemble` action: blend the best solutions' saved predictions (docs/search.md)."""
+
+    rounds: int = Field(3, ge=0)  # R: ensemble rounds per set of members; 0 turns it off
+    members: int = Field(3, ge=2)  # L: best valid nodes, one per lineage, offered to an ensemble
+    start_share: float = Field(0.75, ge=0, le=1)  # share of the budget spent before ensembling starts
+
+
 class SearchConfig(_Model):
-    steps: int = Field(12, ge=1)
-    time_limit_s: float = Field(1800.0, gt=0)
+    # The budget: steps (nodes), time, or both (whichever comes first). A limit left unset is no limit;
+    # with neither set, DEFAULT_STEPS and DEFAULT_TIME_LIMIT_S apply. Read them through `budget()`.
+    steps: int | None = Field(None, ge=1)
+    time_limit_s: float | None = Field(None, gt=0)
     exec_timeout_s: float = Field(600.0, gt=0)
+    # seconds kept free at the end of a timed run for writing the best solution, grading, the report and
+    # the interpreter's exit (seconds once torch and chroma are loaded); at most 10 % of the time limit
+    finish_reserve_s: float = Field(5.0, ge=0)
     num_drafts: int = Field(3, ge=0)
     debug_prob: float = Field(1.0, ge=0, le=1)
     greedy_prob: float = Field(0.8, ge=0, le=1)
@@ -118,6 +143,15 @@ class SearchConfig(_Model):
     seed: int = 0
     # LLM mode: insert a recipe draft when no valid node exists after this share of the budget.
     safety_net_share: float = 0.5
+    refine: RefineConfig = Field(default_factory=RefineConfig)
+    ensemble: EnsembleConfig = Field(default_factory=EnsembleConfig)
+
+    def budget(self) -> tuple[int | None, float | None]:
+        """(step limit, time limit in seconds); None means no limit of that kind. Only steps given: steps;
+        only a time limit: time; both: whichever comes first; neither: the defaults, whichever first."""
+        if self.steps is None and self.time_limit_s is None:
+            return DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S
+        return self.steps, self.time_limit_s
 
 
 class CodingConfig(_Model):

@@ -42,6 +42,7 @@ def _node_view(n: Node, journal: Journal) -> dict[str, Any]:
         "overfit": n.overfit_flag,
         "analysis": n.error_analysis,
         "seconds": n.timings.get("total"),
+        "search_badge": search_badge(n),
         "tokens": sum(v for v in n.usage.values() if isinstance(v, int | float)),
         "children": [_node_view(c, journal) for c in n.children],
         **_trust_view(n),
@@ -129,6 +130,95 @@ def chart(journal: Journal) -> dict[str, Any] | None:
         "x_labels": [{"x": sx(t), "text": f"{t:.0f}s"} for t in (x0, (x0 + x1) / 2, x1)],
         "direction": "lower is better" if journal.direction else "higher is better",
     }
+
+
+# --- refine and ensemble sections (search/refine.py, search/ensemble.py) -------------------------------
+
+
+def search_badge(n: Node) -> str:
+    """The tree's badge for a refine attempt or an ensemble node ("" for other nodes)."""
+    if n.refine:
+        return f"refine {n.refine.get('block')} #{n.refine.get('attempt')}"
+    if n.ensemble:
+        return "ensemble of " + ", ".join(f"#{m}" for m in n.ensemble.get("members", []))
+    return ""
+
+
+def _first_line(text: str, limit: int = 200) -> str:
+    line = (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def refine_view(journal: Journal) -> list[dict[str, Any]]:
+    """Each refine step: the node refined, its ablation table, the block chosen and the attempts on it."""
+    ids = {n.id for n in journal.nodes}
+    out = []
+    for node, rec in journal.refine_steps:
+        attempts = [journal.get(i) for i in rec.get("attempts", []) if i in ids]
+        out.append(
+            {
+                "step": rec.get("step"),
+                "node": node.id,
+                "base_metric": _fmt(node.metric.value if node.metric else None),
+                "rows": [
+                    {**r, "score": _fmt(r.get("score")), "effect": _fmt(r.get("effect"))}
+                    for r in rec.get("rows", [])
+                ],
+                "summary": rec.get("summary", ""),
+                "block": rec.get("block"),
+                "block_code": rec.get("block_code", ""),
+                "kept": rec.get("kept"),
+                "error": rec.get("error"),
+                "note": rec.get("note"),
+                "attempts": [
+                    {
+                        "attempt": (a.refine or {}).get("attempt"),
+                        "id": a.id,
+                        "plan": _first_line(a.summary or a.plan),
+                        "metric": _fmt(a.metric.value if a.metric else None),
+                        "status": a.status,
+                        "error": _first_line(a.error or ""),
+                    }
+                    for a in attempts
+                ],
+            }
+        )
+    return out
+
+
+def ensemble_view(journal: Journal) -> list[dict[str, Any]]:
+    """Each ensemble node with its members (and their scores), method and weights."""
+    ids = {n.id: n for n in journal.nodes}
+    out = []
+    for n in journal.nodes:
+        if n.action != "ensemble" or not n.ensemble:
+            continue
+        members = [ids[m] for m in n.ensemble.get("members", []) if m in ids]
+        out.append(
+            {
+                "id": n.id,
+                "round": n.ensemble.get("round"),
+                "members": [
+                    {"id": m.id, "metric": _fmt(m.metric.value if m.metric else None)} for m in members
+                ],
+                "method": n.ensemble.get("method", ""),
+                "weights": [
+                    {"name": k, "weight": f"{v:.3f}"} for k, v in (n.ensemble.get("weights") or {}).items()
+                ],
+                "metric": _fmt(n.metric.value if n.metric else None),
+                "status": n.status,
+                "error": _first_line(n.error or ""),
+            }
+        )
+    return out
+
+
+def search_sections(data: dict[str, Any], env: Any) -> str:
+    """The refine and ensemble sections as HTML (report_search.html.j2), placed by the main template."""
+    template = env.from_string(
+        resources.files("automind").joinpath("report_search.html.j2").read_text(encoding="utf-8")
+    )
+    return template.render(refine_steps=data["refine_steps"], ensembles=data["ensembles"])
 
 
 class ReportError(ValueError):
@@ -227,6 +317,8 @@ def build(run_dir: Path) -> dict[str, Any]:
         "tree": [_node_view(n, journal) for n in journal.nodes if n.parent is None],
         "chart": chart(journal),
         "tricks": tricks,
+        "refine_steps": refine_view(journal),
+        "ensembles": ensemble_view(journal),
         "safety_nets": [n.id for n in journal.nodes if n.safety_net],
         "usage_roles": roles,
         "usage_total": usage.get("total"),
@@ -239,12 +331,14 @@ def build(run_dir: Path) -> dict[str, Any]:
 
 def render(run_dir: str | Path) -> str:
     from jinja2 import Environment, select_autoescape
+    from markupsafe import Markup
 
     env = Environment(autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
     template = env.from_string(
         resources.files("automind").joinpath("report.html.j2").read_text(encoding="utf-8")
     )
-    return template.render(**build(Path(run_dir)))
+    data = build(Path(run_dir))
+    return template.render(**data, search_sections=Markup(search_sections(data, env)))
 
 
 def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from automind.sandbox import ExecResult
     from automind.task import Task
 
+# draft/improve/debug: AutoMind's Algorithm 1; refine and ensemble: MLE-STAR's actions (docs/search.md);
 # leak-fix / data-use: MLE-STAR's checkers rewriting a valid node's script (LLM mode), kept as its child
-Action = Literal["draft", "improve", "debug", "leak-fix", "data-use"]
+Action = Literal["draft", "improve", "debug", "refine", "ensemble", "leak-fix", "data-use"]
 
 
 @dataclass
@@ -103,6 +104,64 @@ class LeakCheck:
     reason: str = ""
 
 
+@dataclass
+class AblationRun:
+    """One script the search runs to measure a component's effect (refine, step 1).
+
+    LLM mode: one script that tries every variant itself (`label` "all"); offline: the solution itself
+    (`label` "baseline", measured under the same time limit) and one script per component, the solution
+    with that component reduced to its neutral form."""
+
+    label: str  # the component ablated, or "all"
+    code: str
+    change: str = ""  # what the variant changes, e.g. "model: portfolio -> lgbm"
+
+
+@dataclass
+class AblationResult:
+    """An ablation script after it ran: its output and the validation score it reported (None: none)."""
+
+    run: AblationRun
+    output: str
+    metric: float | None = None
+    error: str | None = None
+
+
+@dataclass
+class AblationRow:
+    """One line of the component -> effect table. `effect` > 0: the component helps (removing or replacing
+    it makes the score worse by that much, in the metric's units); < 0: it hurts."""
+
+    component: str
+    change: str
+    score: float | None
+    effect: float | None
+
+
+@dataclass
+class Ablation:
+    rows: list[AblationRow]
+    summary: str  # a few sentences: what matters most
+
+
+@dataclass
+class Block:
+    """The code block a refine step rewrites: its name, its exact text in the script, and the first plan."""
+
+    name: str
+    code: str
+    plan: Plan
+
+
+@dataclass
+class Attempt:
+    """One earlier rewrite of a block: its plan and the score it reached (None: it failed)."""
+
+    plan: str
+    metric: float | None
+    error: str | None = None
+
+
 class Roles(Protocol):
     """What the search needs from a planner/coder/verifier.
 
@@ -153,4 +212,41 @@ class Roles(Protocol):
 
     def use_data(self, ctx: Context, code: str, unused: list[str]) -> str:
         """The script rewritten to also use the provided inputs it ignored (`unused`, paths under input/)."""
+        ...
+
+    # --- refine (MLE-STAR Algorithm 2, one outer step; ctx.parent_* is the solution refined) -------------
+
+    def ablation_scripts(self, ctx: Context, covered: list[str], refined: list[str]) -> list[AblationRun]:
+        """Scripts that measure the effect of removing or replacing each main component of the solution.
+        `covered`: components earlier ablations on this lineage measured (explore new ones); `refined`:
+        blocks refined before on this lineage (they will not be chosen again)."""
+        ...
+
+    def summarise_ablation(self, ctx: Context, results: list[AblationResult]) -> Ablation:
+        """The component -> effect table of the ablation scripts' results."""
+        ...
+
+    def extract_block(self, ctx: Context, ablation: Ablation, refined: list[str]) -> Block:
+        """The most influential block of the solution not in `refined` (names of blocks refined before on
+        this lineage), as its exact text in ctx.parent_code, with a first plan for rewriting it."""
+        ...
+
+    def plan_block(self, ctx: Context, block: Block, history: list[Attempt]) -> Plan | None:
+        """The next plan for rewriting `block`, given the earlier attempts (None: nothing new to try)."""
+        ...
+
+    def code_block(self, ctx: Context, block: Block, plan: Plan) -> str:
+        """The whole script with only `block` rewritten following `plan`."""
+        ...
+
+    # --- ensemble (ctx.parent_* is the best member) ------------------------------------------------------
+
+    def plan_ensemble(self, ctx: Context, members: list[dict[str, Any]], history: list[Attempt]) -> Plan:
+        """How to combine `members` (id, summary, metric, code, dir: their saved predictions are under
+        dir/submission), given earlier ensemble plans and their scores."""
+        ...
+
+    def code_ensemble(self, ctx: Context, plan: Plan, members: list[dict[str, Any]]) -> str:
+        """A script that builds the planned ensemble from the members' saved predictions, with weights
+        fitted on out-of-fold predictions only."""
         ...

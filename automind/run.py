@@ -31,8 +31,11 @@ from automind.leaderboards import attached, reattach
 from automind.roles import Roles, Trick
 from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider
+from automind.search.budget import FIT_SHARE, estimate, fits, lower_bound
+from automind.search.ensemble import ensemble_step
 from automind.search.journal import Journal, Node
-from automind.search.policy import Decision, decide
+from automind.search.policy import Decision, decide, fallback_ensemble
+from automind.search.refine import refine_step
 from automind.search.verifier import task_direction
 from automind.task import Task
 
@@ -45,8 +48,14 @@ if TYPE_CHECKING:
 
 Event = Callable[[str, dict[str, Any]], None]
 PAPERS_K = 3  # paper summaries retrieved for drafts
-FINISH_RESERVE_S = 5.0  # kept for grading and the report after the final refit
 REFIT_SHARE = 0.25  # the final refit never holds back more than this share of the time limit
+FINISH_SHARE = 0.1  # the finishing reserve never takes more than this share of a time limit
+MIN_START_S = 5.0  # no execution starts with less time left (at most FINISH_SHARE of the time limit)
+# Actions whose step runs several executions or nodes (docs/search.md); the others are one Agent.step each.
+STEP_ACTIONS: dict[str, Callable[[Agent, Decision, Roles], list[Node]]] = {
+    "refine": refine_step,
+    "ensemble": ensemble_step,
+}
 
 
 class RunError(ValueError):
@@ -63,6 +72,13 @@ class RunResult:
     fallbacks: list[str] = field(default_factory=list)
     holdout: dict[str, Any] | None = None  # run.json's record of the split (or why there was none)
     refit: dict[str, Any] | None = None  # the final refit on all training rows (None without a holdout)
+    budget: dict[str, Any] = field(default_factory=dict)  # Runner.budget_info() when the run ended
+
+    def time_summary(self) -> str:
+        """'118 s of a 120 s limit' (or '... no time limit'), the whole run with finishing."""
+        used = self.budget.get("finished_after_s", self.budget.get("elapsed_s", 0.0))
+        limit = self.budget.get("time_limit_s")
+        return f"{used:.0f} s" + (f" of a {limit:g} s limit" if limit else " (no time limit)")
 
     def summary(self) -> dict[str, Any]:
         best = self.best
@@ -84,6 +100,7 @@ class RunResult:
             **trust,
             "holdout": self.holdout,
             "refit": self.refit,
+            "budget": self.budget,
         }
 
 
@@ -302,7 +319,10 @@ class Runner:
         on_event: Event | None = None,
         experience: ExperienceProvider | None = None,
         holdout: Holdout | None = None,
+        started: float | None = None,
     ):
+        """`started`: time.monotonic() when the command began (default: now); the time limit counts from
+        there, so preparing the run (analysis, knowledge) is part of the budget."""
         self.task, self.settings, self.run_dir, self.roles = task, settings, run_dir, roles
         self.journal, self.knowledge, self.info = journal, knowledge, run_info
         self.safety_factory = safety_roles
@@ -314,7 +334,11 @@ class Runner:
             v, state, gauss = journal.meta["rng"]
             self.rng.setstate((v, tuple(state), gauss))
         self.base_elapsed = float(journal.meta.get("elapsed_s", 0.0))
-        self.t0 = time.monotonic()
+        self.t0 = time.monotonic() if started is None else started
+        self.max_steps, self.time_limit = settings.search.budget()
+        # Work done after the search that the time limit must leave room for, each an estimate in seconds
+        # (the final refit of the best node registers itself here); see finish_budget().
+        self.finish_work: list[Callable[[], float]] = [self.refit_reserve]
         self.process = this_process()
         self.prior_usage = run_info.get("usage") or {}
         self.pool = list(knowledge.pool)
@@ -341,6 +365,9 @@ class Runner:
             knowledge=[*knowledge.tips, *knowledge.papers],
             usage=(lambda: {r: u.tokens for r, u in llm.usage.items()}) if llm is not None else None,
             exec_timeout=self.exec_timeout,
+            deadline=self.deadline,
+            allowance=self.allowance,
+            on_node=self.after_node,
             elapsed=self.elapsed,
             experience=experience,
             on_phase=lambda phase: self.on_event("phase", {"phase": phase}),
@@ -353,46 +380,108 @@ class Runner:
                 self.agent.experience = self.memory.hints
                 self.pool = self.memory.order_tricks(self.pool)
         self.llm = llm
+        if llm is not None and self.time_limit is not None:  # no model call runs into the finishing time
+            llm.stop_at = self.t0 + self.time_limit - self.base_elapsed - self.finish_budget()
         if llm is not None and self.prior_usage:
             restore_usage(llm, self.prior_usage)  # budgets count what earlier sessions spent
             self.prior_usage = {}
 
+    # --- the budget (docs/search.md, "Budget") -----------------------------------------------------------
     def elapsed(self) -> float:
+        """Seconds of the run so far, earlier sessions included."""
         return self.base_elapsed + (time.monotonic() - self.t0)
 
+    def finish_budget(self) -> float:
+        """Seconds kept free at the end of a timed run for finishing it: writing the best solution, grading
+        and the report (`search.finish_reserve_s`, at most FINISH_SHARE of the time limit), plus every estimate registered in `finish_work` (the
+        final refit of the best node adds its own). The search starts nothing that would run into this
+        reserve, and every execution's timeout ends before it."""
+        reserve = self.settings.search.finish_reserve_s
+        if self.time_limit is not None:
+            reserve = min(reserve, FINISH_SHARE * self.time_limit)  # a tiny budget keeps a tiny reserve
+        return reserve + sum(f() for f in self.finish_work)
+
+    def time_left(self) -> float | None:
+        """Seconds the search may still use (the time limit less what was spent and the finishing reserve);
+        None without a time limit."""
+        if self.time_limit is None:
+            return None
+        return self.time_limit - self.elapsed() - self.finish_budget()
+
+    def deadline(self) -> float | None:
+        """time.monotonic() by which every execution must have ended (None without a time limit)."""
+        left = self.time_left()
+        return None if left is None else time.monotonic() + max(0.0, left)
+
     def exec_timeout(self) -> float:
+        """Seconds one execution may take now: the configured caps, within the time left."""
         s = self.settings
-        left = s.search.time_limit_s - self.elapsed() - self.refit_reserve()
-        return max(1.0, min(s.search.exec_timeout_s, s.sandbox.timeout_s, left))
+        cap = min(s.search.exec_timeout_s, s.sandbox.timeout_s)
+        left = self.time_left()
+        return max(1.0, cap if left is None else min(cap, left))
+
+    def progress(self) -> float:
+        """The share of the budget spent: the larger of the time and step shares, in [0, 1]."""
+        shares = [0.0]
+        if self.time_limit is not None:
+            shares.append(self.elapsed() / self.time_limit)
+        if self.max_steps is not None:
+            shares.append(len(self.journal) / self.max_steps)
+        return min(1.0, max(shares))
+
+    def out_of_steps(self) -> bool:
+        return self.max_steps is not None and len(self.journal) >= self.max_steps
+
+    def allowance(self, kind: str, parent: Node | None = None) -> float | None:
+        """Seconds an execution of `kind` may take if it may start now; None when the step budget is spent,
+        or the time left is less than half the estimate (search/budget.py) of such an execution, or less
+        than `start_floor(kind)`."""
+        if self.out_of_steps() and kind != "ablation":
+            return None
+        left = self.time_left()
+        if left is None:
+            return self.exec_timeout()
+        if left <= 0 or not fits(estimate(self.journal, kind, parent), left, self.start_floor(kind)):
+            return None
+        return self.exec_timeout()
+
+    def start_floor(self, kind: str) -> float:
+        """The least time left with which an execution of `kind` starts: MIN_START_S (at most FINISH_SHARE of
+        the time limit), and half the shortest training run of this run so far (search/budget.lower_bound)."""
+        floor = min(MIN_START_S, FINISH_SHARE * self.time_limit) if self.time_limit is not None else 0.0
+        return max(floor, FIT_SHARE * lower_bound(self.journal, kind))
 
     # --- time for finishing: the final refit on the full training data (docs/holdout.md) ---------------
     def refit_reserve(self) -> float:
-        """Seconds the search leaves for the final refit: the best node's execution scaled to the full
-        training data, plus grading and the report; at most REFIT_SHARE of the time limit, 0 without a refit."""
-        best, h = self.journal.best_node, self.agent.holdout
+        """Seconds the search leaves for the final refit (registered in `finish_work`): the best node's
+        execution scaled to the full training data; at most REFIT_SHARE of the time limit, 0 without a refit."""
+        agent = getattr(self, "agent", None)
+        best, h = self.journal.best_node, agent.holdout if agent is not None else None
         if h is None or best is None or not self.settings.verify.refit:
             return 0.0
-        need = best.timings.get("exec", 0.0) * (h.n_seen + h.n_holdout) / max(1, h.n_seen) + FINISH_RESERVE_S
-        return min(need, REFIT_SHARE * self.settings.search.time_limit_s)
+        need = best.timings.get("exec", 0.0) * (h.n_seen + h.n_holdout) / max(1, h.n_seen)
+        return need if self.time_limit is None else min(need, REFIT_SHARE * self.time_limit)
 
-    def finish_budget(self) -> float:
-        """Seconds the final refit may take: what is left of the time limit after grading and the report."""
+    def refit_budget(self) -> float:
+        """Seconds the final refit may take: the execution caps, within what is left of the time limit
+        after the finishing reserve (grading and the report)."""
         s = self.settings
-        left = s.search.time_limit_s - self.elapsed() - FINISH_RESERVE_S
-        return max(0.0, min(s.search.exec_timeout_s, s.sandbox.timeout_s, left))
+        cap = min(s.search.exec_timeout_s, s.sandbox.timeout_s)
+        if self.time_limit is None:
+            return cap
+        reserve = min(s.search.finish_reserve_s, FINISH_SHARE * self.time_limit)
+        return max(0.0, min(cap, self.time_limit - self.elapsed() - reserve))
 
     def usage(self) -> dict[str, Any]:
         now = self.llm.usage_summary() if self.llm is not None else {}
         return merge_usage(self.prior_usage, now)
 
     def _safety_due(self) -> bool:
-        s = self.settings.search
         if self.safety_factory is None or self.roles.name == "recipes":
             return False
         if self.journal.valid_nodes or any(n.safety_net for n in self.journal.nodes):
             return False
-        share = s.safety_net_share
-        return len(self.journal) >= share * s.steps or self.elapsed() >= share * s.time_limit_s
+        return self.progress() >= self.settings.search.safety_net_share
 
     def _safety(self) -> Roles | None:
         """The recipe roles for the safety net, built on first use; None (and a fallback note) if unavailable."""
@@ -418,6 +507,7 @@ class Runner:
             updated_at=datetime.now().isoformat(timespec="seconds"),
             steps_done=len(self.journal),
             elapsed_s=round(self.journal.meta.get("elapsed_s", self.elapsed()), 3),
+            budget=self.budget_info(),
             usage=self.usage(),
             best={"node": best.id, "metric": best.metric.value} if best and best.metric else None,
             timings=_timings(self.journal),
@@ -426,67 +516,76 @@ class Runner:
         )
         write_json(self.run_dir / "run.json", self.info)
 
+    def budget_info(self) -> dict[str, Any]:
+        """The budget in effect and where the run stands (run.json, live view, report)."""
+        left = self.time_left()
+        return {
+            "steps": self.max_steps,
+            "time_limit_s": self.time_limit,
+            "finish_reserve_s": round(self.finish_budget(), 3),
+            "elapsed_s": round(self.elapsed(), 3),
+            "time_left_s": None if left is None else round(max(0.0, left), 3),
+        }
+
     def loop(self) -> str:
         s = self.settings.search
         self.write_info("running")
         while True:
-            if len(self.journal) >= s.steps:
+            if self.out_of_steps():
                 return "finished"
-            if self.elapsed() >= s.time_limit_s - self.refit_reserve():
+            left = self.time_left()
+            if left is not None and left <= 0:
                 return "time"
             if self._safety_due() and (net := self._safety()) is not None:
                 decision, roles, safety = Decision("draft"), net, True
             else:
-                decision, roles, safety = decide(self.journal, s, self.rng, self.pool), self.roles, False
-            self.on_event(
-                "step", {"index": len(self.journal), "decision": decision.describe(), "safety": safety}
-            )
+                decision = decide(self.journal, s, self.rng, self.pool, progress=self.progress())
+                roles, safety = self.roles, False
+            decision = self._fitting(decision)
+            if decision is None:
+                return "time"
+            self.log(f"step {len(self.journal)}: {decision.describe()}")
+            self.on_event("step", {"index": len(self.journal), "decision": decision.describe(),
+                                   "safety": safety, "budget": self.budget_info()})  # fmt: skip
             try:
-                node = self.agent.step(decision, roles, safety_net=safety)
-                self._after(node, roles)
-                self._checks(node, roles)
+                if decision.action in STEP_ACTIONS:  # several executions or nodes; each node is saved
+                    STEP_ACTIONS[decision.action](self.agent, decision, roles)
+                    self.save("running")  # the step's own records (ablation table, kept) end after its nodes
+                else:
+                    node = self.agent.step(decision, roles, safety_net=safety)
+                    self.after_node(node)
+                    self._checks(node, roles)
             except BudgetExceeded as e:
                 self.fallbacks.append(f"LLM budget spent at step {len(self.journal)}: {e}")
                 return "budget"
 
-    def _after(self, node: Node, roles: Roles) -> None:
-        self._take_notes(roles)
-        if node.roles == "recipes" and node.unused_inputs:  # a known limit of the offline policy, said once
-            note = (f"offline recipes do not read {', '.join(node.unused_inputs)} (no join of extra input files; "
-                    "docs/recipes.md, 'Input files')")  # fmt: skip
-            if note not in self.fallbacks:
-                self.fallbacks.append(note)
-        self.save("running")
-        self._remember(node)
-        self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage()})
-
     def _checks(self, node: Node, roles: Roles) -> None:
         """LLM mode: MLE-STAR's leakage checker on a new valid script, its data-usage checker on a valid draft
         that ignored inputs; each rewrite runs as the node's child (docs/holdout.md)."""
-        s = self.settings
-        if not s.verify.llm_checks or roles.llm is None or node.is_buggy:
+        if not self.settings.verify.llm_checks or roles.llm is None or node.is_buggy:
             return
         for check in (self.agent.leak_check, self.agent.data_check):
-            if self.elapsed() >= s.search.time_limit_s - self.refit_reserve():
+            left = self.time_left()
+            if left is not None and left <= 0:
                 return
-            no_step_left = len(self.journal) >= s.search.steps
+            no_step_left = self.out_of_steps()
             if no_step_left and check == self.agent.data_check:
                 return  # its answer is a rewrite that could not run
             job = check(node, roles)  # the leak verdict counts even when its fix cannot run
             self.save("running")
             if job is None:
                 continue
-            if no_step_left:
-                self.agent.note(node, "leakage fix not run: no search step left")
-                continue
             decision, plan, code = job
-            self.on_event(
-                "step", {"index": len(self.journal), "decision": decision.describe(), "safety": False}
-            )
+            if no_step_left or self.allowance(decision.action, node) is None:
+                self.agent.note(node, f"{decision.action} not run: no search step or time left for it")
+                continue
+            self.log(f"step {len(self.journal)}: {decision.describe()}")
+            self.on_event("step", {"index": len(self.journal), "decision": decision.describe(),
+                                   "safety": False, "budget": self.budget_info()})  # fmt: skip
             child = self.agent.step(decision, roles, given=(plan, code))
             if decision.action == "leak-fix" and not child.is_buggy and not child.flagged:
                 node.leakage.fixed_by = child.id
-            self._after(child, roles)
+            self.after_node(child)
             self._checks(child, roles)  # a new valid script too (a leak-fix child is not checked again)
 
     def _take_notes(self, roles: Roles) -> None:
@@ -494,6 +593,47 @@ class Runner:
         for note in getattr(roles, "notes", ()):
             if note not in self.fallbacks:
                 self.fallbacks.append(note)
+
+    def _fitting(self, decision: Decision) -> Decision | None:
+        """The decision if its execution fits in the time left; else an ensemble round if one fits (it trains
+        nothing); else None, with a note saying why the search stopped early."""
+        parent = decision.parent
+        if self.allowance(decision.action, parent) is not None:
+            return decision
+        alt = fallback_ensemble(self.journal, self.settings.search) if decision.action != "ensemble" else None
+        if alt is not None and self.allowance("ensemble") is not None:
+            return alt
+        left = self.time_left()
+        if left is not None and left > 0:
+            est = estimate(self.journal, decision.action, parent)
+            need = max(FIT_SHARE * (est or 0.0), self.start_floor(decision.action))
+            self.info["stopped_early"] = (
+                f"the next step ({decision.describe()}) needs at least {need:.0f} s and {left:.0f} s were left"
+            )
+            self.log(f"stopped: {self.info['stopped_early']}")
+        return None
+
+    def log(self, line: str) -> None:
+        """One line in run.log, stamped with the time used and left."""
+        b = self.budget_info()
+        left = "no limit" if b["time_left_s"] is None else f"{b['time_left_s']:.1f} s left"
+        with open(self.run_dir / "run.log", "a", encoding="utf-8") as f:
+            f.write(f"[{b['elapsed_s']:7.1f} s used, {left}] {line}\n")
+
+    def after_node(self, node: Node) -> None:
+        """Every new node: save the journal and run.json, feed the memory, tell the live view and run.log."""
+        self._take_notes(self.roles)
+        if node.roles == "recipes" and node.unused_inputs:  # a known limit of the offline policy, said once
+            note = (f"offline recipes do not read {', '.join(node.unused_inputs)} (no join of extra input files; "
+                    "docs/recipes.md, 'Input files')")  # fmt: skip
+            if note not in self.fallbacks:
+                self.fallbacks.append(note)
+        what = f"metric {node.metric.value:.6g}" if node.metric else (node.error or "")[:120]
+        self.log(f"node {node.id} {node.action} {node.status}: {what}")
+        self.save("running")
+        self._remember(node)
+        self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage(),
+                               "budget": self.budget_info()})  # fmt: skip
 
     def _remember(self, node: Node | None = None) -> None:
         """Feed the experience memory; its failures become fallbacks, never errors."""
@@ -541,14 +681,17 @@ class Runner:
             write_report(self.run_dir)
         except Exception as e:  # noqa: BLE001 - the run's data is already safe on disk
             self.fallbacks.append(f"report not written ({type(e).__name__}: {e})")
-            self.write_info(status)
+        self.info["finished_after_s"] = round(self.elapsed(), 3)  # the whole run, finishing included
+        self.write_info(status)
+        self.log(f"finished ({status}) after {self.info['finished_after_s']:.1f} s")
+        budget = {**self.budget_info(), "finished_after_s": self.info["finished_after_s"]}
         return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks),
-                         self.info.get("holdout"), self.info.get("refit"))  # fmt: skip
+                         self.info.get("holdout"), self.info.get("refit"), budget)  # fmt: skip
 
     def refit(self, best: Node, status: str) -> dict[str, Any] | None:
         """Re-run the best node's code once on the full training data (the task's own inputs, holdout rows
         given back) for the submission the run returns; the search-time submission stays when the refit is
-        off, interrupted, would not fit the time left (`finish_budget`), fails or writes no valid file."""
+        off, interrupted, would not fit the time left (`refit_budget`), fails or writes no valid file."""
         from automind.judge import Judge
         from automind.search.agent import remove_workdir
         from automind.search.verifier import read_metric
@@ -556,13 +699,16 @@ class Runner:
         if self.agent.holdout is None:
             return None  # the search already trained on every training row
         out: dict[str, Any] = {"node": best.id, "used": False}
-        budget, need = self.finish_budget(), best.timings.get("exec", 0.0)
+        h = self.agent.holdout
+        budget, took = self.refit_budget(), best.timings.get("exec", 0.0)
+        need = took * (h.n_seen + h.n_holdout) / max(1, h.n_seen)  # the run on all training rows
         if not self.settings.verify.refit:
             out["reason"] = "verify.refit is off"
         elif status == "interrupted":
             out["reason"] = "the run was interrupted"
-        elif budget < max(1.0, 0.5 * need):
-            out["reason"] = f"{budget:.0f} s left for finishing; the best node's run took {need:.0f} s"
+        elif budget < max(1.0, need):
+            out["reason"] = (f"{budget:.0f} s left for finishing; the refit needs about {need:.0f} s (the best "
+                             f"node's run took {took:.0f} s on fewer rows)")  # fmt: skip
         elif str(self.run_dir.resolve()) in best.code:
             out["reason"] = ("the best node blends earlier nodes' saved predictions, made without the holdout rows; "
                              "a refit would drop them")  # fmt: skip
@@ -635,9 +781,12 @@ def solve(
     safety_roles: Roles | None = None,
     on_event: Event | None = None,
     experience: ExperienceProvider | None = None,
+    started: float | None = None,
 ) -> RunResult:
     """Start a new run. `roles` defaults to `assemble.make_roles(settings)` and `safety_roles` to the recipe
-    policy (built only if the safety net is ever needed); tests pass scripted roles."""
+    policy (built only if the safety net is ever needed); tests pass scripted roles. `started`:
+    time.monotonic() when the command began (default: now); the time limit counts from there."""
+    started = time.monotonic() if started is None else started
     task = task_arg if isinstance(task_arg, Task) else resolve_task(task_arg)
     run_dir = Path(out) if out else default_run_dir(settings, task)
     if (run_dir / "journal.json").exists():
@@ -699,6 +848,7 @@ def solve(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
         safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
         holdout=holdout,
+        started=started,
     )  # fmt: skip
     runner.save("running")
     return runner.run()
@@ -719,8 +869,10 @@ def resume(
     safety_roles: Roles | None = None,
     on_event: Event | None = None,
     experience: ExperienceProvider | None = None,
+    started: float | None = None,
 ) -> RunResult:
     """Continue a run from its journal to the budget recorded in run.json (steps and time already spent count)."""
+    started = time.monotonic() if started is None else started
     run_dir = Path(run_dir)
     info, journal = load_run(run_dir)
     config = info.get("config") or {}
@@ -748,6 +900,7 @@ def resume(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
         safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
         holdout=holdout,
+        started=started,
     )  # fmt: skip
     return runner.run()
 

@@ -33,6 +33,7 @@ from .verifier import verify
 if TYPE_CHECKING:
     from automind.config import Settings
     from automind.holdout import Holdout, Separation
+    from automind.judge import Judge
     from automind.task import Task
 
 ExperienceProvider = Callable[[Context], list[str]]
@@ -53,6 +54,11 @@ class Agent:
     experience: ExperienceProvider | None = None  # hook for the experience store (Agent K memory)
     usage: Callable[[], dict[str, int]] | None = None  # tokens spent so far per role (LLM mode)
     exec_timeout: Callable[[], float] | None = None  # seconds one execution may take right now
+    deadline: Callable[[], float | None] | None = None  # time.monotonic() by which executions must end
+    # refine/ensemble steps make several nodes or executions: before each, `allowance(kind, parent)` says
+    # whether it may start (seconds it may take, None: it would not fit or the steps are spent) ...
+    allowance: Callable[[str, Node | None], float | None] | None = None
+    on_node: Callable[[Node], None] | None = None  # ... and each finished node is handed over at once
     clock: Callable[[], float] = time.monotonic
     elapsed: Callable[[], float] | None = None  # run time across resumes, stamped on each node
     on_phase: Callable[[str], None] | None = None  # live view: "planning", "coding", "verifying"
@@ -78,8 +84,11 @@ class Agent:
             ctx.parent_tricks = p.applied_tricks
             if d.action == "debug":
                 ctx.lineage = failed_lineage(p)
-        if self.elapsed is not None:
-            ctx.time_left_s = max(0.0, self.settings.search.time_limit_s - self.elapsed())
+        limit = self.settings.search.budget()[1]
+        if self.deadline is not None:  # the run's clock: what the search may still use (finishing kept aside)
+            ctx.time_left_s = self.time_left()
+        elif self.elapsed is not None and limit is not None:
+            ctx.time_left_s = max(0.0, limit - self.elapsed())
         if self.exec_timeout is not None:
             ctx.exec_timeout_s = self.exec_timeout()
         others = sorted(
@@ -100,26 +109,49 @@ class Agent:
             ctx.experience = list(self.experience(ctx))
         return ctx
 
-    def _phase(self, name: str) -> None:
+    def time_left(self) -> float | None:
+        """Seconds until the execution deadline (None without a time limit)."""
+        end = self.deadline() if self.deadline else None
+        return None if end is None else max(0.0, end - time.monotonic())
+
+    def phase(self, name: str) -> None:
         if self.on_phase is not None:
             self.on_phase(name)
 
     def step(
         self, d: Decision, roles: Roles, *, safety_net: bool = False, given: tuple[Plan, str] | None = None
     ) -> Node:
-        """Run one decision as a new node; `given` (plan, code) runs that script instead of asking the roles
-        for a plan and code (the checkers' rewrites)."""
+        """One draft, improve or debug node (refine and ensemble steps: search/refine.py, search/ensemble.py);
+        `given` (plan, code) runs that script instead of asking the roles for a plan and code (the checkers'
+        rewrites)."""
+        return self.run_node(
+            d, roles, lambda node, r, wd: self._run(node, d, r, wd, given), safety_net=safety_net
+        )
+
+    def run_node(
+        self,
+        d: Decision,
+        roles: Roles,
+        body: Callable[[Node, Roles, Path], None],
+        *,
+        safety_net: bool = False,
+        setup: Callable[[Node], None] | None = None,
+    ) -> Node:
+        """Make one node: `body(node, guarded roles, workdir)` fills it; a RoleError makes it buggy with the
+        reason; timings, token usage, the journal entry and the node's files are handled here."""
         node_id = str(len(self.journal))
         node = Node(
             id=node_id, action=d.action, parent=d.parent, trick=d.trick,
             roles=roles.name, safety_net=safety_net,
         )  # fmt: skip
+        if setup is not None:
+            setup(node)
         workdir = self.run_dir / "work" / node_id
         shutil.rmtree(self.node_dir(node_id), ignore_errors=True)  # leftovers of a step cut off by a kill
         before = self.usage() if self.usage else {}
         t0 = self.clock()
         try:
-            self._run(node, d, guarded(roles), workdir, given)
+            body(node, guarded(roles), workdir)
         except RoleError as e:
             node.is_buggy, node.metric = True, None
             node.error = f"{type(e).__name__}: {e}"
@@ -134,14 +166,22 @@ class Agent:
         self.save_files(node)
         return node
 
+    def judge(self, workdir: Path, timeout: float | None) -> Judge:
+        """The execution core for one node: its sandbox ends every execution by the run's deadline."""
+        from automind.judge import Judge
+
+        # executed and judged through automind.judge (as `automind exec` and TaskEnv); never graded here
+        view = {} if self.holdout is None else {"inputs": self.holdout.inputs}  # the run's holdout view
+        judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=timeout, grade=False, **view)
+        judge.sandbox.deadline = self.deadline() if self.deadline else None
+        return judge
+
     def _run(
         self, node: Node, d: Decision, roles: Roles, workdir: Path, given: tuple[Plan, str] | None
     ) -> None:
-        from automind.judge import Judge
-
         tick = self.clock()
         ctx = self.context(d)
-        self._phase("planning")
+        self.phase("planning")
         plan = roles.plan(ctx) if given is None else given[0]
         node.plan, node.summary = plan.text, plan.summary
         node.error_analysis = str(plan.meta.get("analysis") or "")
@@ -156,11 +196,9 @@ class Agent:
         node.timings["plan"] = round(self.clock() - tick, 3)
 
         tick = self.clock()
-        self._phase("coding")
+        self.phase("coding")
         timeout = self.exec_timeout() if self.exec_timeout else None
-        # executed and judged through automind.judge (as `automind exec` and TaskEnv); never graded here
-        view = {} if self.holdout is None else {"inputs": self.holdout.inputs}
-        judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=timeout, grade=False, **view)
+        judge = self.judge(workdir, timeout)
         if given is None:
             coded = write_code(roles, ctx, plan, judge.sandbox, self.settings.coding, timeout_s=timeout)
         else:
@@ -168,6 +206,22 @@ class Agent:
             coded = one_pass(roles, ctx, given[1], judge.sandbox, tries, timeout_s=timeout)
         node.code, node.coder, node.complexity = coded.code, coded.coder, coded.complexity
         node.timings["code"] = round(self.clock() - tick, 3)
+        self.judge_node(node, ctx, roles, coded)
+
+    def run_code(self, node: Node, ctx: Context, roles: Roles, code: str, workdir: Path) -> None:
+        """Run a script written whole by a refine or ensemble role once (no repair: a failure is the
+        attempt's result, which the next plan sees) and judge it into `node`."""
+        tick = self.clock()
+        self.phase("running")
+        timeout = self.exec_timeout() if self.exec_timeout else None
+        judge = self.judge(workdir, timeout)
+        coded = one_pass(roles, ctx, code, judge.sandbox, 1, timeout_s=timeout)
+        node.code, node.coder = coded.code, coded.coder
+        node.timings["code"] = round(self.clock() - tick, 3)
+        self.judge_node(node, ctx, roles, coded)
+
+    def judge_node(self, node: Node, ctx: Context, roles: Roles, coded: Coded) -> None:
+        """Verify a coded node (facts over the verifier's opinion) and keep a valid node's outputs."""
         notes = "\n".join(coded.log)
         if coded.result is None:
             node.output = notes
@@ -183,7 +237,7 @@ class Agent:
 
         assert coded.result is not None
         tick = self.clock()
-        self._phase("verifying")
+        self.phase("verifying")
         result = coded.result
         node.inputs_read = list(result.inputs_read)
         node.unused_inputs = unused_inputs(self.task, node.inputs_read)
@@ -207,7 +261,7 @@ class Agent:
             node.is_buggy, node.error = True, sep.score_error or "the holdout rows could not be scored"
             return
         node.metric = MetricValue(v.metric if sep is None else sep.score.value, bool(v.lower_is_better))
-        keep_outputs(result.workspace / "submission", self.node_dir(node.id) / "submission")
+        node.outputs = keep_outputs(result.workspace / "submission", self.node_dir(node.id) / "submission")
         if sep is not None:
             node.holdout_metric, node.holdout_se = sep.score.value, sep.score.se
             if sep.predictions is not None and sep.predictions.is_file():
@@ -311,12 +365,16 @@ def failed_lineage(node: Node, limit: int = 6) -> list[dict[str, Any]]:
     return list(reversed(chain[:limit]))
 
 
-def keep_outputs(src: Path, dst: Path, max_mb: float = 200.0) -> None:
-    """Copy a valid node's submission/ folder (submission, metric, saved predictions) out of its workspace."""
+def keep_outputs(src: Path, dst: Path, max_mb: float = 200.0) -> list[str]:
+    """Copy a valid node's submission/ folder (submission, metric, saved predictions) out of its workspace;
+    returns the names of the files kept."""
     dst.mkdir(parents=True, exist_ok=True)
-    for f in src.iterdir():
+    kept = []
+    for f in sorted(src.iterdir()):
         if f.is_file() and f.stat().st_size <= max_mb * 2**20:
             shutil.copyfile(f, dst / f.name)
+            kept.append(f.name)
+    return kept
 
 
 def remove_workdir(workdir: Path) -> None:

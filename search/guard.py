@@ -10,10 +10,22 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from automind.errors import BudgetExceeded, RoleError
-from automind.roles import Context, LeakCheck, Plan, Roles, Step, Verdict
+from automind.roles import (
+    Ablation,
+    AblationResult,
+    AblationRun,
+    Attempt,
+    Block,
+    Context,
+    LeakCheck,
+    Plan,
+    Roles,
+    Step,
+    Verdict,
+)
 
 if TYPE_CHECKING:
     from automind.llm.client import LLM
@@ -86,6 +98,28 @@ class GuardedRoles:
 
     def use_data(self, ctx: Context, code: str, unused: list[str]) -> str:
         return self._call("use_data", self.inner.use_data, ctx, code, unused)
+
+    # --- refine and ensemble ------------------------------------------------------------------------
+    def ablation_scripts(self, ctx: Context, covered: list[str], refined: list[str]) -> list[AblationRun]:
+        return self._call("ablation_scripts", self.inner.ablation_scripts, ctx, covered, refined)
+
+    def summarise_ablation(self, ctx: Context, results: list[AblationResult]) -> Ablation:
+        return self._call("summarise_ablation", self.inner.summarise_ablation, ctx, results)
+
+    def extract_block(self, ctx: Context, ablation: Ablation, refined: list[str]) -> Block:
+        return self._call("extract_block", self.inner.extract_block, ctx, ablation, refined)
+
+    def plan_block(self, ctx: Context, block: Block, history: list[Attempt]) -> Plan | None:
+        return self._call("plan_block", self.inner.plan_block, ctx, block, history)
+
+    def code_block(self, ctx: Context, block: Block, plan: Plan) -> str:
+        return self._call("code_block", self.inner.code_block, ctx, block, plan)
+
+    def plan_ensemble(self, ctx: Context, members: list[dict[str, Any]], history: list[Attempt]) -> Plan:
+        return self._call("plan_ensemble", self.inner.plan_ensemble, ctx, members, history)
+
+    def code_ensemble(self, ctx: Context, plan: Plan, members: list[dict[str, Any]]) -> str:
+        return self._call("code_ensemble", self.inner.code_ensemble, ctx, plan, members)
 
 
 def guarded(roles: Roles) -> Roles:

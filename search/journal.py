@@ -113,6 +113,13 @@ class Node:
     complexity: float | None = None
     roles: str = ""  # "llm" or "recipes"
     safety_net: bool = False
+    # refine (docs/search.md): on a refined node, one record per refine step taken from it (the ablation's
+    # component -> effect table, the block chosen, its attempts' node ids); on an attempt, which step,
+    # block and attempt it is
+    ablations: list[dict[str, Any]] = field(default_factory=list)
+    refine: dict[str, Any] | None = None  # {"step", "block", "attempt", "base"}
+    ensemble: dict[str, Any] | None = None  # {"round", "members", "weights", "method"} of an ensemble node
+    outputs: list[str] = field(default_factory=list)  # files of submission/ kept under nodes/<id>/submission
     timings: dict[str, float] = field(default_factory=dict)
     usage: dict[str, Any] = field(default_factory=dict)  # tokens spent on this node, per role
     created_at: float = field(default_factory=time.time)
@@ -150,6 +157,30 @@ class Node:
     def applied_tricks(self) -> list[str]:
         """Trick ids applied on this node's lineage, oldest first."""
         return [n.trick.id for n in reversed(self.lineage) if n.trick is not None]
+
+    @property
+    def refined_blocks(self) -> list[str]:
+        """Names of the blocks refine steps chose on this node's lineage, oldest first."""
+        return [a["block"] for n in reversed(self.lineage) for a in n.ablations if a.get("block")]
+
+    @property
+    def ablated_components(self) -> list[str]:
+        """Components earlier ablations on this lineage measured (shown to the next ablation)."""
+        seen: list[str] = []
+        for n in reversed(self.lineage):
+            for a in n.ablations:
+                seen += [r["component"] for r in a.get("rows", []) if r["component"] not in seen]
+        return seen
+
+    @property
+    def saved_predictions(self) -> bool:
+        """Whether the node kept what an ensemble needs: out-of-fold and test predictions and targets."""
+        return {"oof.npy", "test_pred.npy", "y.npy"} <= set(self.outputs)
+
+    @property
+    def root(self) -> Node:
+        """The draft this node's lineage started from (its lineage, for ensembles)."""
+        return self.lineage[-1]
 
     @property
     def is_leaf(self) -> bool:
@@ -278,8 +309,31 @@ class Journal:
 
     @property
     def debuggable(self) -> list[Node]:
-        """Buggy leaves still below the debug depth limit."""
-        return [n for n in self.nodes if n.is_leaf and n.status == "buggy"]
+        """Buggy leaves still below the debug depth limit (a failed ensemble is re-planned, not debugged)."""
+        return [n for n in self.nodes if n.is_leaf and n.status == "buggy" and n.action != "ensemble"]
+
+    @property
+    def refine_steps(self) -> list[tuple[Node, dict[str, Any]]]:
+        """(refined node, record) for every refine step of the run, in the order they were taken."""
+        steps = [(n, a) for n in self.nodes for a in n.ablations]
+        return sorted(steps, key=lambda s: s[1].get("step", 0))
+
+    def best_solution(self) -> Node | None:
+        """The best valid node that is a solution of its own (not an ensemble): what improve and refine
+        build on."""
+        valid = [n for n in self.valid_nodes if n.metric is not None and n.action != "ensemble"]
+        return max(valid, key=self.score) if valid else None
+
+    def lineage_bests(self) -> list[Node]:
+        """The best valid non-ensemble node of each lineage (root draft), best first."""
+        best: dict[str, Node] = {}
+        for n in self.valid_nodes:
+            if n.metric is None or n.action == "ensemble":
+                continue
+            key = n.root.id
+            if key not in best or self.score(n) > self.score(best[key]):
+                best[key] = n
+        return sorted(best.values(), key=self.score, reverse=True)
 
     @property
     def direction(self) -> bool | None:

@@ -1,13 +1,15 @@
-"""AutoMind's search policy (Algorithm 1): which node to expand next, and how.
+"""The search policy: AutoMind's Algorithm 1 for drafts, debugging and improves, plus two rules that
+bring in MLE-STAR's `refine` and `ensemble` actions (docs/search.md, "Policy").
 
-Pure: reads the journal, draws from the given seeded RNG in a fixed order, returns a Decision.
-The draws happen in the same order on every run, so a replayed LLM reproduces the same tree.
+Pure: reads the journal, draws from the given seeded RNG in a fixed order, returns a Decision. The
+budget's progress is passed in as a value, so the same journal, config, RNG state and progress always
+give the same decision (a replayed LLM reproduces the same tree).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from automind.config import SearchConfig
 from automind.roles import Action, Trick
@@ -20,9 +22,12 @@ class Decision:
     action: Action
     parent: Node | None = None
     trick: Trick | None = None
+    members: list[Node] = field(default_factory=list)  # ensemble: the solutions to combine, best first
 
     def describe(self) -> str:
         where = "from scratch" if self.parent is None else f"node {self.parent.id}"
+        if self.action == "ensemble":
+            where = "of nodes " + ", ".join(m.id for m in self.members)
         trick = f" + trick '{self.trick.title}'" if self.trick else ""
         return f"{self.action} {where}{trick}"
 
@@ -36,22 +41,89 @@ def pick_trick(journal: Journal, parent: Node, pool: list[Trick]) -> Trick | Non
     return None
 
 
+def ensemble_members(journal: Journal, cfg: SearchConfig) -> list[Node]:
+    """The L best valid solutions, one per lineage (root draft), best first, among those that saved their
+    out-of-fold and test predictions."""
+    return [n for n in journal.lineage_bests() if n.saved_predictions][: cfg.ensemble.members]
+
+
+def ensemble_rounds(journal: Journal, members: list[Node]) -> int:
+    """Ensemble nodes already built from exactly this set of members."""
+    ids = sorted(m.id for m in members)
+    return sum(
+        1
+        for n in journal.nodes
+        if n.action == "ensemble" and sorted((n.ensemble or {}).get("members", [])) == ids
+    )
+
+
+def ensemble_due(journal: Journal, cfg: SearchConfig, progress: float) -> list[Node]:
+    """The members of the ensemble to build now, or [] when none is due: ensembling is on, the last share
+    of the budget has begun (`ensemble.start_share`), at least two lineages have a valid solution that saved
+    its predictions, and this set of members has had fewer than `ensemble.rounds` rounds."""
+    e = cfg.ensemble
+    if e.rounds == 0 or progress < e.start_share:
+        return []
+    members = ensemble_members(journal, cfg)
+    if len(members) < 2 or ensemble_rounds(journal, members) >= e.rounds:
+        return []
+    return members
+
+
+def refine_due(journal: Journal, cfg: SearchConfig) -> Node | None:
+    """The node to refine now, or None: refining is on and fewer than `refine.outer` steps were taken; the
+    first step comes right after the drafts, later ones when the best solution has not improved for
+    `refine.patience` nodes and that many nodes were made since the last refine step."""
+    r = cfg.refine
+    best = journal.best_solution()
+    steps = journal.refine_steps
+    if r.outer == 0 or best is None or len(steps) >= r.outer:
+        return None
+    if not steps:
+        return best
+    since_best = len(journal) - 1 - journal.nodes.index(best)
+    _, last = steps[-1]
+    since_refine = len(journal) - int(last.get("after", 0)) - len(last.get("attempts", []))
+    return best if min(since_best, since_refine) >= r.patience else None
+
+
 def decide(
-    journal: Journal, cfg: SearchConfig, rng: random.Random, pool: list[Trick] | None = None
+    journal: Journal,
+    cfg: SearchConfig,
+    rng: random.Random,
+    pool: list[Trick] | None = None,
+    progress: float = 0.0,
 ) -> Decision:
-    """Draft until num_drafts; then debug (debug_prob) a buggy leaf, else improve best (greedy_prob) or a
-    random valid node, applying a fresh trick with trick_prob; draft when nothing can be debugged or improved."""
+    """Draft until num_drafts; then debug (debug_prob) a buggy leaf; then ensemble or refine when their rules
+    say so; else improve the best solution (greedy_prob) or a random valid one, applying a fresh trick with
+    trick_prob; draft when nothing can be debugged or improved. `progress`: the share of the budget spent
+    (the larger of the time and step shares), in [0, 1]."""
     if len(journal.drafts) < cfg.num_drafts:
         return Decision("draft")
     if rng.random() < cfg.debug_prob:
         debuggable = [n for n in journal.debuggable if n.debug_depth < cfg.max_debug_depth]
         if debuggable:
             return Decision("debug", rng.choice(debuggable))
-    valid = [n for n in journal.valid_nodes if n.metric is not None]
+    valid = [n for n in journal.valid_nodes if n.metric is not None and n.action != "ensemble"]
     if not valid:
         return Decision("draft")
-    parent = journal.best_node if rng.random() < cfg.greedy_prob else rng.choice(valid)
+    members = ensemble_due(journal, cfg, progress)
+    if members:
+        return Decision("ensemble", members[0], members=members)
+    target = refine_due(journal, cfg)
+    if target is not None:
+        return Decision("refine", target)
+    parent = journal.best_solution() if rng.random() < cfg.greedy_prob else rng.choice(valid)
     trick = None
     if pool and rng.random() < cfg.trick_prob:
         trick = pick_trick(journal, parent, pool)
     return Decision("improve", parent, trick)
+
+
+def fallback_ensemble(journal: Journal, cfg: SearchConfig) -> Decision | None:
+    """When the decided step would not fit in the time left: an ensemble round, if one is possible at all
+    (on, two lineages, rounds left for these members), since it costs no training."""
+    if cfg.ensemble.rounds == 0:
+        return None
+    members = ensemble_due(journal, cfg, progress=1.0)
+    return Decision("ensemble", members[0], members=members) if members else None

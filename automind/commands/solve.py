@@ -10,19 +10,30 @@ import typer
 
 from automind.commands.common import LLM_HELP, console, fail, note, print_json
 from automind.commands.common import settings as load_settings
+from automind.config import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S
 
 CODERS = ("adaptive", "one-pass", "stepwise")
+STEPS_HELP = (
+    "Nodes the search may make at most (config search.steps). Default: no step limit when a time limit is "
+    f"set; {DEFAULT_STEPS} when neither is set."
+)
+TIME_HELP = (
+    "Seconds the whole run may take, preparation and the final report included (config search.time_limit_s). "
+    f"Default: no time limit when --steps is set; {DEFAULT_TIME_LIMIT_S:g} when neither is set. With both, "
+    "whichever comes first ends the search."
+)
 
 
 class LiveView:
-    """The live terminal view: step, node being worked on, best score, elapsed time, tokens."""
+    """The live terminal view: step, node being worked on, best score, time used and left, tokens."""
 
-    def __init__(self, steps: int, task: str):
+    def __init__(self, steps: int | None, task: str):
         self.steps, self.task = steps, task
         self.t0 = time.monotonic()
         self.step, self.doing, self.phase = 0, "preparing (analysis, knowledge)", ""
         self.best: str = "-"
         self.tokens = 0
+        self.budget: dict[str, Any] = {}
         self.last: list[str] = []
         self.live = None
 
@@ -31,16 +42,17 @@ class LiveView:
 
         t = Table.grid(padding=(0, 2))
         t.add_row("[bold]task[/]", self.task)
-        t.add_row("[bold]step[/]", f"{self.step} / {self.steps}")
+        t.add_row("[bold]step[/]", f"{self.step} / {self.steps or 'no limit'}")
         t.add_row("[bold]working on[/]", f"{self.doing} [dim]{self.phase}[/]")
         t.add_row("[bold]best[/]", self.best)
-        t.add_row("[bold]elapsed[/]", f"{time.monotonic() - self.t0:.0f} s")
+        t.add_row("[bold]time[/]", time_line(self.budget, time.monotonic() - self.t0))
         t.add_row("[bold]tokens[/]", str(self.tokens))
         for line in self.last[-5:]:
             t.add_row("", f"[dim]{line}[/]")
         return t
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        self.budget = data.get("budget") or self.budget
         if kind == "step":
             self.step = data["index"] + 1
             self.doing = data["decision"] + (" [blue](safety net)[/]" if data.get("safety") else "")
@@ -57,6 +69,28 @@ class LiveView:
             self.last.append(f"#{n.id} {n.action} {n.status}: {what}")
         if self.live is not None:
             self.live.update(self.render())
+
+
+def process_start() -> float:
+    """time.monotonic() when this process started, so the time limit covers the interpreter's start-up
+    and imports too (now, when the start time cannot be read)."""
+    try:
+        import psutil
+
+        return time.monotonic() - max(0.0, time.time() - psutil.Process().create_time())
+    except Exception:  # noqa: BLE001 - a start a moment late is all that is lost
+        return time.monotonic()
+
+
+def time_line(budget: dict[str, Any], fallback_s: float = 0.0) -> str:
+    """'34 s used, 86 s left (5 s kept for finishing)', from a run's budget info."""
+    used = budget.get("elapsed_s", fallback_s)
+    left = budget.get("time_left_s")
+    if left is None:
+        return f"{used:.0f} s used, no time limit"
+    return (
+        f"{used:.0f} s used, {left:.0f} s left ({budget.get('finish_reserve_s', 0):.0f} s kept for finishing)"
+    )
 
 
 def _overrides(**flags: Any) -> dict[str, Any]:
@@ -85,6 +119,7 @@ def _print_result(res) -> None:
     t = Table(show_header=False, title=f"run {res.run_dir}")
     t.add_row("status", res.status)
     t.add_row("steps", f"{len(res.journal)} ({len(res.journal.valid_nodes)} valid)")
+    t.add_row("time", res.time_summary())
     if res.best is not None and res.best.metric is not None:
         d = res.journal.direction
         t.add_row(
@@ -151,8 +186,8 @@ def register(app: typer.Typer) -> None:
     @app.command("solve")
     def solve_cmd(
         task: str = typer.Argument(None, help="Task folder, bundled example name, or Kaggle competition."),
-        steps: int = typer.Option(None, "--steps", help="Search steps (nodes) in total."),
-        time_limit: float = typer.Option(None, "--time-limit", help="Total time budget in seconds."),
+        steps: int = typer.Option(None, "--steps", help=STEPS_HELP, show_default=False),
+        time_limit: float = typer.Option(None, "--time-limit", help=TIME_HELP, show_default=False),
         llm: str = typer.Option(None, "--llm", help=LLM_HELP),
         no_knowledge: bool = typer.Option(
             False, "--no-knowledge", help="Search without retrieved knowledge."
@@ -173,7 +208,13 @@ def register(app: typer.Typer) -> None:
             None, "--leaderboard", help="A leaderboard CSV (rank,score) to grade the result against."
         ),
     ) -> None:
-        """Search for the best solution of TASK and write a run folder (journal, best solution, report)."""
+        """Search for the best solution of TASK and write a run folder (journal, best solution, report).
+
+        The budget: --time-limit alone is a time budget (no step limit), --steps alone a step budget (no time
+        limit), both: whichever comes first; neither: the defaults below, whichever comes first. A timed run
+        ends within 5 % (at least 10 s) of the limit, finishing included (docs/search.md).
+        """
+        started = process_start()
         from rich.live import Live
 
         from automind.config import ConfigError
@@ -210,16 +251,16 @@ def register(app: typer.Typer) -> None:
                         f"{resume_dir} is a run of task '{recorded}', not '{task}'. Leave out TASK to "
                         f"continue it (the task is read from run.json), or start a new run without --resume."
                     )
-                view = LiveView(overrides.get("search.steps") or (info.get("config") or {}).get("search", {}).get("steps", 0),
+                view = LiveView(overrides.get("search.steps") or (info.get("config") or {}).get("search", {}).get("steps"),
                                 (info.get("task") or {}).get("name", str(resume_dir)))  # fmt: skip
-                run = lambda ev: resume(resume_dir, overrides=overrides, on_event=ev)  # noqa: E731
+                run = lambda ev: resume(resume_dir, overrides=overrides, on_event=ev, started=started)  # noqa: E731
             else:
                 s = load_settings(overrides)
                 if not Path(task).expanduser().is_dir():
                     from automind.examples import resolve_task
 
                     task = str(resolve_task(task, on_build=note))  # announce where an example is built
-                view = LiveView(s.search.steps, task)
+                view = LiveView(s.search.budget()[0], task)
                 target = task
                 if leaderboard is not None:  # load the task here to attach the board (in memory)
                     from automind.leaderboards import attach
@@ -227,7 +268,9 @@ def register(app: typer.Typer) -> None:
 
                     target = resolve_task(task)
                     attach(target, leaderboard)
-                run = lambda ev: solve(target, s, out=out, no_knowledge=no_knowledge, on_event=ev)  # noqa: E731
+                run = lambda ev: solve(  # noqa: E731
+                    target, s, out=out, no_knowledge=no_knowledge, on_event=ev, started=started
+                )
             if as_json:
                 res = run(None)
             else:

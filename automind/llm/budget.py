@@ -54,6 +54,9 @@ NEVER_CUT: dict[str, frozenset[str]] = {
     "repair": frozenset({"code"}),
     "leakage_check": frozenset({"code"}),  # the checkers judge the whole script
     "data_usage": frozenset({"code"}),
+    "ablation_code": frozenset({"code"}),  # refine splices blocks by exact text
+    "extract_block": frozenset({"code"}),
+    "block_code": frozenset({"code"}),
 }
 
 

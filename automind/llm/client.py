@@ -127,6 +127,8 @@ class LLM:
         self._lock = threading.Lock()
         self._sleep = time.sleep
         self._backoff = wait_random_exponential(multiplier=cfg.backoff_base_s, max=60)
+        # time.monotonic() after which no call may run (a run's time limit; set by automind.run.Runner)
+        self.stop_at: float | None = None
 
     # -- configuration -------------------------------------------------------------------------
 
@@ -221,6 +223,10 @@ class LLM:
         """
         deadline = self.cfg.deadline_s if deadline_s is None else deadline_s
         started = time.monotonic()
+        if self.stop_at is not None:
+            if self.stop_at - started <= 0:
+                raise LLMError(f"the run's time limit is reached: no model call for role {req.role}")
+            deadline = min(deadline, self.stop_at - started)
 
         def attempt() -> Reply:
             left = deadline - (time.monotonic() - started)

@@ -25,6 +25,7 @@ from automind.llm.parsers import (
     parse_search_replace,
 )
 from automind.llm.prompts import render
+from automind.llm.search_roles import LLMSearchActions
 from automind.roles import Context, LeakCheck, Plan, Step, Trick, Verdict
 
 if TYPE_CHECKING:
@@ -153,8 +154,9 @@ def _float(value: Any) -> float | None:
         return None
 
 
-class LLMRoles:
-    """Implements `automind.roles.Roles` with prompts and a chat model.
+class LLMRoles(LLMSearchActions):
+    """Implements `automind.roles.Roles` with prompts and a chat model (the refine and ensemble roles come
+    from `LLMSearchActions`, automind/llm/search_roles.py).
 
     Every prompt is fitted into `llm.context_tokens` (see `automind.llm.budget`); each deliberate cut
     is added once to `notes`, which the run copies into run.json's fallbacks.

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from automind.errors import RoleError
+from automind.recipes.actions import RecipeSearchActions
 from automind.recipes.components import (
     Component,
     ComponentError,
@@ -111,8 +112,9 @@ def _sibling_dirs(sib: dict[str, Any]) -> list[str]:
     return dirs
 
 
-class RecipeRoles:
-    """Deterministic planner/coder/verifier over recipe cards (name "recipes")."""
+class RecipeRoles(RecipeSearchActions):
+    """Deterministic planner/coder/verifier over recipe cards (name "recipes"); the refine and ensemble
+    roles come from `RecipeSearchActions` (recipes/actions.py)."""
 
     name = "recipes"
     llm: LLM | None = None  # no model: nothing to account, knowledge is condensed offline
@@ -179,9 +181,11 @@ class RecipeRoles:
         profile, family = self.profile(ctx), _families(reg[state.draft])
         flags, used = self._flags(ctx, profile), set(state.tricks) | set(ctx.parent_tricks)
         current = set(choices(state, reg, self.defaults(ctx, state, reg)).values())
+        # blends of earlier nodes are the search's ensemble action when it is on, not an improve
+        skip = ("draft", "ensemble") if self.settings.search.ensemble.rounds else ("draft",)
         options = [
             rid for rid, rec in reg.items()
-            if rec.get("hook") not in (None, "draft") and rid not in used and rid not in current
+            if rec.get("hook") not in (None, *skip) and rid not in used and rid not in current
             and (not is_choice(rec) or "trick_priority" in rec) and _applies(rec, profile, family, flags)
         ]  # fmt: skip
         options.sort(key=lambda r: (-_improve_priority(reg[r]), r))
@@ -311,6 +315,7 @@ class RecipeRoles:
                 and want in reg
                 and want not in state.tricks
                 and reg[want].get("hook") != "draft"
+                and not (reg[want].get("hook") == "ensemble" and self.settings.search.ensemble.rounds)
                 and want not in choices(state, reg, self.defaults(ctx, state, reg)).values()
                 and _applies(reg[want], profile, family, self._flags(ctx, profile))
             ):
@@ -435,11 +440,12 @@ class RecipeRoles:
         """The script's time allowance: a share of the run's time limit (more for drafts), within what one
         execution may take now (ctx.exec_timeout_s, else the configured caps), less start-up and margin."""
         search, sandbox = self.settings.search, self.settings.sandbox
-        cap = min(search.exec_timeout_s, sandbox.timeout_s, search.time_limit_s)
+        limit = search.budget()[1] or math.inf  # no time limit: the execution caps alone
+        cap = min(search.exec_timeout_s, sandbox.timeout_s, limit)
         if ctx.exec_timeout_s:
             cap = min(cap, float(ctx.exec_timeout_s))
         share = DRAFT_SHARE if action == "draft" else STEP_SHARE
-        return round(max(5.0, min(share * search.time_limit_s, 0.85 * cap - 5.0)), 1)
+        return round(max(5.0, min(share * limit, 0.85 * cap - 5.0)), 1)
 
     # --- components (docs/recipes.md, "Components") -------------------------------------------------
     def defaults(

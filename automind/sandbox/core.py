@@ -76,6 +76,9 @@ class Sandbox:
         self.extra_inputs = {k: Path(v) for k, v in (extra_inputs or {}).items()}
         self.head_chars, self.tail_chars = head_chars, tail_chars
         self.network = network
+        # time.monotonic() by which every execution must have ended (a run's time limit); None: no deadline.
+        # Each execution's limit is cut to it, and the script learns its limit from AUTOMIND_TIME_LIMIT_S.
+        self.deadline: float | None = None
         self.created: list[Path] = []  # workspaces made by this sandbox (for callers that clean up)
         self.env_allow: list[str] = list(task.spec.env) if task is not None else []
         self.source: Path | None = Path(inputs).expanduser().resolve() if inputs is not None else None
@@ -166,8 +169,26 @@ class Sandbox:
             "shm_mb": self.memory_mb,
         }
 
-    def launch(self, argv: list[str], ws: Path, boot: Path, pass_fds: tuple[int, ...] = ()) -> Launch:
+    def limit(self, timeout_s: float | None = None) -> float:
+        """Seconds the next execution may run: `timeout_s` (default: the sandbox's), cut to the deadline."""
+        limit = self.timeout_s if timeout_s is None else float(timeout_s)
+        if self.deadline is not None:
+            limit = min(limit, max(0.1, self.deadline - time.monotonic()))
+        return limit
+
+    def launch(
+        self,
+        argv: list[str],
+        ws: Path,
+        boot: Path,
+        pass_fds: tuple[int, ...] = (),
+        limit_s: float | None = None,
+    ) -> Launch:
+        """Start `argv` contained; `limit_s` (the kill limit) is told to the child as AUTOMIND_TIME_LIMIT_S
+        so a script can plan its own time (recipe scripts stay under 90 % of it)."""
         env = child_env(ws, boot / "guard.json", child_path("startup"), self.threads, allow=self.env_allow)
+        if limit_s is not None:
+            env["AUTOMIND_TIME_LIMIT_S"] = f"{limit_s:.1f}"
         return spawn(
             argv,
             ws,
@@ -183,9 +204,9 @@ class Sandbox:
         """Write `code` to the workspace as `name` and run it with the sandbox's python."""
         ws, boot = self.new_workspace()
         (ws / name).write_text(code, encoding="utf-8")
-        limit = self.timeout_s if timeout_s is None else float(timeout_s)
+        limit = self.limit(timeout_s)
         t0 = time.monotonic()
-        run = self.launch([sys.executable, name], ws, boot)
+        run = self.launch([sys.executable, name], ws, boot, limit_s=limit)
         killed: Status | None = None
         waiter = ExitWaiter(run.proc.pid)
         try:

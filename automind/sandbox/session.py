@@ -51,7 +51,7 @@ class Session:
         res_r, res_w = os.pipe()
         argv = [sys.executable, str(child_path("session_runner.py")), str(cmd_r), str(res_w)]
         try:
-            run = sb.launch(argv, self.workspace, self.boot, pass_fds=(cmd_r, res_w))
+            run = sb.launch(argv, self.workspace, self.boot, pass_fds=(cmd_r, res_w), limit_s=sb.limit())
         finally:
             os.close(cmd_r)
             os.close(res_w)
@@ -85,7 +85,7 @@ class Session:
 
     def run(self, code: str, timeout_s: float | None = None) -> ExecResult:
         sb = self.sandbox
-        limit = sb.timeout_s if timeout_s is None else float(timeout_s)
+        limit = sb.limit(timeout_s)
         if not self.alive:
             return self._closed_result()
         report = self.boot / "report"

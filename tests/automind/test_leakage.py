@@ -16,7 +16,7 @@ SUITE = Path(__file__).with_name("leak_suite")
 # script -> (the kind it must be flagged with, a token on the flagged line)
 LEAKY = {
     "leaky_scaler_before_split.py": ("fit-before-split", "fit_transform"),
-    "leaky_fit_on_test.py": ("fit-on-test", "fit("),
+    "leaky_fit_on_test_rows.py": ("fit-on-test", "fit("),
     "leaky_target_encoding.py": ("target-stats", "groupby"),
     "leaky_target_feature.py": ("target-feature", ".fit("),
     "leaky_derived_target.py": ("target-feature", "X, y"),

@@ -43,6 +43,8 @@ def make_settings(**overrides):
         # the scripted solutions report made-up scores as literals, which the leak check rightly flags;
         # tests/search/test_holdout.py and tests/automind/test_leakage.py cover the checks
         "verify.code_check": False,
+        "search.refine.outer": 0,  # Algorithm 1 alone unless a test turns refine/ensemble on
+        "search.ensemble.rounds": 0,
     }
     return load_config(base | overrides, environ={}, cwd=Path("/nonexistent")).settings
 

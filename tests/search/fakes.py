@@ -14,7 +14,18 @@ from typing import Any
 
 from automind.errors import RoleError
 from automind.llm.parsers import apply_search_replace
-from automind.roles import Context, Plan, Step, Verdict
+from automind.roles import (
+    Ablation,
+    AblationResult,
+    AblationRow,
+    AblationRun,
+    Attempt,
+    Block,
+    Context,
+    Plan,
+    Step,
+    Verdict,
+)
 
 BUG = 'raise RuntimeError("injected bug")'
 FIX = 'print("bug fixed")'
@@ -70,6 +81,13 @@ def script(value: float | None, *, bug: bool = False, submit: bool = True, thres
             lines.append(f'open("submission/eval_metric.txt", "w").write("{value}")')
         lines.append(f'print("validation accuracy: {value}")')
     return "\n".join(lines) + "\n"
+
+
+def saving(code: str) -> str:
+    """`code` that also leaves the prediction files an ensemble needs (empty stand-ins)."""
+    return (
+        code + 'for f in ("oof.npy", "test_pred.npy", "y.npy"):\n    open("submission/" + f, "wb").close()\n'
+    )
 
 
 def cells(value: float, bug_at: int | None = None) -> list[str]:
@@ -179,4 +197,50 @@ class ScriptedRoles:
         self.calls.append(("verify", ctx.action))
         return Verdict(
             is_bug=self.verdict_bug, summary="looks fine", metric=None, lower_is_better=self.lower_is_better
+        )
+
+    # --- refine and ensemble: scripted on the same stdlib scripts --------------------------------------
+    # The block a refine rewrites is the line writing eval_metric.txt; attempt k writes `refine_values[k]`.
+
+    refine_values = (0.7, 0.65, 0.8, 0.75)
+
+    def ablation_scripts(self, ctx: Context, covered: list[str], refined: list[str]) -> list[AblationRun]:
+        self.calls.append(("ablation_scripts", ",".join(covered)))
+        return [AblationRun("threshold", script(0.55, threshold=0.4), "threshold 0.5 -> 0.4")]
+
+    def summarise_ablation(self, ctx: Context, results: list[AblationResult]) -> Ablation:
+        self.calls.append(("summarise_ablation", str(len(results))))
+        rows = [
+            AblationRow(r.run.label, r.run.change, r.metric,
+                        None if r.metric is None else round((ctx.parent_metric or 0) - r.metric, 6))
+            for r in results
+        ]  # fmt: skip
+        return Ablation(rows, "the threshold matters")
+
+    def extract_block(self, ctx: Context, ablation: Ablation, refined: list[str]) -> Block:
+        self.calls.append(("extract_block", ",".join(refined)))
+        line = next(x for x in (ctx.parent_code or "").splitlines(keepends=True) if "eval_metric.txt" in x)
+        return Block("metric", line, Plan("rewrite the metric line (1)", "[refine metric #1]"))
+
+    def plan_block(self, ctx: Context, block: Block, history: list[Attempt]) -> Plan | None:
+        self.calls.append(("plan_block", str(len(history))))
+        k = len(history) + 1
+        return Plan(f"rewrite the metric line ({k})", f"[refine metric #{k}]")
+
+    def code_block(self, ctx: Context, block: Block, plan: Plan) -> str:
+        k = int(plan.text.rsplit("(", 1)[1].rstrip(")"))
+        new = f'open("submission/eval_metric.txt", "w").write("{self.refine_values[k - 1]}")\n'
+        return (ctx.parent_code or "").replace(block.code, new, 1)
+
+    def plan_ensemble(self, ctx: Context, members: list[dict[str, Any]], history: list[Attempt]) -> Plan:
+        self.calls.append(("plan_ensemble", ",".join(str(m["id"]) for m in members)))
+        return Plan(
+            f"mean of nodes {', '.join(str(m['id']) for m in members)}", "ensemble mean", {"method": "mean"}
+        )
+
+    def code_ensemble(self, ctx: Context, plan: Plan, members: list[dict[str, Any]]) -> str:
+        weights = {str(m["id"]): round(1 / len(members), 6) for m in members}
+        return script(0.95) + (
+            "import json\n"
+            f'json.dump({{"method": "mean", "weights": {weights!r}}}, open("submission/ensemble.json", "w"))\n'
         )

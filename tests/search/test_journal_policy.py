@@ -122,7 +122,8 @@ def test_journal_round_trip_and_atomic_save(tmp_path, monkeypatch):
 
 
 def cfg(**kw):
-    base = dict(num_drafts=2, debug_prob=1.0, greedy_prob=1.0, trick_prob=1.0, max_debug_depth=2)
+    base = dict(num_drafts=2, debug_prob=1.0, greedy_prob=1.0, trick_prob=1.0, max_debug_depth=2,
+                refine={"outer": 0}, ensemble={"rounds": 0})  # fmt: skip
     return SearchConfig(**(base | kw))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from automind.llm.prompts import names, render
-from automind.roles import Step, Trick
+from automind.roles import AblationRow, Attempt, Step, Trick
 
 TRICK = Trick(id="t", title="Target encoding", text="Out-of-fold means.", stage="feature engineering")
 CAT = {
@@ -25,6 +25,15 @@ TASK = {
 }
 PAPER = Trick(id="p", title="Deep tabular nets", text="Summary: MLPs with embeddings.", kind="paper")
 PARENT = {"parent_plan": "ridge", "parent_code": "print(1)", "parent_output": "ok", "parent_metric": 0.7}
+
+MEMBER = {
+    "id": "3",
+    "metric": 0.74,
+    "summary": "lightgbm",
+    "folder": "/run/nodes/3/submission",
+    "files": ["oof.npy", "test_pred.npy", "y.npy"],
+    "saving": ['np.save("submission/oof.npy", oof)'],
+}
 
 VARS = {
     "draft_plan": {
@@ -88,6 +97,37 @@ VARS = {
     "system": {"role": "coder"},
     "leakage_check": {**TASK, "code": "print(1)", "findings": ["line 3: fit-on-test: scaler"]},
     "data_usage": {**TASK, "code": "print(1)", "unused": ["stores.csv"]},
+    # refine and ensemble (automind/llm/search_roles.py)
+    "ablation_code": {**TASK, "code": "print(1)", "parent_metric": 0.7, "covered": ["model"], "refined": []},
+    "ablation_summary": {
+        **TASK,
+        "parent_metric": 0.7,
+        "runs": [{"code": "print(1)", "output": "ablation | model | ridge | 0.6", "error": ""}],
+    },
+    "extract_block": {
+        **TASK,
+        "code": "print(1)",
+        "parent_metric": 0.7,
+        "summary": "the model matters",
+        "rows": [AblationRow("model", "ridge", 0.6, 0.1)],
+        "refined": ["features"],
+        "problem": "the block is not in the script verbatim",
+    },
+    "block_plan": {
+        **TASK,
+        "block": "m = Ridge()",
+        "block_name": "model",
+        "history": [Attempt("use lightgbm", 0.75), Attempt("use catboost", None, "ImportError")],
+    },
+    "block_code": {
+        **TASK,
+        "code": "m = Ridge()",
+        "block": "m = Ridge()",
+        "plan": "use lightgbm",
+        "problem": "",
+    },
+    "ensemble_plan": {**TASK, "members": [MEMBER], "history": [Attempt("mean of 1, 2", 0.74)]},
+    "ensemble_code": {**TASK, "members": [MEMBER], "plan": "weighted mean fitted on oof"},
 }
 CODE_TEMPLATES = [
     "one_pass_code",
@@ -97,6 +137,8 @@ CODE_TEMPLATES = [
     "repair",
     "integrate",
     "data_usage",
+    "block_code",
+    "ensemble_code",
 ]
 CONTRACT = [
     "./input",
@@ -211,3 +253,41 @@ def test_missing_time_is_a_loud_error():
     values = {k: v for k, v in VARS["one_pass_code"].items() if k != "time_left_s"}
     with pytest.raises(Exception, match="time_left_s"):
         render("one_pass_code", **values)
+
+
+def test_refine_and_ensemble_prompts_carry_their_inputs_and_formats():
+    ablation = render("ablation_code", **VARS["ablation_code"])
+    for needle in (
+        "ablation | <component> | <what changed> | <score>",
+        "./input",
+        "do not write a submission",
+        'if __name__ == "__main__":',
+        "already measured: model",
+        "hard-code",
+    ):
+        assert needle in ablation
+    assert "ablation_table" in render("ablation_summary", **VARS["ablation_summary"])
+    extract = render("extract_block", **VARS["extract_block"])
+    for needle in (
+        "<block_name>",
+        "<plan>",
+        "character for character",
+        "model (ridge): score 0.6, effect 0.1",
+        "do not choose them again): features",
+        "not in the script verbatim",
+    ):
+        assert needle in extract
+    plan = render("block_plan", **VARS["block_plan"])
+    assert "use lightgbm" in plan and "validation 0.75" in plan and "failed (ImportError)" in plan
+    assert "only the block is replaced" in render("block_code", **VARS["block_code"]).lower()
+    ens_plan = render("ensemble_plan", **VARS["ensemble_plan"])
+    for needle in (
+        "/run/nodes/3/submission",
+        "out-of-fold predictions only",
+        "mean of 1, 2 -> validation 0.74",
+        "<plan>",
+    ):
+        assert needle in ens_plan
+    ens_code = render("ensemble_code", **VARS["ensemble_code"])
+    assert "ensemble.json" in ens_code and "out-of-fold predictions only" in ens_code
+    assert "./submission/oof.npy" in render("one_pass_code", **VARS["one_pass_code"])  # members save them

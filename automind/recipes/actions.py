@@ -1,0 +1,192 @@
+"""The refine and ensemble roles of the offline policy, through the component API (docs/recipes.md).
+
+Refine: the ablation runs the solution itself (the baseline) and one script per component that is not
+neutral (the solution with that component reduced to its neutral form), all under the same time limit;
+the summary is the table of their scores against the baseline's, the block
+is the most influential component not refined before on the lineage (largest |effect| first, then the
+components no ablation measured), and the attempts are the alternatives its cards offer, one per attempt,
+best-ranked first and its neutral form (which the ablation measured) last. Each attempt's script differs from the solution only inside that component's block
+(and the lines that record the recipe state).
+
+Ensemble: each round takes the next method not yet tried on the same members (caruana selection over
+the members' predictions, then over every model of their portfolios, stacking, the mean) and renders an
+ensemble script (recipes/ensemble.py) that combines their saved predictions without training again.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING, Any
+
+from automind.errors import RoleError
+from automind.recipes.components import ComponentError, block
+from automind.recipes.ensemble import DESCRIPTIONS, METHODS, render_ensemble
+from automind.roles import (
+    Ablation,
+    AblationResult,
+    AblationRow,
+    AblationRun,
+    Attempt,
+    Block,
+    Context,
+    Plan,
+)
+
+if TYPE_CHECKING:
+    from automind.recipes.components import Component
+    from automind.recipes.profile import Profile
+
+# When no ablation measured a component, the one to refine first (the model matters most, MLE-STAR finds).
+REFINE_ORDER = ("model", "encoding", "features", "validation", "ensemble", "postprocess", "target", "clean")
+BASELINE = "baseline"  # the ablation run of the solution itself
+_METHOD_TAG = re.compile(r"\[ensemble ([a-z-]+) of ([0-9, ]+)\]")
+
+
+def effect(base: float | None, score: float | None, lower_is_better: bool) -> float | None:
+    """How much the solution beats the variant (> 0: the changed component helps), in metric units."""
+    if base is None or score is None or not (math.isfinite(base) and math.isfinite(score)):
+        return None
+    return round(score - base if lower_is_better else base - score, 6)
+
+
+class RecipeSearchActions:
+    """Mixed into `RecipeRoles`: the Roles methods of the refine and ensemble actions."""
+
+    if TYPE_CHECKING:  # provided by RecipeRoles
+
+        def components(self, ctx: Context, code: str | None = None) -> list[Component]: ...
+        def ablations(self, ctx: Context, code: str | None = None) -> list[tuple[str, Plan]]: ...
+        def alternatives(self, ctx: Context, component: str, code: str | None = None) -> list[Plan]: ...
+        def code(self, ctx: Context, plan: Plan) -> str: ...
+        def profile(self, ctx: Context) -> Profile: ...
+
+    # --- refine -------------------------------------------------------------------------------------
+    def ablation_scripts(self, ctx: Context, covered: list[str], refined: list[str]) -> list[AblationRun]:
+        """The solution itself (the baseline, measured under the same time limit as the variants), then one
+        script per component that ablation changes, except blocks already refined on the lineage (they
+        cannot be chosen again, so measuring them would be wasted time)."""
+        try:
+            plans = self.ablations(ctx)
+        except ComponentError as e:
+            raise RoleError(f"refine: {e}") from e
+        variants = [
+            AblationRun(
+                name, self.code(ctx, plan), str(plan.meta.get("note") or name).removeprefix("ablation of ")
+            )
+            for name, plan in plans
+            if name not in refined
+        ]
+        if not variants:  # nothing to measure: the block is chosen among the unmeasured components
+            return []
+        return [AblationRun(BASELINE, ctx.parent_code or "", "the solution as it is"), *variants]
+
+    def summarise_ablation(self, ctx: Context, results: list[AblationResult]) -> Ablation:
+        """The component -> effect table against the baseline run (else the solution's own score), largest
+        effect first."""
+        lower = bool(ctx.facts.get("lower_is_better", self.profile(ctx).lower_is_better))
+        base = next((r.metric for r in results if r.run.label == BASELINE), None)
+        base = ctx.parent_metric if base is None else base
+        rows = [
+            AblationRow(r.run.label, r.run.change, r.metric, effect(base, r.metric, lower))
+            for r in results
+            if r.run.label != BASELINE
+        ]
+        rows.sort(key=lambda r: -abs(r.effect) if r.effect is not None else math.inf)
+        measured = [r for r in rows if r.effect is not None]
+        if not measured:
+            return Ablation(rows, "no ablation variant produced a score")
+        parts = []
+        for r in measured[:3]:
+            verb = "helps" if r.effect > 0 else ("hurts" if r.effect < 0 else "changes nothing")
+            parts.append(f"{r.component} {verb} ({r.change}: {r.score:.6g}, effect {r.effect:+.4g})")
+        failed = [r.component for r in rows if r.effect is None]
+        tail = f"; variants that failed: {', '.join(failed)}" if failed else ""
+        head = f"Baseline {base:.6g}. " if base is not None else ""
+        return Ablation(rows, head + "Largest effects: " + "; ".join(parts) + tail + ".")
+
+    def extract_block(self, ctx: Context, ablation: Ablation, refined: list[str]) -> Block:
+        """The component with the largest |effect| that was not refined on this lineage and has alternatives;
+        then the unmeasured ones in REFINE_ORDER. The first plan is its best-ranked alternative."""
+        try:
+            comps = {c.name: c for c in self.components(ctx)}
+        except ComponentError as e:
+            raise RoleError(f"refine: {e}") from e
+        measured = [r.component for r in ablation.rows if r.effect is not None]
+        order = measured + [n for n in REFINE_ORDER if n not in measured]
+        for name in order:
+            comp = comps.get(name)
+            if comp is None or name in refined or not comp.alternatives:
+                continue
+            plans = self._attempt_plans(ctx, name)
+            text = block(ctx.parent_code or "", name)
+            return Block(name, text, _refine_plan(plans[0], name, 1))
+        raise RoleError(
+            "refine: every component with alternatives was already refined on this lineage "
+            f"({', '.join(refined) or 'none'})"
+        )
+
+    def _attempt_plans(self, ctx: Context, name: str) -> list[Plan]:
+        """The alternatives of component `name`, its neutral form last (the ablation measured it already)."""
+        comp = next(c for c in self.components(ctx) if c.name == name)
+        plans = self.alternatives(ctx, name)
+        return [p for p in plans if p.meta.get("choice") != comp.neutral] + [
+            p for p in plans if p.meta.get("choice") == comp.neutral
+        ]
+
+    def plan_block(self, ctx: Context, block: Block, history: list[Attempt]) -> Plan | None:
+        """The next alternative of the block's component (None when all were tried)."""
+        plans = self._attempt_plans(ctx, block.name)
+        k = len(history)
+        return _refine_plan(plans[k], block.name, k + 1) if k < len(plans) else None
+
+    def code_block(self, ctx: Context, block: Block, plan: Plan) -> str:
+        """The variant script: the solution with the block's component set to the plan's card."""
+        return self.code(ctx, plan)
+
+    # --- ensemble -----------------------------------------------------------------------------------
+    def plan_ensemble(self, ctx: Context, members: list[dict[str, Any]], history: list[Attempt]) -> Plan:
+        """The next method not yet tried on these members (earlier plans carry an [ensemble METHOD of IDS]
+        tag), over the members that saved out-of-fold predictions."""
+        usable = [
+            m for m in members if {"oof.npy", "test_pred.npy", "y.npy"} <= set(m.get("predictions", []))
+        ]
+        if len(usable) < 2:
+            raise RoleError(
+                f"ensemble: {len(usable)} of {len(members)} members saved out-of-fold predictions; two are needed"
+            )
+        ids = ", ".join(str(m["id"]) for m in usable)
+        tried = {method for a in history for method, who in _METHOD_TAG.findall(a.plan) if who == ids}
+        with_models = any("members.npz" in m.get("predictions", []) for m in usable)
+        options = [m for m in METHODS if m not in tried and (m != "caruana-members" or with_models)]
+        if not options:
+            raise RoleError(f"ensemble: every method was already tried on nodes {ids}")
+        method = options[0]
+        scores = [f"{a.metric:.6g}" for a in history if a.metric is not None]
+        lines = [
+            f"[ensemble {method} of {ids}] Combine the saved predictions of nodes {ids} with "
+            f"{DESCRIPTIONS[method]}.",
+            "Weights are fitted on out-of-fold predictions only (cross-fitted for the reported score); test "
+            "predictions are only combined.",
+            "Members: "
+            + "; ".join(f"#{m['id']} {m.get('metric')}: {m.get('summary', '')[:80]}" for m in usable),
+        ]
+        if scores:
+            lines.append(f"Earlier ensembles scored {', '.join(scores)}.")
+        return Plan(
+            "\n".join(lines), f"ensemble {method} of nodes {ids}", {"method": method, "members": usable}
+        )
+
+    def code_ensemble(self, ctx: Context, plan: Plan, members: list[dict[str, Any]]) -> str:
+        usable = plan.meta.get("members") or members
+        dirs = [{"id": m["id"], "dir": f"{m['dir']}/submission"} for m in usable]
+        return render_ensemble(self.profile(ctx), str(plan.meta["method"]), dirs, ctx.seed)
+
+
+def _refine_plan(plan: Plan, component: str, attempt: int) -> Plan:
+    """A variant plan labelled as a refine attempt on `component`."""
+    what = str(plan.meta.get("note") or component)
+    summary = f"[refine {component} #{attempt}] {what}"
+    return Plan(
+        f"Refine block `{component}` (attempt {attempt}): {what}.\n{plan.text}", summary, dict(plan.meta)
+    )

@@ -1,0 +1,60 @@
+"""How long the next execution will take, from the journal: the "would it fit" half of the time rules.
+
+The other half lives in `automind.run.Runner` (the clock, the time left, `finish_budget()`): each
+execution's timeout ends before the time reserved for finishing, and an execution whose estimate exceeds
+what is left is not started (docs/search.md, "Budget"). Estimates are pure functions of the journal.
+"""
+
+from __future__ import annotations
+
+from .journal import Journal, Node
+
+RECENT = 5  # executions of a kind looked at
+# Scripts scale to the time they are given (the sandbox tells them their limit in AUTOMIND_TIME_LIMIT_S;
+# recipe scripts fit their portfolio into it), so an execution still starts with this share of its
+# estimate left; with less it would mostly be cut short.
+FIT_SHARE = 0.5
+
+
+def _exec_times(nodes: list[Node]) -> list[float]:
+    return [float(n.timings["exec"]) for n in nodes if "exec" in n.timings]
+
+
+def ablation_times(journal: Journal) -> list[float]:
+    """Seconds each ablation script of the run took (kept on the refine records)."""
+    return [float(s) for _, rec in journal.refine_steps for s in rec.get("run_seconds", [])]
+
+
+def estimate(journal: Journal, kind: str, parent: Node | None = None) -> float | None:
+    """Seconds one execution of `kind` (an action, or "ablation") usually takes: the shortest of the
+    last executions of that kind; with none yet, the parent's own execution (an improve, refine attempt or
+    ablation re-runs much the same script); else None (unknown: it may start). Ensembles are not estimated
+    from their parents: they combine saved predictions instead of training."""
+    if kind == "ablation":
+        same = ablation_times(journal)[-RECENT:]
+    else:
+        same = _exec_times([n for n in journal.nodes if n.action == kind])[-RECENT:]
+    if same:
+        return min(same)
+    if parent is not None and kind != "ensemble" and "exec" in parent.timings:
+        return float(parent.timings["exec"])
+    return None
+
+
+def lower_bound(journal: Journal, kind: str) -> float:
+    """The least an execution of `kind` takes in this run: the shortest successful training run so far
+    (start-up and the first model cost that much whatever the limit); 0 for ensembles, which train
+    nothing."""
+    if kind == "ensemble":
+        return 0.0
+    times = _exec_times([n for n in journal.nodes if not n.is_buggy and n.action != "ensemble"])
+    return min(times) if times else 0.0
+
+
+def fits(estimate_s: float | None, left_s: float | None, floor_s: float = 0.0) -> bool:
+    """Whether an execution expected to take `estimate_s` may start with `left_s` seconds left: at least
+    FIT_SHARE of the estimate, and at least `floor_s` (below it a workspace and an interpreter barely
+    start), must be left. None: no estimate, or no time limit."""
+    if left_s is None:
+        return True
+    return left_s >= floor_s and (estimate_s is None or FIT_SHARE * estimate_s <= left_s)

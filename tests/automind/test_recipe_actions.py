@@ -1,0 +1,201 @@
+"""The offline refine and ensemble roles (automind/recipes/actions.py, ensemble.py, ensemble_runtime.py):
+ablation through the component API, the block chosen by effect, attempts that change only that block, and
+ensembles whose weights come from out-of-fold predictions only."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from automind.config import load_config
+from automind.errors import RoleError
+from automind.prepare import prepare_task
+from automind.recipes import RecipeRoles
+from automind.recipes import ensemble_runtime as ert
+from automind.recipes import runtime as rt
+from automind.recipes.components import block, outside
+from automind.roles import AblationResult, Attempt, Context
+from automind.task import Task
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+
+
+@pytest.fixture(scope="module")
+def roles():
+    return RecipeRoles(load_config({"sandbox.timeout_s": 60, "search.time_limit_s": 40}, environ={}).settings)
+
+
+def _frame(n: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=n), rng.normal(size=n)
+    color = rng.choice(["red", "green", "blue"], size=n)
+    signal = a + b + (color == "red") * 1.5
+    df = pd.DataFrame({"a": a, "b": b, "color": color})
+    df["y"] = np.where(signal + rng.normal(scale=0.5, size=n) > 0.3, "yes", "no")
+    return df
+
+
+@pytest.fixture(scope="module")
+def task(tmp_path_factory) -> Task:
+    return Task.load(
+        prepare_task(_frame(240), tmp_path_factory.mktemp("t") / "acc", "y", "accuracy", name="acc")
+    )
+
+
+def _parent(roles, task) -> Context:
+    ctx = Context(task=task, action="draft", analysis="")
+    code = roles.code(ctx, roles.plan(ctx))
+    return Context(task=task, action="refine", analysis="", parent_code=code, parent_metric=0.8,
+                   facts={"lower_is_better": False})  # fmt: skip
+
+
+# --- refine -------------------------------------------------------------------------------------------
+
+
+def test_offline_refine_ablates_picks_the_strongest_block_and_rewrites_only_it(roles, task):
+    ctx = _parent(roles, task)
+    baseline, *runs = roles.ablation_scripts(ctx, [], [])
+    assert baseline.label == "baseline" and baseline.code == ctx.parent_code  # measured under the same limit
+    names = [r.label for r in runs]
+    assert "model" in names and "postprocess" in names and "validation" not in names  # neutral: not ablated
+    for r in runs:  # each ablation script differs from the solution in its component's block only
+        assert outside(r.code, r.label) == outside(ctx.parent_code, r.label)
+        assert block(r.code, r.label) != block(ctx.parent_code, r.label)
+    again = [r.label for r in roles.ablation_scripts(ctx, [], ["model"])]
+    assert again == ["baseline", *[n for n in names if n != "model"]]
+
+    scores = {"baseline": 0.78, "model": 0.73, "postprocess": 0.79}  # removing the portfolio costs most
+    results = [AblationResult(r, "", scores.get(r.label), None) for r in [baseline, *runs]]
+    ablation = roles.summarise_ablation(ctx, results)
+    assert [r.component for r in ablation.rows] == [
+        *[n for n in ("model", "postprocess")],
+        *[n for n in names if n not in ("model", "postprocess")],
+    ]
+    assert ablation.rows[0].effect == pytest.approx(0.05)  # against the baseline run, not the 0.8 of the node
+    assert ablation.rows[1].effect == pytest.approx(-0.01) and ablation.rows[2].effect is None
+    assert "Baseline 0.78" in ablation.summary and "model helps" in ablation.summary
+
+    chosen = roles.extract_block(ctx, ablation, [])
+    assert chosen.name == "model" and chosen.code == block(ctx.parent_code, "model")
+    assert roles.extract_block(ctx, ablation, ["model"]).name == "postprocess"  # refined before: skipped
+
+    comp = next(c for c in roles.components(ctx) if c.name == "model")
+    history: list[Attempt] = []
+    plan = chosen.plan
+    tried = []
+    while plan is not None:
+        new = roles.code_block(ctx, chosen, plan)
+        assert outside(new, "model") == outside(ctx.parent_code, "model")  # the rest is byte-identical
+        assert block(new, "model") != chosen.code
+        tried.append(plan.meta["choice"])
+        history.append(Attempt(plan.text, 0.8))
+        plan = roles.plan_block(ctx, chosen, history)
+    # the alternatives the cards offer, best-ranked first, the neutral form (already ablated) last, then None
+    assert tried == [c for c in comp.alternatives if c != comp.neutral] + [comp.neutral]
+    assert plan is None
+
+
+def test_offline_refine_refuses_a_script_without_components(roles, task):
+    ctx = Context(task=task, action="refine", analysis="", parent_code="print(1)\n", parent_metric=0.5)
+    with pytest.raises(RoleError, match="not written by a recipe"):
+        roles.ablation_scripts(ctx, [], [])
+
+
+# --- ensemble: weights from out-of-fold predictions only ------------------------------------------------
+
+
+def _cfg() -> None:
+    rt.CFG.clear()
+    rt.CFG.update(metric="roc_auc", problem="binary", kind="proba", metric_params={}, seed=0, fold_seed=0,
+                  folds=5, lower_is_better=False, classes=["no", "yes"], n_classes=2)  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["caruana", "stack", "mean"])
+def test_ensemble_weights_ignore_adversarial_test_predictions(method):
+    _cfg()
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    good = np.clip(y * 0.6 + rng.random(300) * 0.5, 0, 1)
+    members = [
+        {"name": "good", "oof": good, "test": rng.random(80)},
+        {"name": "noise", "oof": rng.random(300), "test": rng.random(80)},
+    ]
+    splits = rt.kfold(y, rt.CFG, 5)
+    oof, test, weights, _ = ert.combine_members(members, y, splits, method)
+    # the test predictions swapped for adversarial ones: the fitted weights and the out-of-fold result stay
+    evil = [dict(members[0], test=1 - members[0]["test"]), dict(members[1], test=members[1]["test"] * 9)]
+    oof2, test2, weights2, _ = ert.combine_members(evil, y, splits, method)
+    assert weights2 == weights and np.array_equal(oof, oof2)
+    assert not np.allclose(test, test2)  # test predictions are only combined with what was fitted
+    if method == "caruana":
+        assert weights == {"good": 1.0, "noise": 0.0}
+
+
+def test_ensemble_roles_plan_each_method_once_per_member_set(roles, task, tmp_path):
+    ctx = _parent(roles, task)
+    files = ["members.npz", "oof.npy", "test_pred.npy", "y.npy"]
+    members = [{"id": i, "metric": 0.8, "summary": "s", "dir": str(tmp_path / i), "predictions": files}
+               for i in ("3", "5")]  # fmt: skip
+    history: list[Attempt] = []
+    methods = []
+    while True:
+        try:
+            plan = roles.plan_ensemble(ctx, members, history)
+        except RoleError as e:
+            assert "every method" in str(e)
+            break
+        methods.append(plan.meta["method"])
+        history.append(Attempt(plan.text, 0.81))
+    assert methods == ["caruana", "caruana-members", "stack", "mean"]
+    code = roles.code_ensemble(ctx, roles.plan_ensemble(ctx, members, []), members)
+    compile(code, "ensemble.py", "exec")
+    assert f"{tmp_path / '3'}/submission" in code
+    lonely = [dict(members[0]), dict(members[1], predictions=["submission.csv"])]
+    with pytest.raises(RoleError, match="1 of 2 members"):
+        roles.plan_ensemble(ctx, lonely, [])
+
+
+def test_offline_ensemble_script_runs_and_fits_on_oof_only(roles, task, tmp_path):
+    """Two synthetic members (a good and a noisy one) saved as a node would: the rendered script builds the
+    ensemble in the sandbox, writes a valid submission and weights; adversarial test predictions of the good
+    member change the submission but not the weights."""
+    from automind.judge import check_submission
+    from automind.recipes.ensemble import render_ensemble
+    from automind.sandbox import Sandbox
+
+    train = pd.read_csv(task.public_dir / "train.csv")
+    n_test = len(pd.read_csv(task.public_dir / "test.csv"))
+    y = (train["y"] == "yes").to_numpy(dtype=int)  # the runtime's encoding: classes sorted, "yes" positive
+    rng = np.random.default_rng(0)
+    good_oof = np.clip(y * 0.7 + rng.random(len(y)) * 0.3, 0, 1)
+
+    def member(name: str, oof: np.ndarray, test: np.ndarray) -> dict:
+        d = tmp_path / name / "submission"
+        d.mkdir(parents=True)
+        np.save(d / "oof.npy", oof), np.save(d / "test_pred.npy", test), np.save(d / "y.npy", y)
+        return {"id": name, "dir": str(d)}
+
+    good_test = rng.random(n_test)
+    members = [member("good", good_oof, good_test), member("noise", rng.random(len(y)), rng.random(n_test))]
+    ctx = _parent(roles, task)
+    sandbox = Sandbox.from_settings(task, tmp_path / "wd", roles.settings)
+
+    def run(ms):
+        res = sandbox.run_script(render_ensemble(roles.profile(ctx), "caruana", ms, 0))
+        assert res.ok, res.output
+        out = res.workspace / "submission"
+        return res, json.loads((out / "ensemble.json").read_text()), pd.read_csv(out / "submission.csv")
+
+    res, weights, sub = run(members)
+    assert check_submission(task, res).ok and "Validation accuracy:" in res.stdout
+    assert weights == {"method": "caruana", "weights": {"node good": 1.0, "node noise": 0.0}}
+    evil = [member("evil", good_oof, 1 - good_test), members[1]]
+    _, weights2, sub2 = run(evil)
+    assert weights2["weights"] == {"node evil": 1.0, "node noise": 0.0}
+    assert (sub["y"] != sub2["y"]).mean() > 0.5  # the submission follows the (flipped) test predictions
