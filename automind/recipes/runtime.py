@@ -727,8 +727,14 @@ class FoldData:
         """Hashed n-gram counts of every train then test row, computed once (text representations)."""
         if rep in ("text", "text-compact") and "_hashed" not in CFG:
             both = pd.concat([self.train, self.test], ignore_index=True)
-            CFG["_hashed"] = hashed_text(both, CFG)
-            CFG["_hashed_words"] = hashed_text(both, {**CFG, "char_ngrams": None, "word_ngrams": (1, 2)})
+            for key, cfg in (
+                ("_hashed", CFG),
+                ("_hashed_words", {**CFG, "char_ngrams": None, "word_ngrams": (1, 2)}),
+            ):
+                H = hashed_text(both, cfg)
+                CFG[key] = H[
+                    :, np.unique(H.indices)
+                ].tocsr()  # drop hash buckets no row uses (a no-op for models)
 
     def matrices(self, k, rep, y_tr):
         """(X_train, X_valid, X_test, categorical column names) of fold k in representation `rep`."""
@@ -912,14 +918,19 @@ def fit_forest(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
 
 
 def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
-    """L2 logistic regression (classes) or ridge (numbers); 'tune' picks the strength on an inner split of
-    the training rows."""
+    """L2 logistic regression (classes; liblinear for two) or ridge (numbers); 'tune' picks the strength on an
+    inner split of the training rows."""
     from sklearn.linear_model import LogisticRegression, Ridge
 
     def make(strength):
         if cfg["problem"] == "regression":
             return Ridge(alpha=strength)
-        return LogisticRegression(C=strength, max_iter=3000, class_weight=params.get("class_weight"))
+        # liblinear's coordinate descent converges in a few passes on wide sparse data, where lbfgs can
+        # take minutes; it is binary-only here, so several classes use lbfgs (multinomial)
+        solver = "liblinear" if cfg["problem"] == "binary" else "lbfgs"
+        return LogisticRegression(
+            C=strength, solver=solver, max_iter=1000, class_weight=params.get("class_weight")
+        )
 
     strength = params.get("alpha", 3.0) if cfg["problem"] == "regression" else params.get("C", 1.0)
     if params.get("tune"):
@@ -1116,11 +1127,8 @@ def caruana(members, y, splits, cfg, steps=25):
     preds = [m["oof"] for m in members]
     runs = len(first_partition(splits, len(y))) + 1
     left = time_left()
-    affordable = (
-        steps
-        if left == float("inf")
-        else int((left - 1.0) / max(1e-6, score_cost(y, preds[0]) * len(preds) * runs))
-    )
+    per_step = max(1e-6, score_cost(y, preds[0]) * len(preds) * runs)
+    affordable = steps if left == float("inf") else int(max(left, 2.0) / per_step)  # at least ~2 s
     if affordable < steps:
         log(f"ensemble: {max(1, affordable)} selection steps instead of {steps} (time)")
         steps = max(1, affordable)
@@ -1216,7 +1224,7 @@ def solve_1d(train, test, y):
     # time kept for the ensemble and post-processing: 25 selection steps over the portfolio, each fold
     multi = CFG["problem"] == "multiclass"
     per_score = score_cost(y, np.full((len(y), CFG["n_classes"]) if multi else len(y), 0.5))
-    reserve = 1.0 + per_score * 25 * min(len(models(CFG)), 7) * (len(first_partition(splits, len(y))) + 1)
+    reserve = 2.0 + per_score * 25 * min(len(models(CFG)), 7) * (len(first_partition(splits, len(y))) + 1)
     members = run_portfolio(data, y, y_fit, len(test), reserve)
     oof, test_pred = (
         combine(members, y, splits, CFG) if len(members) > 1 else (members[0]["oof"], members[0]["test"])
