@@ -1171,11 +1171,16 @@ def best_threshold(p, y):
 
 
 def tune_threshold(oof, test_pred, y, splits, cfg):
-    """Decision threshold for a label metric, cross-fitted on the out-of-fold probabilities."""
+    """Decision threshold for a label metric, cross-fitted on the out-of-fold probabilities; kept only when
+    the cross-fitted score beats 0.5 (for accuracy on calibrated probabilities 0.5 is already optimal, and a
+    tuned threshold would only add noise)."""
     if cfg["problem"] != "binary" or cfg["kind"] != "label" or np.ndim(oof) != 1 or len(y) < 50:
         return oof, test_pred
     new_oof, t = cross_fit(lambda P, yy: best_threshold(P[0], yy), lambda t, P: shift_to_threshold(P[0], t),
                            [oof], y, splits)  # fmt: skip
+    if not better(fast_score(y, new_oof), fast_score(y, oof)):
+        log(f"threshold: kept 0.5 (a tuned one, {t:.3f}, does not help out of fold)")
+        return oof, test_pred
     log(f"threshold {t:.3f} (was 0.5)")
     return new_oof, shift_to_threshold(test_pred, t)
 
