@@ -50,9 +50,10 @@ if TYPE_CHECKING:
     from automind.sandbox import ExecResult
 
 _DRAFT_TAG = re.compile(r"\[draft ([a-z0-9-]+)\]")
-# A script's time allowance, as a share of the run's time limit: a draft (the foundation every later node
-# builds on) gets more than an improve or a repair; both are capped by the time the execution may take.
-DRAFT_SHARE, STEP_SHARE = 0.4, 0.3
+# A script's time allowance, as a share of the run's time limit, capped by the time the execution may take.
+# Improves and repairs get the same share as drafts: an improve redoes its parent's work plus one change, and
+# with less time it would fit fewer models and lose to its parent for that reason alone.
+DRAFT_SHARE, STEP_SHARE = 0.5, 0.5
 # (pattern over the error text, repair); checked in order, each repair used once per lineage
 _RULES: list[tuple[re.Pattern[str], str]] = [
     (

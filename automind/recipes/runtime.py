@@ -438,16 +438,71 @@ def text_matrix(train, test, cfg, y=None, word=None, char=None, max_features=Non
     return sparse.hstack(blocks_tr).tocsr(), sparse.hstack(blocks_te).tocsr()
 
 
-def compact_text_matrix(train, test, cfg, y=None):
-    """A small word TF-IDF (10k terms) beside the tree matrix: for boosters on text plus tabular columns."""
+def hashed_text(df, cfg):
+    """Word and character n-gram counts of the text columns by feature hashing: row-wise, nothing is fitted,
+    so it runs once for all rows and each fold only weights and filters the columns."""
+    from scipy import sparse
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    _, _, text = column_kinds(df)
+    docs = df[text].fillna("").astype(str).agg(" \n ".join, axis=1) if text else pd.Series([""] * len(df))
+    word, char = cfg.get("word_ngrams", (1, 2)), cfg.get("char_ngrams", (2, 5))
+    common = dict(n_features=2**20, alternate_sign=False, norm=None, dtype=np.float32)
+    blocks = []
+    if word:
+        blocks.append(
+            HashingVectorizer(ngram_range=tuple(word), strip_accents="unicode", **common).transform(docs)
+        )
+    if char:
+        blocks.append(
+            HashingVectorizer(analyzer="char_wb", ngram_range=tuple(char), **common).transform(docs)
+        )
+    return sparse.hstack(blocks).tocsr() if blocks else sparse.csr_matrix((len(df), 0), dtype=np.float32)
+
+
+def tfidf_weights(H_a, H_b, min_df=2, max_features=None):
+    """Keep the n-gram columns present in at least `min_df` training rows (the `max_features` most frequent
+    when given) and apply sublinear tf-idf with the idf of the training rows."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    df = np.asarray((H_a > 0).sum(axis=0)).ravel()
+    keep = np.flatnonzero(df >= min_df)
+    if max_features and len(keep) > max_features:
+        keep = keep[np.argsort(-df[keep], kind="stable")[:max_features]]
+    H_a, H_b = H_a[:, keep], H_b[:, keep]
+    tf = TfidfTransformer(sublinear_tf=True).fit(H_a)
+    return tf.transform(H_a).astype(np.float32), tf.transform(H_b).astype(np.float32)
+
+
+def hashed_text_matrix(train, test, cfg, y=None):
+    """Word+char TF-IDF (idf and vocabulary from the fold's training rows) beside the scaled tabular part."""
     from scipy import sparse
 
-    words_a, words_b = text_matrix(train, test, cfg, word=(1, 2), char=None, max_features=10000)
+    ra, rb = cfg["_rows"]
+    T_a, T_b = tfidf_weights(
+        cfg["_hashed"][ra], cfg["_hashed"][rb], max_features=cfg.get("max_text_features")
+    )
+    _, _, text = column_kinds(train)
+    rest = [c for c in train.columns if c not in text]
+    if not rest:
+        return T_a, T_b
+    L_a, L_b = linear_matrix(train[rest], test[rest], cfg)
+    return sparse.hstack([T_a, L_a]).tocsr(), sparse.hstack([T_b, L_b]).tocsr()
+
+
+def compact_text_matrix(train, test, cfg, y=None):
+    """The 10k most frequent word n-grams as TF-IDF beside the tree matrix: for boosters on text plus tabular
+    columns."""
+    from scipy import sparse
+
+    ra, rb = cfg["_rows"]
+    words = cfg["_hashed_words"]
+    W_a, W_b = tfidf_weights(words[ra], words[rb], max_features=10000)
     tab_a, tab_b = tree_matrix(train, test, cfg, y)
     cfg["_categorical"] = []
     return (
-        sparse.hstack([sparse.csr_matrix(tab_a.to_numpy(dtype=np.float32)), words_a]).tocsr(),
-        sparse.hstack([sparse.csr_matrix(tab_b.to_numpy(dtype=np.float32)), words_b]).tocsr(),
+        sparse.hstack([sparse.csr_matrix(tab_a.to_numpy(dtype=np.float32)), W_a]).tocsr(),
+        sparse.hstack([sparse.csr_matrix(tab_b.to_numpy(dtype=np.float32)), W_b]).tocsr(),
     )
 
 
@@ -556,7 +611,7 @@ REPRESENTATIONS = {
     "native": native_matrix,
     "linear": linear_matrix,
     "dense": dense_matrix,
-    "text": text_matrix,
+    "text": hashed_text_matrix,
     "text-compact": compact_text_matrix,
     "draft": lambda a, b, cfg, y=None: prepare(a, b, cfg),
 }
@@ -585,10 +640,27 @@ class FoldData:
             self.frames[k] = split_frames(a, b)
         return self.frames[k]
 
+    def hashed(self, rep):
+        """Hashed n-gram counts of every train then test row, computed once (text representations)."""
+        if rep in ("text", "text-compact") and "_hashed" not in CFG:
+            both = pd.concat([self.train, self.test], ignore_index=True)
+            for key, cfg in (
+                ("_hashed", CFG),
+                ("_hashed_words", {**CFG, "char_ngrams": None, "word_ngrams": (1, 2)}),
+            ):
+                H = hashed_text(both, cfg)
+                CFG[key] = H[
+                    :, np.unique(H.indices)
+                ].tocsr()  # drop hash buckets no row uses (a no-op for models)
+
     def matrices(self, k, rep, y_tr):
         """(X_train, X_valid, X_test, categorical column names) of fold k in representation `rep`."""
         if (k, rep) not in self.cache:
             a, b = self.fold_frames(k)
+            self.hashed(rep)
+            tr, va = self.splits[k]
+            n = len(self.train)
+            CFG["_rows"] = (tr, np.concatenate([va, n + np.arange(len(self.test))]))
             CFG["_categorical"] = []
             X, X_b = REPRESENTATIONS[rep](a, b, CFG, y_tr)
             if CFG.get("fillna"):  # repair: models that refuse NaN/inf get zeros
@@ -763,14 +835,19 @@ def fit_forest(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
 
 
 def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
-    """L2 logistic regression (classes) or ridge (numbers); 'tune' picks the strength on an inner split of
-    the training rows."""
+    """L2 logistic regression (classes; liblinear for two) or ridge (numbers); 'tune' picks the strength on an
+    inner split of the training rows."""
     from sklearn.linear_model import LogisticRegression, Ridge
 
     def make(strength):
         if cfg["problem"] == "regression":
             return Ridge(alpha=strength)
-        return LogisticRegression(C=strength, max_iter=3000, class_weight=params.get("class_weight"))
+        # liblinear's coordinate descent converges in a few passes on wide sparse data, where lbfgs can
+        # take minutes; it is binary-only here, so several classes use lbfgs (multinomial)
+        solver = "liblinear" if cfg["problem"] == "binary" else "lbfgs"
+        return LogisticRegression(
+            C=strength, solver=solver, max_iter=1000, class_weight=params.get("class_weight")
+        )
 
     strength = params.get("alpha", 3.0) if cfg["problem"] == "regression" else params.get("C", 1.0)
     if params.get("tune"):
@@ -967,9 +1044,10 @@ def caruana(members, y, splits, cfg, steps=25):
     preds = [m["oof"] for m in members]
     runs = len(first_partition(splits, len(y))) + 1
     left = time_left()
-    affordable = steps
-    if np.isfinite(left):  # no allowance set (a script run by hand): all the steps
-        affordable = int((left - 1.0) / max(1e-6, score_cost(y, preds[0]) * len(preds) * runs))
+    per_step = max(1e-6, score_cost(y, preds[0]) * len(preds) * runs)
+    affordable = steps  # no allowance set (a script run by hand): all the steps
+    if np.isfinite(left):
+        affordable = int(max(left - 1.0, 2.0) / per_step)  # the ensemble always gets a couple of seconds
     if affordable < steps:
         log(f"ensemble: {max(1, affordable)} selection steps instead of {steps} (time)")
         steps = max(1, affordable)
@@ -1012,11 +1090,16 @@ def best_threshold(p, y):
 
 
 def tune_threshold(oof, test_pred, y, splits, cfg):
-    """Decision threshold for a label metric, cross-fitted on the out-of-fold probabilities."""
+    """Decision threshold for a label metric, cross-fitted on the out-of-fold probabilities; kept only when
+    the cross-fitted score beats 0.5 (for accuracy on calibrated probabilities 0.5 is already optimal, and a
+    tuned threshold would only add noise)."""
     if cfg["problem"] != "binary" or cfg["kind"] != "label" or np.ndim(oof) != 1 or len(y) < 50:
         return oof, test_pred
     new_oof, t = cross_fit(lambda P, yy: best_threshold(P[0], yy), lambda t, P: shift_to_threshold(P[0], t),
                            [oof], y, splits)  # fmt: skip
+    if not better(fast_score(y, new_oof), fast_score(y, oof)):
+        log(f"threshold: kept 0.5 (a tuned one, {t:.3f}, does not help out of fold)")
+        return oof, test_pred
     log(f"threshold {t:.3f} (was 0.5)")
     return new_oof, shift_to_threshold(test_pred, t)
 
@@ -1065,7 +1148,7 @@ def solve_1d(train, test, y):
     # time kept for the ensemble and post-processing: 25 selection steps over the portfolio, each fold
     multi = CFG["problem"] == "multiclass"
     per_score = score_cost(y, np.full((len(y), CFG["n_classes"]) if multi else len(y), 0.5))
-    reserve = 1.0 + per_score * 25 * min(len(models(CFG)), 7) * (len(first_partition(splits, len(y))) + 1)
+    reserve = 2.0 + per_score * 25 * min(len(models(CFG)), 7) * (len(first_partition(splits, len(y))) + 1)
     members = run_portfolio(data, y, y_fit, len(test), reserve)
     oof, test_pred = (
         combine(members, y, splits, CFG) if len(members) > 1 else (members[0]["oof"], members[0]["test"])

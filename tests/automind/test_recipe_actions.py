@@ -49,8 +49,12 @@ def task(tmp_path_factory) -> Task:
 
 
 def _parent(roles, task) -> Context:
-    ctx = Context(task=task, action="draft", analysis="")
-    code = roles.code(ctx, roles.plan(ctx))
+    """The portfolio draft (the run's second: the first is a quick single model) as the refined solution."""
+    first = roles.plan(Context(task=task, action="draft", analysis=""))
+    ctx = Context(task=task, action="draft", analysis="", memory=[f"tried {first.summary} -> validation 0.8"])
+    plan = roles.plan(ctx)
+    assert "portfolio" in plan.summary
+    code = roles.code(ctx, plan)
     return Context(task=task, action="refine", analysis="", parent_code=code, parent_metric=0.8,
                    facts={"lower_is_better": False})  # fmt: skip
 

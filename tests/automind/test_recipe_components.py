@@ -58,8 +58,12 @@ def _ctx(task: Task, action: str = "draft", **kw) -> Context:
 
 
 def _draft(roles, task) -> str:
-    ctx = _ctx(task)
-    return roles.code(ctx, roles.plan(ctx))
+    """The portfolio draft (the second draft, after the quick LightGBM)."""
+    first = roles.plan(_ctx(task))
+    ctx = _ctx(task, memory=[f"tried {first.summary} -> validation 0.5"])
+    plan = roles.plan(ctx)
+    assert plan.meta["state"]["draft"] == "rcp-portfolio"
+    return roles.code(ctx, plan)
 
 
 # --- the API -----------------------------------------------------------------------------------
@@ -241,3 +245,31 @@ def test_clean_drops_constant_duplicate_and_id_columns():
         train.columns
     )
     assert list(test.columns) == [c for c in train.columns if c != "y"]
+
+
+def test_a_tiny_time_allowance_still_writes_a_valid_submission(tasks, roles, tmp_path, monkeypatch):
+    import contextlib
+    import io
+    import shutil
+
+    from automind.grading import grade
+    from automind.recipes import read_metric
+
+    task = tasks["accuracy"]
+    first = roles.plan(_ctx(task))
+    ctx = _ctx(task, memory=[f"tried {first.summary} -> validation 0.5"])
+    plan = roles.plan(ctx)
+    plan.meta["state"]["budget"] = 1.0  # one second: the first model completes, the rest are skipped
+    code = roles.code(ctx, plan)
+    assert "'time_budget': 1.0" in code
+    shutil.copytree(task.public_dir, tmp_path / "input")
+    (tmp_path / "submission").mkdir()
+    out = io.StringIO()
+    with monkeypatch.context() as m:
+        m.chdir(tmp_path)
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
+    log = out.getvalue()
+    assert "model lgbm: accuracy" in log and "skipped" in log and "catboost: accuracy" not in log
+    assert read_metric(tmp_path, log) is not None
+    assert grade(task, tmp_path / "submission" / "submission.csv").valid

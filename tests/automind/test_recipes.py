@@ -50,7 +50,10 @@ def _home(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def settings():  # a 40 s run: drafts get a 16 s allowance, so a portfolio stops early on a slow machine
-    return load_config({"sandbox.timeout_s": 120, "search.time_limit_s": 40}).settings
+    # ensemble action off: improves may then apply the ensemble-hook tricks (blends of earlier nodes), run here
+    return load_config(
+        {"sandbox.timeout_s": 120, "search.time_limit_s": 40, "search.ensemble.rounds": 0}
+    ).settings
 
 
 @pytest.fixture(scope="module")
@@ -190,6 +193,23 @@ def test_first_draft_runs_and_writes_a_valid_submission(kind, tasks, roles, sett
         assert report.score > floor[kind]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["binary", "image"])
+def test_the_portfolio_draft_runs_and_combines_several_models(kind, tasks, roles, settings, tmp_path):
+    from automind.grading import grade
+
+    task = tasks[kind]
+    first = roles.plan(_ctx(task))
+    ctx = _ctx(task, memory=[f"tried {first.summary} -> validation 0.5"])
+    plan = roles.plan(ctx)
+    assert "portfolio" in plan.meta["state"]["draft"]
+    res, metric = _run(task, roles.code(ctx, plan), tmp_path, settings)
+    assert res.ok, res.output
+    assert metric is not None and "ensemble weights" in res.stdout and res.stdout.count("] model ") >= 2
+    assert (res.workspace / "submission" / "members.npz").is_file()
+    assert grade(task, res.workspace / "submission" / "submission.csv").valid
+
+
 def test_drafts_differ_and_follow_the_memory(tasks, roles):
     task = tasks["binary"]
     first = roles.plan(_ctx(task))
@@ -224,7 +244,6 @@ def test_profile_reads_targets_problem_and_flags(tasks):
 def test_steps_concatenate_to_the_integrated_script(tasks, roles):
     ctx = _ctx(tasks["image"])
     plan = roles.plan(ctx)
-    assert roles.complexity(ctx, plan) > 3.5  # the image draft goes stepwise
     steps = roles.decompose(ctx, plan)
     assert [s.title for s in steps] == ["Load data", "Preprocess and features", "Model and cross-validation",
                                         "Predict and write submission"]  # fmt: skip
@@ -296,9 +315,8 @@ def _columns(output: str) -> int:
 
 
 def _single_model_draft(roles, task):
-    """The second draft (one model, no time-dependent portfolio), so a trick's effect is deterministic."""
-    first = roles.plan(_ctx(task))
-    return _ctx(task, memory=[f"tried {first.summary} -> validation 0.5"])
+    """The first draft (one model, no time-dependent portfolio), so a trick's effect is deterministic."""
+    return _ctx(task)
 
 
 @pytest.mark.slow
@@ -308,7 +326,7 @@ def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, rol
     base_ctx = _single_model_draft(roles, task)
     base_plan = roles.plan(base_ctx)
     base_code = roles.code(base_ctx, base_plan)
-    assert "rcp-portfolio" not in base_plan.summary
+    assert "portfolio" not in base_plan.summary
     base_out, base_metric = _exec(task, base_code, tmp_path / "base", monkeypatch)
     base_oof = np.load(tmp_path / "base" / "submission" / "oof.npy")
     sib_dir = tmp_path / "sib"  # a second model's saved predictions, for the ensemble tricks
