@@ -26,6 +26,7 @@ from automind.config import Settings, set_dotted
 from automind.errors import BudgetExceeded
 from automind.leaderboards import attached, reattach
 from automind.roles import Roles, Trick
+from automind.runlog import Budget, RunLog, finish_text, start_text, step_text
 from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider
 from automind.search.journal import Journal, Node
@@ -253,6 +254,11 @@ class Runner:
         self.safety_roles: Roles | None = None
         self.on_event = on_event or (lambda kind, data: None)
         self.fallbacks: list[str] = run_info.setdefault("fallbacks", [])
+        self.log = RunLog(
+            run_dir,
+            lambda line: self.on_event("log", {"line": line, "budget": self.budget()}),
+            self.fallbacks,
+        )
         self.rng = random.Random(settings.search.seed)
         if "rng" in journal.meta:
             v, state, gauss = journal.meta["rng"]
@@ -298,6 +304,10 @@ class Runner:
 
     def elapsed(self) -> float:
         return self.base_elapsed + (time.monotonic() - self.t0)
+
+    def budget(self) -> Budget:
+        s = self.settings.search
+        return Budget(len(self.journal), s.steps, self.elapsed(), s.time_limit_s)
 
     def exec_timeout(self) -> float:
         s = self.settings
@@ -352,6 +362,10 @@ class Runner:
     def loop(self) -> str:
         s = self.settings.search
         self.write_info("running")
+        session = int(self.info.get("sessions", 1))
+        self.log.write(
+            start_text(self.task.name, self.roles.name, self.budget(), session, self.info.get("knowledge"))
+        )
         while True:
             if len(self.journal) >= s.steps:
                 return "finished"
@@ -362,8 +376,10 @@ class Runner:
             else:
                 decision, roles, safety = decide(self.journal, s, self.rng, self.pool), self.roles, False
             self.on_event(
-                "step", {"index": len(self.journal), "decision": decision.describe(), "safety": safety}
-            )
+                "step",
+                {"index": len(self.journal), "decision": decision.describe(), "safety": safety,
+                 "budget": self.budget()},
+            )  # fmt: skip
             try:
                 node = self.agent.step(decision, roles, safety_net=safety)
             except BudgetExceeded as e:
@@ -371,7 +387,9 @@ class Runner:
                 return "budget"
             self.save("running")
             self._remember(node)
-            self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage()})
+            best, budget = self.journal.best_node, self.budget()
+            self.log.write(step_text(node, best, budget))
+            self.on_event("node", {"node": node, "best": best, "usage": self.usage(), "budget": budget})
 
     def _remember(self, node: Node | None = None) -> None:
         """Feed the experience memory; its failures become fallbacks, never errors."""
@@ -419,6 +437,7 @@ class Runner:
         except Exception as e:  # noqa: BLE001 - the run's data is already safe on disk
             self.fallbacks.append(f"report not written ({type(e).__name__}: {e})")
             self.write_info(status)
+        self.log.write(finish_text(status, best, grade, self.budget()))
         return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks))
 
     def run(self) -> RunResult:
@@ -426,8 +445,9 @@ class Runner:
             status = self.loop()
         except KeyboardInterrupt:
             status = "interrupted"  # the journal already holds every finished step
-        except BaseException:
+        except BaseException as e:
             self.write_info("failed")
+            self.log.write(f"failed: {type(e).__name__}: {e}")
             raise
         return self.finish(status)
 

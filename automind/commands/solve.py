@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -15,48 +16,86 @@ CODERS = ("adaptive", "one-pass", "stepwise")
 
 
 class LiveView:
-    """The live terminal view: step, node being worked on, best score, elapsed time, tokens."""
+    """The live terminal view: step, node being worked on, best score, time used and left against the budget.
 
-    def __init__(self, steps: int, task: str):
-        self.steps, self.task = steps, task
-        self.t0 = time.monotonic()
-        self.step, self.doing, self.phase = 0, "preparing (analysis, knowledge)", ""
+    The progress bar runs over whichever budget binds (steps or time); figures come from the run's
+    `Budget` in each event and the clock ticks between events.
+    """
+
+    def __init__(self, steps: int, time_limit_s: float, task: str):
+        from automind.runlog import Budget
+
+        self.task = task
+        self.budget = Budget(0, steps, 0.0, time_limit_s)
+        self.at: float | None = None  # when the run last reported its budget (None: still preparing)
+        self.doing, self.phase = "preparing (analysis, knowledge)", ""
         self.best: str = "-"
         self.tokens = 0
         self.last: list[str] = []
         self.live = None
 
+    def now(self):
+        from dataclasses import replace
+
+        if self.at is None:  # preparation (analysis, knowledge) is not counted against the budget
+            return self.budget
+        return replace(self.budget, elapsed_s=self.budget.elapsed_s + time.monotonic() - self.at)
+
     def render(self):
+        from rich.console import Group
+        from rich.progress_bar import ProgressBar
         from rich.table import Table
 
+        from automind.runlog import seconds
+
+        b = self.now()
         t = Table.grid(padding=(0, 2))
         t.add_row("[bold]task[/]", self.task)
-        t.add_row("[bold]step[/]", f"{self.step} / {self.steps}")
+        t.add_row("[bold]step[/]", f"{b.steps_done} / {b.steps}")
         t.add_row("[bold]working on[/]", f"{self.doing} [dim]{self.phase}[/]")
         t.add_row("[bold]best[/]", self.best)
-        t.add_row("[bold]elapsed[/]", f"{time.monotonic() - self.t0:.0f} s")
-        t.add_row("[bold]tokens[/]", str(self.tokens))
+        t.add_row(
+            "[bold]time[/]",
+            f"{seconds(b.elapsed_s)} used, {seconds(b.time_left_s)} left of {seconds(b.time_limit_s)}",
+        )
+        bar = Table.grid(padding=(0, 2))
+        bar.add_row(
+            "[bold]budget[/]",
+            ProgressBar(total=1.0, completed=b.fraction, width=40),
+            f"{b.fraction:.0%} [dim]({b.binding} bind)[/]",
+        )
+        if self.tokens:
+            t.add_row("[bold]tokens[/]", str(self.tokens))
+        recent = Table.grid()
         for line in self.last[-5:]:
-            t.add_row("", f"[dim]{line}[/]")
-        return t
+            recent.add_row(f"[dim]{line}[/]")
+        return Group(t, bar, recent)
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        if "budget" in data:
+            self.budget, self.at = data["budget"], time.monotonic()
         if kind == "step":
-            self.step = data["index"] + 1
             self.doing = data["decision"] + (" [blue](safety net)[/]" if data.get("safety") else "")
             self.phase = ""
         elif kind == "phase":
             self.phase = data["phase"]
+        elif kind == "log":
+            self.last.append(data["line"])
         elif kind == "node":
-            n, best = data["node"], data["best"]
+            best = data["best"]
             if best is not None and best.metric is not None:
                 self.best = f"{best.metric.value:.6g} (node {best.id})"
             total = (data.get("usage") or {}).get("total") or {}
             self.tokens = int(total.get("tokens", 0) or 0)
-            what = f"metric {n.metric.value:.6g}" if n.metric else (n.error or "")[:90]
-            self.last.append(f"#{n.id} {n.action} {n.status}: {what}")
         if self.live is not None:
-            self.live.update(self.render())
+            self.live.refresh()
+
+
+def plain_lines(kind: str, data: dict[str, Any]) -> None:
+    """Where stdout is not a terminal: print each run.log line as it is written, flushed."""
+    if kind == "log":
+        sys.stdout.write(data["line"] + "\n")
+        sys.stdout.flush()
 
 
 def _overrides(**flags: Any) -> dict[str, Any]:
@@ -185,8 +224,12 @@ def register(app: typer.Typer) -> None:
                         f"{resume_dir} is a run of task '{recorded}', not '{task}'. Leave out TASK to "
                         f"continue it (the task is read from run.json), or start a new run without --resume."
                     )
-                view = LiveView(overrides.get("search.steps") or (info.get("config") or {}).get("search", {}).get("steps", 0),
-                                (info.get("task") or {}).get("name", str(resume_dir)))  # fmt: skip
+                search = (info.get("config") or {}).get("search", {})
+                view = LiveView(
+                    overrides.get("search.steps") or search.get("steps", 0),
+                    overrides.get("search.time_limit_s") or search.get("time_limit_s", 0.0),
+                    (info.get("task") or {}).get("name", str(resume_dir)),
+                )
                 run = lambda ev: resume(resume_dir, overrides=overrides, on_event=ev)  # noqa: E731
             else:
                 s = load_settings(overrides)
@@ -194,7 +237,7 @@ def register(app: typer.Typer) -> None:
                     from automind.examples import resolve_task
 
                     task = str(resolve_task(task, on_build=note))  # announce where an example is built
-                view = LiveView(s.search.steps, task)
+                view = LiveView(s.search.steps, s.search.time_limit_s, task)
                 target = task
                 if leaderboard is not None:  # load the task here to attach the board (in memory)
                     from automind.leaderboards import attach
@@ -204,9 +247,13 @@ def register(app: typer.Typer) -> None:
                     attach(target, leaderboard)
                 run = lambda ev: solve(target, s, out=out, no_knowledge=no_knowledge, on_event=ev)  # noqa: E731
             if as_json:
-                res = run(None)
+                res = run(None)  # the lines still go to RUN/run.log
+            elif not console.is_terminal:
+                res = run(plain_lines)
             else:
-                with Live(view.render(), console=console, refresh_per_second=4, transient=True) as live:
+                with Live(
+                    get_renderable=view.render, console=console, refresh_per_second=4, transient=True
+                ) as live:
                     view.live = live
                     res = run(view)
         except (RunError, TaskError, ConfigError, LeaderboardError) as e:
