@@ -54,7 +54,9 @@ def test_redirected_solve_prints_one_flushed_line_per_step_and_run_log_matches(t
     steps = [m.groups() for m in map(STEP.match, lines) if m]
     assert steps == [("1", "3", "0"), ("2", "3", "1"), ("3", "3", "2")], lines
     first = next(line for line in lines if STEP.match(line))
-    assert "draft" in first and "valid, score 0.7" in first and "best 0.7 (node 0)" in first and "left" in first
+    assert (
+        "draft" in first and "valid, score 0.7" in first and "best 0.7 (node 0)" in first and "left" in first
+    )
 
     log = (run / "run.log").read_text().splitlines()
     assert log == lines[: len(log)]  # the same lines, in the same order, before the final summary
