@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from search_fakes import BUG, ScriptedRoles, script
+from search_fakes import ScriptedRoles, script
 
 from automind.report import NODE_TABLES, NodeTable, write_report
 from automind.report_text import Scrubber, provenance
