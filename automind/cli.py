@@ -18,6 +18,24 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        import automind
+
+        typer.echo(f"automind {automind.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_print_version, help="Print automind's version and exit."
+    ),
+) -> None:
+    """Options of `automind` itself (before any command)."""
+
+
 # Each module defines register(app). Order is the order of `automind --help`.
 COMMAND_MODULES = [
     "solve",
