@@ -11,13 +11,9 @@ from typing import IO
 import typer
 
 from automind.atomic import write_with
-from automind.commands.common import console, fail, print_json, settings
+from automind.commands.common import STORE_HELP, console, fail, json_help, print_json, settings
 
 knowledge_app = typer.Typer(help="Inspect and maintain the knowledge store.", no_args_is_help=True)
-
-STORE_HELP = (
-    "Store directory or http(s)://host:port of a chroma server (default: knowledge.store / AUTOMIND_STORE)."
-)
 
 
 def _open(store: str | None, embedder: str | None, strict: bool = True):
@@ -48,7 +44,9 @@ def ingest_cmd(
     fetch_links: bool = typer.Option(
         False, "--fetch-links", help="solutions-index: also fetch linked write-ups."
     ),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable report."),
+    as_json: bool = typer.Option(
+        False, "--json", help=json_help("the ingest report (added, updated, failed...)")
+    ),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars."),
 ) -> None:
     """Ingest Kaggle write-ups, competitions, papers, solution indexes and cards into the store."""
@@ -119,7 +117,7 @@ def _print_report(report, location: str, cards) -> None:
 @knowledge_app.command("stats")
 def stats(
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    as_json: bool = typer.Option(False, "--json", help=json_help("{store, kinds: {kind: counts}}")),
 ) -> None:
     """Chunk and document counts per kind, and chunks per top category."""
     st = _open(store, None, strict=False)
@@ -160,7 +158,9 @@ def stats(
 def export(
     path: Path = typer.Argument(..., help="Output JSONL file (one chunk per line, no embeddings)."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    kind: str | None = typer.Option(None, "--kind", help="Only this kind (cards, posts, competitions, ...)."),
+    kind: str | None = typer.Option(
+        None, "--kind", help="Only this kind (cards, posts, competitions, ...).", show_default="every kind"
+    ),
 ) -> None:
     """Write every chunk with its metadata as JSON lines."""
     st = _open(store, None, strict=False)
@@ -188,7 +188,7 @@ def rm(
         ..., "--source", help="Glob on the source (path, URL or card:ID), e.g. '*kaggle-posts*'."
     ),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    kind: str | None = typer.Option(None, "--kind", help="Only this kind."),
+    kind: str | None = typer.Option(None, "--kind", help="Only this kind.", show_default="every kind"),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
 ) -> None:
     """Remove every chunk whose source matches PATTERN."""

@@ -9,7 +9,17 @@ from typing import Any
 
 import typer
 
-from automind.commands.common import LLM_HELP, console, fail, note, print_json
+from automind.commands.common import (
+    LLM_HELP,
+    NO_LLM_HELP,
+    TIME_LIMIT_HELP,
+    console,
+    fail,
+    json_help,
+    llm_spec,
+    note,
+    print_json,
+)
 from automind.commands.common import settings as load_settings
 
 CODERS = ("adaptive", "one-pass", "stepwise")
@@ -175,21 +185,64 @@ def check_out_dir(out: Path) -> str | None:
 def register(app: typer.Typer) -> None:
     @app.command("solve")
     def solve_cmd(
-        task: str = typer.Argument(None, help="Task folder, bundled example name, or Kaggle competition."),
-        steps: int = typer.Option(None, "--steps", help="Search steps (nodes) in total."),
-        time_limit: float = typer.Option(None, "--time-limit", help="Total time budget in seconds."),
-        llm: str = typer.Option(None, "--llm", help=LLM_HELP),
+        task: str = typer.Argument(
+            None, metavar="TASK", help="Task folder, bundled example name, or Kaggle competition."
+        ),
+        steps: int = typer.Option(
+            None,
+            "--steps",
+            metavar="N",
+            help="Search steps (nodes) in total.",
+            show_default="search.steps setting",
+        ),
+        time_limit: float = typer.Option(
+            None,
+            "--time-limit",
+            metavar="SECONDS",
+            help=TIME_LIMIT_HELP,
+            show_default="search.time_limit_s setting",
+        ),
+        llm: str = typer.Option(
+            None, "--llm", metavar="SPEC", help=LLM_HELP, show_default="llm.provider setting"
+        ),
+        no_llm: bool = typer.Option(False, "--no-llm", help=NO_LLM_HELP),
         no_knowledge: bool = typer.Option(
             False, "--no-knowledge", help="Search without retrieved knowledge."
         ),
-        coder: str = typer.Option(None, "--coder", help="adaptive | one-pass | stepwise"),
-        out: Path = typer.Option(None, "--out", help="Run folder (default runs/<task>-<timestamp>)."),
-        resume_dir: Path = typer.Option(None, "--resume", help="Continue the run in this folder."),
-        seed: int = typer.Option(None, "--seed", help="Seed of the search policy."),
-        as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (no live view)."),
-        leaderboard: Path = typer.Option(
-            None, "--leaderboard", help="A leaderboard CSV (rank,score) to grade the result against."
+        coder: str = typer.Option(
+            None,
+            "--coder",
+            metavar="MODE",
+            show_default="coding.mode setting",
+            help="adaptive (by the plan's complexity) | one-pass (the whole script) | stepwise (step by step).",
+        ),  # fmt: skip
+        out: Path = typer.Option(
+            None, "--out", metavar="FOLDER", help="Run folder.", show_default="runs/<task>-<timestamp>"
         ),
+        resume_dir: Path = typer.Option(
+            None,
+            "--resume",
+            metavar="RUN_DIR",
+            help="Continue the run in this folder.",
+            show_default="a new run",
+        ),
+        seed: int = typer.Option(
+            None, "--seed", metavar="N", help="Seed of the search policy.", show_default="search.seed setting"
+        ),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help=json_help(
+                "the run summary (run_dir, status, steps, best node and metric, grade, fallbacks)"
+            ),
+        ),  # fmt: skip
+        leaderboard: Path = typer.Option(
+            None,
+            "--leaderboard",
+            metavar="CSV",
+            help="A leaderboard CSV (rank,score) to grade the result against.",
+            show_default="the task's own, if any",
+        ),  # fmt: skip
     ) -> None:
         """Search for the best solution of TASK and write a run folder (journal, best solution, report)."""
         from rich.live import Live
@@ -207,6 +260,7 @@ def register(app: typer.Typer) -> None:
             fail(why)
         if resume_dir is not None and leaderboard is not None:
             fail("--leaderboard applies to a new run; a resumed run keeps the leaderboard it started with.")
+        llm = llm_spec(llm, no_llm)
         overrides = _overrides(steps=steps, time_limit=time_limit, llm=llm, coder=coder, seed=seed)
         try:
             if resume_dir is not None:
@@ -289,10 +343,14 @@ def register(app: typer.Typer) -> None:
 
     @app.command("report")
     def report_cmd(
-        run_dir: Path = typer.Argument(..., help="A run folder made by `automind solve`."),
+        run_dir: Path = typer.Argument(..., metavar="RUN_DIR", help="A run folder made by `automind solve`."),
         out: Path = typer.Option(
-            None, "--out", help="Where to write the HTML (default RUN_DIR/report.html)."
-        ),
+            None,
+            "--out",
+            metavar="PATH",
+            help="Where to write the HTML: a file, or a folder for report.html.",
+            show_default="RUN_DIR/report.html",
+        ),  # fmt: skip
     ) -> None:
         """Write a self-contained HTML report: solution tree, best score over time, tricks, cost, fallbacks."""
         from automind.report import ReportError, load_run_files, write_report
@@ -310,9 +368,17 @@ def register(app: typer.Typer) -> None:
     @runs.command("list")
     def runs_list(
         base: Path = typer.Option(
-            None, "--dir", help="Folder holding run folders (default: runs_dir setting)."
+            None,
+            "--dir",
+            metavar="FOLDER",
+            help="Folder holding run folders.",
+            show_default="runs_dir setting",
         ),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help=json_help("one object per run (run, task, steps, best_metric, score, status)"),
+        ),
     ) -> None:
         """One row per run: task, steps, best metric, graded score, status (running, interrupted, damaged...)."""
         from rich.table import Table
