@@ -8,6 +8,7 @@ same figures (`progress`) for its time bar.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 LOG_NAME = "run.log"
 SEP = " | "
 TRICK_CHARS = 48
+PLAN_CHARS = 60
 ERROR_CHARS = 70
 
 
@@ -72,6 +74,12 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _untag(summary: str) -> str:
+    """'[draft rcp-x] Linear baseline' -> 'rcp-x: Linear baseline' (the recipe policy's summaries)."""
+    tagged = re.match(r"\[(?:draft|improve|debug) ([^\]]+)\]\s*(.*)", summary, re.S)
+    return f"{tagged.group(1)}: {tagged.group(2)}" if tagged else summary
+
+
 def step_text(node: Node, best: Node | None, budget: Budget) -> str:
     """One finished step: node, action (and parent), trick, status, score, best so far, time."""
     action = node.action + (f" of {node.parent_id}" if node.parent_id is not None else "")
@@ -81,7 +89,7 @@ def step_text(node: Node, best: Node | None, budget: Budget) -> str:
     if node.trick is not None:
         parts.append(f"trick: {_clip(node.trick.title, TRICK_CHARS)}")
     elif node.action == "draft" and (node.summary or node.plan):
-        parts.append(f"plan: {_clip(node.summary or node.plan, TRICK_CHARS)}")
+        parts.append(f"plan: {_clip(_untag(node.summary or node.plan), PLAN_CHARS)}")
     if node.is_buggy:
         parts.append(f"{node.status}: {_clip(node.error or 'no score', ERROR_CHARS)}")
     else:

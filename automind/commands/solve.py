@@ -70,16 +70,16 @@ class LiveView:
         )
         bar = Table.grid(padding=(0, 2))
         bar.add_row(
-            "[bold]budget[/]",
             ProgressBar(total=1.0, completed=b.fraction, width=40),
-            f"{b.fraction:.0%} [dim]({b.binding} bind)[/]",
+            f"{b.fraction:.0%} [dim]({b.binding} binds)[/]",
         )
+        t.add_row("[bold]budget[/]", bar)
         if self.tokens:
             t.add_row("[bold]tokens[/]", str(self.tokens))
         recent = Table.grid()
         for line in self.last[-5:]:
             recent.add_row(f"[dim]{line}[/]")
-        return Group(t, bar, recent)
+        return Group(t, recent)
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         if "budget" in data:

@@ -78,3 +78,22 @@ def test_run_log_is_appended_across_resumes(task_dir, tmp_path, settings_factory
         "run of 'tiny' started", "step 1/1", "stopped: finished",
         "run of 'tiny' resumed (session 2)", "step 2/2", "stopped: finished",
     ]  # fmt: skip
+
+
+def test_live_view_shows_time_used_and_left_and_a_bar_over_the_binding_budget():
+    from rich.console import Console
+
+    from automind.commands.solve import LiveView
+    from automind.runlog import Budget
+
+    view = LiveView(steps=10, time_limit_s=600, task="tiny")
+    console = Console(width=100, record=True, force_terminal=False)
+    console.print(view.render())
+    assert "0s used, 10m00s left of 10m00s" in console.export_text()  # preparing: the clock has not started
+    view("log", {"line": "12:00:00 step 2/10 | node 1 | draft", "budget": Budget(2, 10, 450.0, 600.0)})
+    console = Console(width=100, record=True, force_terminal=False)
+    console.print(view.render())
+    text = console.export_text()
+    assert "7m30s used, 2m30s left of 10m00s" in text or "7m31s used" in text
+    assert "75% (time binds)" in text and "step 2/10 | node 1" in text
+    assert Budget(8, 10, 60.0, 600.0).binding == "steps" and Budget(8, 10, 60.0, 600.0).fraction == 0.8
