@@ -191,12 +191,13 @@ def curriculum_run(
         summary = solve_task(task_dir, run_dir, overrides)
         return {"valid": summary.get("best_metric") is not None, "metric": summary.get("best_metric")}
 
-    def show(pick) -> None:
+    def show(pick) -> None:  # one line per solve, also when redirected to a file (no wrapping)
         terms = " ".join(f"{k}={v:.3f}" for k, v in pick.terms.items())
         console.print(
-            f"[bold]#{pick.step}[/] {pick.task} (round {pick.round}) score={pick.score:.3f} [{terms}] "
-            f"-> {pick.outcome} metric={pick.metric} ({pick.seconds:.0f}s)"
-        )
+            f"#{pick.step} {pick.task} (round {pick.round}) score={pick.score:.3f} [{terms}] "
+            f"-> {pick.outcome} metric={pick.metric} ({pick.seconds:.0f}s)",
+            markup=False, highlight=False, soft_wrap=True,
+        )  # fmt: skip
 
     try:
         state = run_curriculum(
@@ -277,8 +278,9 @@ def bench(
         if not as_json:
             status = "valid" if rec.valid else f"invalid ({rec.error})"
             console.print(
-                f"{rec.task} · {rec.variant} · seed {rec.seed}: {status} score={rec.score} ({rec.wall_s:.0f}s)"
-            )
+                f"{rec.task} · {rec.variant} · seed {rec.seed}: {status} score={rec.score} ({rec.wall_s:.0f}s)",
+                markup=False, highlight=False, soft_wrap=True,
+            )  # fmt: skip
 
     records = run_bench(tasks, out, names, seeds, overrides, ray_address=ray, on_record=show)
     rows = aggregate(records)
