@@ -235,22 +235,7 @@ def _run_rows(n: Node, run: RunData) -> list[tuple[str, str]]:
     return rows
 
 
-def _trick_rows(n: Node, run: RunData) -> list[tuple[str, str]] | None:
-    if n.trick is None:
-        return None
-    helped = {True: "yes", False: "no", None: "not judged yet"}[n.trick_helpful]
-    return [
-        ("trick", n.trick.title),
-        (
-            "from",
-            Markup("{}: {}").format(kind_name(n.trick.kind), provenance(run.scrub.text(n.trick.source))),
-        ),
-        ("helped", helped),
-    ]
-
-
 NODE_TABLES: list[NodeTable] = [
-    NodeTable("Trick", _trick_rows),
     NodeTable("Run", _run_rows),
 ]
 
@@ -287,6 +272,9 @@ def _overview(run: RunData) -> dict[str, Any]:
         "sessions": info.get("sessions"),
         "stop_reason": info.get("stop_reason"),
         "started_at": info.get("started_at"),
+        "roles": {"recipes": "offline recipe policy", "llm": "LLM roles"}.get(
+            info.get("roles"), info.get("roles")
+        ),
         "best_id": None if best is None else best.id,
         "scores": [] if best is None else scores(best, run),
         "unmeasured": [k for k in SCORE_KINDS if best is None or k.read(best, run) is None],
@@ -319,6 +307,9 @@ def _node_detail(n: Node, run: RunData) -> dict[str, Any]:
         "is_best": n is run.best,
         "safety_net": n.safety_net,
         "trick": n.trick.title if n.trick else None,
+        "trick_source": None
+        if n.trick is None
+        else Markup("{}: {}").format(kind_name(n.trick.kind), provenance(run.scrub.text(n.trick.source))),
         "trick_helpful": n.trick_helpful,
         "scores": scores(n, run),
         "tables": [{"title": t.title, "rows": rows} for t in NODE_TABLES if (rows := t.rows(n, run))],
@@ -394,6 +385,17 @@ def chart(journal: Journal) -> dict[str, Any] | None:
     }
 
 
+def _fixed_by(n: Node) -> Node | None:
+    """The debug descendant that made a buggy node run (the trick is judged on it), if any."""
+    queue = [c for c in n.children if c.action == "debug"]
+    while queue:
+        c = queue.pop(0)
+        if not c.is_buggy:
+            return c
+        queue += [g for g in c.children if g.action == "debug"]
+    return None
+
+
 def _tried(run: RunData) -> dict[str, list[dict[str, Any]]]:
     """trick id -> the nodes that applied it, with the parent's and the node's score and the verdict."""
     out: dict[str, list[dict[str, Any]]] = {}
@@ -401,11 +403,14 @@ def _tried(run: RunData) -> dict[str, list[dict[str, Any]]]:
         if n.trick is None:
             continue
         parent = n.parent.metric.value if n.parent is not None and n.parent.metric else None
+        result = _fmt(n.metric.value if n.metric else None)
+        if n.is_buggy and (fix := _fixed_by(n)) is not None and fix.metric is not None:
+            result = f"{_fmt(fix.metric.value)} after debug node {fix.id}"
         out.setdefault(n.trick.id, []).append(
             {
                 "node": n.id,
                 "parent": _fmt(parent),
-                "metric": _fmt(n.metric.value if n.metric else None),
+                "metric": result,
                 "helped": {True: "helped", False: "did not help", None: "pending"}[n.trick_helpful],
             }
         )
@@ -433,6 +438,7 @@ def _knowledge(run: RunData) -> dict[str, Any]:
     k = run.knowledge
     tried = _tried(run)
     tips = [_trick_view(t, tried, run) for t in k.get("tips") or []]
+    papers = [_trick_view(t, tried, run) for t in k.get("papers") or []]  # LLM drafts also get these
     tip_ids = {t["id"] for t in tips}
     pool = [_trick_view(t, tried, run) for t in k.get("pool") or [] if t.get("id") not in tip_ids]
     listed = tip_ids | {t["id"] for t in pool}
@@ -451,6 +457,7 @@ def _knowledge(run: RunData) -> dict[str, Any]:
         "labels": k.get("labels") or summary.get("labels") or [],
         "seconds": summary.get("seconds"),
         "tips": tips,
+        "papers": papers,
         "drafts": [n.id for n in run.journal.nodes if n.action == "draft"],
         "tried_rows": rows,
         "pool_tried": [t for t in pool if t["tried"]] + list(unlisted.values()),

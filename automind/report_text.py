@@ -24,6 +24,7 @@ KIND_NAMES = {  # Trick.kind -> what a reader calls it
     "paper": "paper",
     "competition": "competition",
     "experience": "experience",
+    "distilled": "distilled by the LLM",
 }
 
 

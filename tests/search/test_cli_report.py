@@ -158,4 +158,4 @@ def test_report_hides_empty_sections_and_wraps_plans(tmp_path):
     j.save(tmp_path / "run" / "journal.json")
     html = write_report(tmp_path / "run").read_text()
     assert html.count("<h3>Code") == 1 and html.count("<h3>Plan</h3>") == 1
-    assert '<pre class="prose">a long plan</pre>' in html and "cannot connect" in html
+    assert '<pre class="prose plan">a long plan</pre>' in html and "cannot connect" in html
