@@ -55,6 +55,7 @@ class LiveView:
         from rich.console import Group
         from rich.progress_bar import ProgressBar
         from rich.table import Table
+        from rich.text import Text
 
         from automind.runlog import seconds
 
@@ -77,8 +78,8 @@ class LiveView:
         if self.tokens:
             t.add_row("[bold]tokens[/]", str(self.tokens))
         recent = Table.grid()
-        for line in self.last[-5:]:
-            recent.add_row(f"[dim]{line}[/]")
+        for line in self.last[-5:]:  # one screen line each: the full lines are in run.log
+            recent.add_row(Text(line, style="dim", no_wrap=True, overflow="ellipsis"))
         return Group(t, recent)
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:

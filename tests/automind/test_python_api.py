@@ -96,3 +96,11 @@ def test_the_readme_example_runs_as_written(tmp_path):
     assert re.search(r" step 1/2 \| node 0 \| draft", out.stderr)  # progress lines on stderr
     runs = list((tmp_path / "work" / "runs").iterdir())
     assert len(runs) == 1 and (runs[0] / "run.log").is_file()
+
+
+def test_tips_wants_a_task_or_a_description():
+    import automind
+
+    for bad in ({}, {"task": "titanic", "description": "Predict survival."}):
+        with pytest.raises(ValueError, match="give a task"):
+            automind.tips(**bad)
