@@ -24,7 +24,6 @@ experience_app = typer.Typer(help="Inspect and manage the experience memory.", n
 curriculum_app = typer.Typer(help="Solve a folder of tasks in curriculum order.", no_args_is_help=True)
 
 STORE_OPT = typer.Option(None, "--store", metavar="PATH|URL", help=STORE_HELP)
-LLM_OPT = typer.Option(None, "--llm", metavar="SPEC", help=LLM_HELP, show_default="llm.provider setting")
 NO_LLM_OPT = typer.Option(False, "--no-llm", help=NO_LLM_HELP)
 STEPS_OPT = typer.Option(
     None, "--steps", metavar="N", help="Search steps per solve.", show_default="search.steps setting"
@@ -171,7 +170,9 @@ def curriculum_run(
     budget_per_task: float | None = typer.Option(None, "--budget-per-task", hidden=True),  # the old name
     steps: int | None = STEPS_OPT,
     rounds: int = typer.Option(1, "--rounds", metavar="N", help="Passes over the task folder."),
-    llm: str | None = LLM_OPT,
+    llm: str | None = typer.Option(
+        None, "--llm", metavar="SPEC", help=LLM_HELP, show_default="llm.provider setting"
+    ),
     no_llm: bool = NO_LLM_OPT,
     store: str | None = STORE_OPT,
 ) -> None:
@@ -238,7 +239,9 @@ def bench(
     out: Path = typer.Option(
         Path("runs/bench"), "--out", metavar="FOLDER", help="Output folder (rerun skips finished jobs)."
     ),
-    llm: str | None = LLM_OPT,
+    llm: str | None = typer.Option(
+        None, "--llm", metavar="SPEC", help=LLM_HELP, show_default="llm.provider setting"
+    ),
     no_llm: bool = NO_LLM_OPT,
     store: str | None = STORE_OPT,
     ray: str | None = typer.Option(
