@@ -275,8 +275,9 @@ def run_bench(
             on_record(rec)
 
     if ray_address:
-        import ray
+        from automind.extras import require
 
+        ray = require("ray", "--ray (bench jobs on a Ray cluster)")
         if ray_address == "local":  # a private single-node instance bound to loopback
             ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
         else:

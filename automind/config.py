@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, get_args
 import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from automind.limits import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S
+
 
 def automind_home() -> Path:
     """The automind home folder, read at call time so AUTOMIND_HOME set later (tests, scripts) is honoured."""
@@ -107,7 +109,6 @@ class LLMConfig(_Model):
 
 
 # The budget when neither `search.steps` nor `search.time_limit_s` is set (docs/search.md, "Budget").
-DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S = 12, 1800.0
 
 
 class RefineConfig(_Model):

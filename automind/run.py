@@ -29,6 +29,7 @@ from automind.holdout.layout import HoldoutUnavailable
 from automind.holdout.setup import resume_holdout, start_holdout
 from automind.leaderboards import attached, reattach
 from automind.roles import Roles, Trick
+from automind.runlog import Budget, RunLog, finish_text, start_text, step_text
 from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider
 from automind.search.budget import FIT_SHARE, estimate, fits, lower_bound
@@ -329,6 +330,11 @@ class Runner:
         self.safety_roles: Roles | None = None
         self.on_event = on_event or (lambda kind, data: None)
         self.fallbacks: list[str] = run_info.setdefault("fallbacks", [])
+        self.log = RunLog(
+            run_dir,
+            lambda line: self.on_event("log", {"line": line, "budget": self.budget()}),
+            self.fallbacks,
+        )
         self.rng = random.Random(settings.search.seed)
         if "rng" in journal.meta:
             v, state, gauss = journal.meta["rng"]
@@ -412,6 +418,11 @@ class Runner:
         """time.monotonic() by which every execution must have ended (None without a time limit)."""
         left = self.time_left()
         return None if left is None else time.monotonic() + max(0.0, left)
+
+    def budget(self) -> Budget:
+        """Where the run stands against its budgets (run.log, the live view, run.json)."""
+        reserve = self.finish_budget() if self.time_limit is not None else 0.0
+        return Budget(len(self.journal), self.max_steps, self.elapsed(), self.time_limit, reserve)
 
     def exec_timeout(self) -> float:
         """Seconds one execution may take now: the configured caps, within the time left."""
@@ -517,19 +528,16 @@ class Runner:
         write_json(self.run_dir / "run.json", self.info)
 
     def budget_info(self) -> dict[str, Any]:
-        """The budget in effect and where the run stands (run.json, live view, report)."""
-        left = self.time_left()
-        return {
-            "steps": self.max_steps,
-            "time_limit_s": self.time_limit,
-            "finish_reserve_s": round(self.finish_budget(), 3),
-            "elapsed_s": round(self.elapsed(), 3),
-            "time_left_s": None if left is None else round(max(0.0, left), 3),
-        }
+        """The budget in effect and where the run stands, as run.json and the run summary keep it."""
+        return self.budget().info()
 
     def loop(self) -> str:
         s = self.settings.search
         self.write_info("running")
+        session = int(self.info.get("sessions", 1))
+        self.log.write(
+            start_text(self.task.name, self.roles.name, self.budget(), session, self.info.get("knowledge"))
+        )
         while True:
             if self.out_of_steps():
                 return "finished"
@@ -544,9 +552,8 @@ class Runner:
             decision = self._fitting(decision)
             if decision is None:
                 return "time"
-            self.log(f"step {len(self.journal)}: {decision.describe()}")
             self.on_event("step", {"index": len(self.journal), "decision": decision.describe(),
-                                   "safety": safety, "budget": self.budget_info()})  # fmt: skip
+                                   "safety": safety, "budget": self.budget()})  # fmt: skip
             try:
                 if decision.action in STEP_ACTIONS:  # several executions or nodes; each node is saved
                     STEP_ACTIONS[decision.action](self.agent, decision, roles)
@@ -579,9 +586,8 @@ class Runner:
             if no_step_left or self.allowance(decision.action, node) is None:
                 self.agent.note(node, f"{decision.action} not run: no search step or time left for it")
                 continue
-            self.log(f"step {len(self.journal)}: {decision.describe()}")
             self.on_event("step", {"index": len(self.journal), "decision": decision.describe(),
-                                   "safety": False, "budget": self.budget_info()})  # fmt: skip
+                                   "safety": False, "budget": self.budget()})  # fmt: skip
             child = self.agent.step(decision, roles, given=(plan, code))
             if decision.action == "leak-fix" and not child.is_buggy and not child.flagged:
                 node.leakage.fixed_by = child.id
@@ -610,15 +616,8 @@ class Runner:
             self.info["stopped_early"] = (
                 f"the next step ({decision.describe()}) needs at least {need:.0f} s and {left:.0f} s were left"
             )
-            self.log(f"stopped: {self.info['stopped_early']}")
+            self.log.write(f"stopping early: {self.info['stopped_early']}")
         return None
-
-    def log(self, line: str) -> None:
-        """One line in run.log, stamped with the time used and left."""
-        b = self.budget_info()
-        left = "no limit" if b["time_left_s"] is None else f"{b['time_left_s']:.1f} s left"
-        with open(self.run_dir / "run.log", "a", encoding="utf-8") as f:
-            f.write(f"[{b['elapsed_s']:7.1f} s used, {left}] {line}\n")
 
     def after_node(self, node: Node) -> None:
         """Every new node: save the journal and run.json, feed the memory, tell the live view and run.log."""
@@ -628,12 +627,11 @@ class Runner:
                     "docs/recipes.md, 'Input files')")  # fmt: skip
             if note not in self.fallbacks:
                 self.fallbacks.append(note)
-        what = f"metric {node.metric.value:.6g}" if node.metric else (node.error or "")[:120]
-        self.log(f"node {node.id} {node.action} {node.status}: {what}")
         self.save("running")
         self._remember(node)
-        self.on_event("node", {"node": node, "best": self.journal.best_node, "usage": self.usage(),
-                               "budget": self.budget_info()})  # fmt: skip
+        best, budget = self.journal.best_node, self.budget()
+        self.log.write(step_text(node, best, budget))
+        self.on_event("node", {"node": node, "best": best, "usage": self.usage(), "budget": budget})
 
     def _remember(self, node: Node | None = None) -> None:
         """Feed the experience memory; its failures become fallbacks, never errors."""
@@ -683,7 +681,7 @@ class Runner:
             self.fallbacks.append(f"report not written ({type(e).__name__}: {e})")
         self.info["finished_after_s"] = round(self.elapsed(), 3)  # the whole run, finishing included
         self.write_info(status)
-        self.log(f"finished ({status}) after {self.info['finished_after_s']:.1f} s")
+        self.log.write(finish_text(status, best, grade, self.budget()))
         budget = {**self.budget_info(), "finished_after_s": self.info["finished_after_s"]}
         return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks),
                          self.info.get("holdout"), self.info.get("refit"), budget)  # fmt: skip
@@ -748,8 +746,9 @@ class Runner:
             status = self.loop()
         except KeyboardInterrupt:
             status = "interrupted"  # the journal already holds every finished step
-        except BaseException:
+        except BaseException as e:
             self.write_info("failed")
+            self.log.write(f"failed: {type(e).__name__}: {e}")
             raise
         return self.finish(status)
 

@@ -95,12 +95,14 @@ def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
 
 
 def _parquet_columns(path: Path, res: CheckResult) -> list[str] | None:
-    try:
-        import pyarrow.parquet as pq
+    from automind.extras import MissingExtra, require
 
+    try:
+        pq = require("pyarrow.parquet", "reading Parquet files")
         meta = pq.ParquetFile(path).metadata
-    except ImportError:
-        return None  # cannot look inside without pyarrow; the generated code will say
+    except MissingExtra as e:
+        res.warnings.append(f"{path}: not checked inside: {e}")
+        return None
     except Exception as e:  # noqa: BLE001 - any failure to open is the file's problem
         res.problems.append(f"{path}: cannot be read as Parquet ({e}).")
         return None

@@ -13,8 +13,31 @@ from rich.console import Console
 LLM_HELP = (
     "Which model: auto (OpenAI-compatible if OPENAI_API_KEY / OPENAI_BASE_URL is set, else none) | none "
     "(offline recipe policy) | openai | openai:MODEL | replay:PATH (answers from a cassette) | "
-    "record:PATH (a real model, recorded). Default: llm.provider."
+    "record:PATH (a real model, recorded)."
 )
+
+# Help texts every command shares, declared once so the wording is the same everywhere.
+STORE_HELP = (
+    "Store: a folder, or http(s)://HOST:PORT of a chroma server. Default: the knowledge.store setting "
+    "(AUTOMIND_STORE); experience commands use experience.store first when it is set."
+)
+TIME_LIMIT_HELP = "Wall-clock budget in seconds: the search stops at its step budget or at this limit, whichever comes first."
+NO_LLM_HELP = "No language model: the offline recipe policy (the same as --llm none)."
+
+
+def json_help(what: str) -> str:
+    """The --json option's help: what it prints (stdout then holds only that JSON)."""
+    return f"Print {what} as JSON instead of the table; stdout holds only the JSON."
+
+
+def llm_spec(llm: str | None, no_llm: bool) -> str | None:
+    """--llm and --no-llm as one value (None: the llm.provider setting); both at once must agree."""
+    if not no_llm:
+        return llm
+    if llm not in (None, "none"):
+        fail(f"--no-llm and --llm {llm} contradict each other: pass one of them.")
+    return "none"
+
 
 console = Console()
 err_console = Console(stderr=True)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import typer
 
-from automind.commands.common import console, fail, print_json
+from automind.commands.common import console, fail, json_help, print_json
 
 
 def register(app: typer.Typer) -> None:
     group = typer.Typer(help="Inspect the effective configuration.", no_args_is_help=True)
 
     @group.command("show")
-    def show(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
+    def show(
+        as_json: bool = typer.Option(
+            False, "--json", help=json_help("one object per setting (key, value, source)")
+        ),
+    ) -> None:
         """Print every setting with its source (default, a YAML file, env or cli) and which mode's search
         defaults are active (LLM mode follows the AutoMind paper; offline is tuned for the recipe policy).
         Secrets are masked."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import console, print_json
+from automind.commands.common import console, json_help, print_json
 from automind.commands.grade import LEADERBOARD_HELP
 
 
@@ -18,10 +18,26 @@ def register(app: typer.Typer) -> None:
     @group.command("demo")
     def demo(
         task: str = typer.Argument(..., help="Task folder or bundled example name."),
-        leaderboard: Path | None = typer.Option(None, "--leaderboard", help=LEADERBOARD_HELP),
-        timeout: float | None = typer.Option(None, "--timeout", help="Per-execution limit in seconds."),
-        memory_mb: int | None = typer.Option(None, "--memory-mb", help="Per-execution memory limit."),
-        as_json: bool = typer.Option(False, "--json", help="Print the transcript as JSON."),
+        leaderboard: Path | None = typer.Option(
+            None, "--leaderboard", metavar="CSV", help=LEADERBOARD_HELP, show_default="the task's own, if any"
+        ),
+        timeout: float | None = typer.Option(
+            None,
+            "--timeout",
+            metavar="SECONDS",
+            help="Per-execution limit in seconds.",
+            show_default="sandbox.timeout_s setting",
+        ),  # fmt: skip
+        memory_mb: int | None = typer.Option(
+            None,
+            "--memory-mb",
+            metavar="MB",
+            help="Per-execution memory limit.",
+            show_default="sandbox.memory_mb setting",
+        ),  # fmt: skip
+        as_json: bool = typer.Option(
+            False, "--json", help=json_help("the transcript (each action, its observation and reward)")
+        ),
     ) -> None:
         """Play a short scripted episode and print every step: request_info, validate and execute a
         baseline script (from the offline recipe policy), get_history."""

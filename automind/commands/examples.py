@@ -6,14 +6,20 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import console, fail, print_json
+from automind.commands.common import console, fail, json_help, print_json
 
 
 def register(app: typer.Typer) -> None:
     group = typer.Typer(help="Bundled example tasks (offline, real data).", no_args_is_help=True)
 
     @group.command("list")
-    def list_(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")) -> None:
+    def list_(
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help=json_help("one object per example (name, kind, rows, metric, package, installed)"),
+        ),
+    ) -> None:
         """Name, kind, rows and metric of each bundled example, and whether its data package is installed."""
         from rich.table import Table
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from automind.commands.common import console, fail, print_json
+from automind.commands.common import console, fail, json_help, print_json
 
 if TYPE_CHECKING:
     from automind.config import Settings
@@ -189,9 +189,19 @@ def register(app: typer.Typer) -> None:
         script: Path = typer.Argument(
             ..., help="Your solution script; it reads input/ and writes submission/."
         ),
-        timeout: float | None = typer.Option(None, "--timeout", help="Wall-clock limit in seconds."),
+        timeout: float | None = typer.Option(
+            None,
+            "--timeout",
+            metavar="SECONDS",
+            help="Wall-clock limit in seconds.",
+            show_default="sandbox.timeout_s setting",
+        ),  # fmt: skip
         memory_mb: int | None = typer.Option(
-            None, "--memory-mb", help="Memory limit (proportional set size of the process tree)."
+            None,
+            "--memory-mb",
+            metavar="MB",
+            help="Memory limit (proportional set size of the process tree).",
+            show_default="sandbox.memory_mb setting",
         ),
         workdir: Path | None = typer.Option(
             None, "--workdir", help="Where to create the workspace (default: a temporary folder)."
@@ -221,8 +231,10 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(
             False,
             "--json",
-            help="Machine-readable report: outcome, exec, grade, reported_metric, holdout_metric, holdout_se, "
-            "holdout, leakage, inputs_read, unused_inputs.",
+            help=json_help(
+                "the run report: outcome, exec, grade, reported_metric, holdout_metric, holdout_se, holdout, "
+                "leakage, inputs_read, unused_inputs"
+            ),
         ),
     ) -> None:
         """Run SCRIPT in the sandbox as the agent would, then validate and grade its submission."""

@@ -7,14 +7,39 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import LLM_HELP, console, fail, print_json, settings
+from automind.commands.common import (
+    LLM_HELP,
+    NO_LLM_HELP,
+    STORE_HELP,
+    TIME_LIMIT_HELP,
+    console,
+    fail,
+    json_help,
+    llm_spec,
+    print_json,
+    settings,
+)
 
 experience_app = typer.Typer(help="Inspect and manage the experience memory.", no_args_is_help=True)
 curriculum_app = typer.Typer(help="Solve a folder of tasks in curriculum order.", no_args_is_help=True)
 
-STORE_OPT = typer.Option(
-    None, "--store", help="Store directory or http://host:port (default: the knowledge store)."
+STORE_OPT = typer.Option(None, "--store", metavar="PATH|URL", help=STORE_HELP)
+NO_LLM_OPT = typer.Option(False, "--no-llm", help=NO_LLM_HELP)
+STEPS_OPT = typer.Option(
+    None, "--steps", metavar="N", help="Search steps per solve.", show_default="search.steps setting"
 )
+
+
+def _time_limit(value: float, old: float | None, old_name: str) -> float:
+    """--time-limit, or the option's former name (still accepted, hidden from --help)."""
+    if old is None:
+        return value
+    if value != TIME_LIMIT_DEFAULT and value != old:
+        fail(f"--time-limit {value:g} and {old_name} {old:g} disagree: pass --time-limit only.")
+    return old
+
+
+TIME_LIMIT_DEFAULT = 300.0
 
 
 def _experience(store: str | None):
@@ -44,7 +69,12 @@ def _store_errors():
 
 
 @experience_app.command("stats")
-def stats(store: str | None = STORE_OPT, as_json: bool = typer.Option(False, "--json")) -> None:
+def stats(
+    store: str | None = STORE_OPT,
+    as_json: bool = typer.Option(
+        False, "--json", help=json_help("{positive: {kind: count}, negative: {...}}")
+    ),
+) -> None:
     """Counts of positive and negative experience by kind."""
     with _store_errors():
         data = _experience(store).stats()
@@ -60,10 +90,10 @@ def stats(store: str | None = STORE_OPT, as_json: bool = typer.Option(False, "--
 @experience_app.command("query")
 def query(
     text: str = typer.Argument(..., help="An error message, or a task description."),
-    k: int = typer.Option(5, "--k"),
+    k: int = typer.Option(5, "--k", metavar="N", help="How many entries."),
     negative: bool = typer.Option(False, "--negative", help="Search the negative store instead."),
     store: str | None = STORE_OPT,
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help=json_help("the entries (kind, task, text, ...)")),
 ) -> None:
     """Nearest experience entries to TEXT."""
     from dataclasses import asdict
@@ -105,7 +135,13 @@ def export(
 
 @experience_app.command("prune")
 def prune(
-    task: str | None = typer.Option(None, "--task", help="Remove every entry of this task slug."),
+    task: str | None = typer.Option(
+        None,
+        "--task",
+        metavar="SLUG",
+        help="Remove every entry of this task slug.",
+        show_default="every task",
+    ),
     negative_only: bool = typer.Option(False, "--negative-only", help="Only the negative store."),
     yes: bool = typer.Option(False, "--yes", help="Do not ask for confirmation."),
     store: str | None = STORE_OPT,
@@ -140,15 +176,26 @@ def _solve_overrides(budget: float, steps: int | None, llm: str | None, store: s
 
 @curriculum_app.command("run")
 def curriculum_run(
-    tasks_dir: Path = typer.Argument(..., help="Folder of task folders."),
-    out: Path = typer.Option(Path("runs/curriculum"), "--out", help="Curriculum folder (resumable)."),
-    budget_per_task: float = typer.Option(300.0, "--budget-per-task", help="Seconds per solve."),
-    steps: int | None = typer.Option(None, "--steps", help="Search steps per solve."),
-    rounds: int = typer.Option(1, "--rounds", help="Times each task is to be solved."),
-    retries: int = typer.Option(
-        1, "--retries", help="Times a failed task is tried again (it stays in the pool)."
+    tasks_dir: Path = typer.Argument(..., metavar="TASKS_DIR", help="Folder of task folders."),
+    out: Path = typer.Option(
+        Path("runs/curriculum"), "--out", metavar="FOLDER", help="Curriculum folder (resumable)."
     ),
-    llm: str | None = typer.Option(None, "--llm", help=LLM_HELP),
+    time_limit: float = typer.Option(
+        TIME_LIMIT_DEFAULT,
+        "--time-limit",
+        metavar="SECONDS",
+        help=f"{TIME_LIMIT_HELP} Each solve has its own.",
+    ),
+    budget_per_task: float | None = typer.Option(None, "--budget-per-task", hidden=True),  # the old name
+    steps: int | None = STEPS_OPT,
+    rounds: int = typer.Option(1, "--rounds", metavar="N", help="Times each task is to be solved."),
+    retries: int = typer.Option(
+        1, "--retries", metavar="N", help="Times a failed task is tried again (it stays in the pool)."
+    ),
+    llm: str | None = typer.Option(
+        None, "--llm", metavar="SPEC", help=LLM_HELP, show_default="llm.provider setting"
+    ),
+    no_llm: bool = NO_LLM_OPT,
     store: str | None = STORE_OPT,
 ) -> None:
     """Pick tasks with Agent K's score, solve each, update the experience memory; resumable.
@@ -165,7 +212,8 @@ def curriculum_run(
         fail(f"{tasks_dir}: not a directory of task folders")
     if retries < 0 or rounds < 1:
         fail(f"--rounds must be at least 1 and --retries at least 0 (got {rounds} and {retries}).")
-    overrides = _solve_overrides(budget_per_task, steps, llm, store)
+    budget = _time_limit(time_limit, budget_per_task, "--budget-per-task")
+    overrides = _solve_overrides(budget, steps, llm_spec(llm, no_llm), store)
     cfg = settings(overrides)
     embedder = get_embedder(cfg.knowledge.embedder)
     try:
@@ -184,12 +232,13 @@ def curriculum_run(
         summary = solve_task(task_dir, run_dir, overrides)
         return {"valid": summary.get("best_metric") is not None, "metric": summary.get("best_metric")}
 
-    def show(pick) -> None:
+    def show(pick) -> None:  # one line per solve, also when redirected to a file (no wrapping)
         terms = " ".join(f"{k}={v:.3f}" for k, v in pick.terms.items())
         console.print(
-            f"[bold]#{pick.step}[/] {pick.task} (round {pick.round}, {pick.reason}) score={pick.score:.3f} [{terms}] "
-            f"-> {pick.outcome} metric={pick.metric} ({pick.seconds:.0f}s)"
-        )
+            f"#{pick.step} {pick.task} (round {pick.round}, {pick.reason}) score={pick.score:.3f} [{terms}] "
+            f"-> {pick.outcome} metric={pick.metric} ({pick.seconds:.0f}s)",
+            markup=False, highlight=False, soft_wrap=True,
+        )  # fmt: skip
 
     try:
         state = run_curriculum(
@@ -213,36 +262,72 @@ def curriculum_run(
 
 
 def bench(
-    tasks_dir: Path = typer.Argument(..., help="Folder of task folders (with private answers for grading)."),
-    seeds: int = typer.Option(3, "--seeds"),
-    budget: float = typer.Option(300.0, "--budget", help="Seconds per solve."),
-    steps: int | None = typer.Option(None, "--steps", help="Search steps per solve."),
-    variants: str = typer.Option("default,no-knowledge,one-pass,no-experience", "--variants"),
-    out: Path = typer.Option(Path("runs/bench"), "--out", help="Output folder (rerun skips finished jobs)."),
-    llm: str | None = typer.Option(None, "--llm", help=LLM_HELP),
+    tasks_dir: Path = typer.Argument(
+        ..., metavar="TASKS_DIR", help="Folder of task folders (with private answers for grading)."
+    ),
+    seeds: int = typer.Option(3, "--seeds", metavar="N", help="Seeds per task and variant."),
+    time_limit: float = typer.Option(
+        TIME_LIMIT_DEFAULT,
+        "--time-limit",
+        metavar="SECONDS",
+        help=f"{TIME_LIMIT_HELP} Each solve has its own.",
+    ),
+    budget: float | None = typer.Option(None, "--budget", hidden=True),  # the old name of --time-limit
+    steps: int | None = STEPS_OPT,
+    variants: str = typer.Option(
+        "default,no-knowledge,one-pass,no-experience",
+        "--variants",
+        metavar="NAME,...",
+        help="Variants to compare, comma-separated.",
+    ),  # fmt: skip
+    out: Path = typer.Option(
+        Path("runs/bench"), "--out", metavar="FOLDER", help="Output folder (rerun skips finished jobs)."
+    ),
+    llm: str | None = typer.Option(
+        None, "--llm", metavar="SPEC", help=LLM_HELP, show_default="llm.provider setting"
+    ),
+    no_llm: bool = NO_LLM_OPT,
     store: str | None = STORE_OPT,
-    ray: str | None = typer.Option(None, "--ray", help="Ray address ('local' starts one) to dispatch jobs."),
-    as_json: bool = typer.Option(False, "--json"),
+    ray: str | None = typer.Option(
+        None,
+        "--ray",
+        metavar="ADDRESS",
+        show_default="no Ray: jobs run one after another here",
+        help="Ray address ('local' starts one) to dispatch jobs; needs pip install \"automind[ray]\".",
+    ),  # fmt: skip
+    as_json: bool = typer.Option(
+        False, "--json", help=json_help("{rows: one per task and variant, records: one per job}")
+    ),
 ) -> None:
     """Run every task x variant x seed, grade, and write bench.md / bench.html."""
     from dataclasses import asdict
 
     from automind.benchmark import aggregate, find_tasks, parse_variants, run_bench, to_markdown, write_tables
 
+    overrides = _solve_overrides(
+        _time_limit(time_limit, budget, "--budget"), steps, llm_spec(llm, no_llm), store
+    )
     try:
         names = parse_variants(variants)
         tasks = find_tasks(tasks_dir)
     except (ValueError, FileNotFoundError) as e:
         fail(str(e))
-    overrides = _solve_overrides(budget, steps, llm, store)
     settings(overrides)  # validate before starting a long grid
+    if ray:
+        from automind.extras import MissingExtra, require
+
+        try:
+            require("ray", "--ray")
+        except MissingExtra as e:
+            fail(str(e))
 
     def show(rec) -> None:
         if not as_json:
             status = "valid" if rec.valid else f"invalid ({rec.error})"
             console.print(
-                f"{rec.task} · {rec.variant} · seed {rec.seed}: {status} score={rec.score} ({rec.wall_s:.0f}s)"
-            )
+                f"{rec.task} · {rec.variant} · seed {rec.seed}: {status} score={rec.score} ({rec.wall_s:.0f}s)",
+                markup=False, highlight=False, soft_wrap=True,
+            )  # fmt: skip
 
     records = run_bench(tasks, out, names, seeds, overrides, ray_address=ray, on_record=show)
     rows = aggregate(records)

@@ -50,7 +50,9 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(
             False, "--json", help="Print the GradeReport as JSON (see docs/grading.md)."
         ),
-        leaderboard: Path | None = typer.Option(None, "--leaderboard", help=LEADERBOARD_HELP),
+        leaderboard: Path | None = typer.Option(
+            None, "--leaderboard", metavar="CSV", help=LEADERBOARD_HELP, show_default="the task's own, if any"
+        ),
     ) -> None:
         """Validate and score a submission against the task's private answers (exit 1 if invalid)."""
         from automind.grading import GradingError, grade

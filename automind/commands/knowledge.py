@@ -13,7 +13,7 @@ import typer
 from typer.core import TyperGroup
 
 from automind.atomic import write_with
-from automind.commands.common import console, fail, print_json, settings
+from automind.commands.common import STORE_HELP, console, fail, json_help, print_json, settings
 
 knowledge_app = typer.Typer(help="Inspect and maintain the knowledge store.", no_args_is_help=True)
 
@@ -37,10 +37,6 @@ ingest_app = typer.Typer(
     no_args_is_help=True,
     help="Ingest knowledge into the store: `automind ingest PATH...` (files, folders, URLs; see "
     "`automind ingest files --help`) or `automind ingest meta-kaggle [PATH]` (Kaggle's solution write-ups).",
-)
-
-STORE_HELP = (
-    "Store directory or http(s)://host:port of a chroma server (default: knowledge.store / AUTOMIND_STORE)."
 )
 
 
@@ -111,7 +107,9 @@ def ingest_cmd(
     fetch_links: bool = typer.Option(
         False, "--fetch-links", help="solutions-index: also fetch linked write-ups."
     ),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable report."),
+    as_json: bool = typer.Option(
+        False, "--json", help=json_help("the ingest report (added, updated, failed...)")
+    ),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars."),
 ) -> None:
     """Ingest Kaggle write-ups, competitions, papers, solution indexes and cards into the store."""
@@ -182,7 +180,7 @@ def _print_report(report, location: str, cards) -> None:
 @knowledge_app.command("stats")
 def stats(
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    as_json: bool = typer.Option(False, "--json", help=json_help("{store, kinds: {kind: counts}}")),
 ) -> None:
     """Chunk and document counts per kind, and chunks per top category."""
     from automind.ingest.cards import KIND as CARDS
@@ -256,7 +254,9 @@ def _print_stats(location: str, out: dict[str, dict]) -> None:
 def export(
     path: Path = typer.Argument(..., help="Output JSONL file (one chunk per line, no embeddings)."),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    kind: str | None = typer.Option(None, "--kind", help="Only this kind (cards, posts, competitions, ...)."),
+    kind: str | None = typer.Option(
+        None, "--kind", help="Only this kind (cards, posts, competitions, ...).", show_default="every kind"
+    ),
 ) -> None:
     """Write every chunk with its metadata as JSON lines."""
     from automind.store import StoreError
@@ -286,7 +286,7 @@ def rm(
         ..., "--source", help="Glob on the source (path, URL or card:ID), e.g. '*kaggle-posts*'."
     ),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
-    kind: str | None = typer.Option(None, "--kind", help="Only this kind."),
+    kind: str | None = typer.Option(None, "--kind", help="Only this kind.", show_default="every kind"),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
 ) -> None:
     """Remove every chunk whose source matches PATTERN."""
@@ -327,19 +327,30 @@ def meta_kaggle_cmd(
         min=1,
         metavar="N",
         help="At most N write-ups (the best placed first): a small first build.",
+        show_default="all",
     ),
     since: int | None = typer.Option(
-        None, "--since", help="Only competitions whose deadline year is >= YEAR."
+        None,
+        "--since",
+        metavar="YEAR",
+        help="Only competitions whose deadline year is >= YEAR.",
+        show_default="every year",
     ),
     competitions: str | None = typer.Option(
-        None, "--competitions", metavar="SLUG,...", help="Only these competition slugs, comma-separated."
+        None,
+        "--competitions",
+        metavar="SLUG,...",
+        help="Only these competition slugs, comma-separated.",
+        show_default="every competition",
     ),
     store: str | None = typer.Option(None, "--store", help=STORE_HELP),
     embedder: str | None = typer.Option(
         None, "--embedder", help="minilm|wordllama|hash (default: knowledge.embedder)"
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Select and convert, report, write nothing."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable report."),
+    as_json: bool = typer.Option(
+        False, "--json", help=json_help("the ingest report (write-ups selected, chunks written, skipped)")
+    ),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars."),
 ) -> None:
     """Ingest Kaggle's solution write-ups ("1st place solution", "top-5 solution", ...) from Meta Kaggle."""

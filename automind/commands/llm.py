@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import LLM_HELP, console, fail, print_json, settings
+from automind.commands.common import LLM_HELP, console, fail, json_help, print_json, settings
 
 
 def register(app: typer.Typer) -> None:
@@ -17,8 +17,14 @@ def register(app: typer.Typer) -> None:
     @group.command("check")
     def check(
         role: str = typer.Option("planner", "--role", "-r", help="Role whose model and temperature to use."),
-        llm_spec: str = typer.Option(None, "--llm", help=LLM_HELP),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        llm_spec: str = typer.Option(
+            None, "--llm", metavar="SPEC", help=LLM_HELP, show_default="llm.provider setting"
+        ),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help=json_help("provider, base_url, model, role, ok, reply or error, latency_s, tokens"),
+        ),
     ) -> None:
         """Send one tiny request and report provider, endpoint, model, latency and the outcome."""
         import time

@@ -9,10 +9,8 @@ from typing import Any
 
 import typer
 
-from automind.commands.common import console, fail, print_json, settings
+from automind.commands.common import STORE_HELP, console, fail, json_help, print_json, settings
 from automind.commands.common import note as announce
-
-STORE_HELP = "Store directory or http(s)://host:port of a chroma server (default: knowledge.store)."
 
 
 def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
@@ -266,7 +264,9 @@ def register(app: typer.Typer) -> None:
     def tips_cmd(
         task: str = typer.Argument(..., help="Task folder (description.md; data optional) or example name."),
         k: int = typer.Option(10, "--k", min=1, max=50, help="How many tricks."),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        as_json: bool = typer.Option(
+            False, "--json", help=json_help("{task, labels, tricks, fallbacks, timings}")
+        ),
         no_llm: bool = typer.Option(
             False, "--no-llm", help="Offline labelling and tricks even if an LLM is set."
         ),
@@ -310,12 +310,20 @@ def register(app: typer.Typer) -> None:
         text: str = typer.Argument(..., help="What to look for."),
         k: int = typer.Option(5, "--k", min=1, max=100, help="How many hits."),
         category: str | None = typer.Option(
-            None, "--category", help="Only chunks labelled with this top category."
+            None,
+            "--category",
+            help="Only chunks labelled with this top category.",
+            show_default="every category",
         ),
         kind: str | None = typer.Option(
-            None, "--kind", help="Only this collection: cards|posts|papers|competitions|solutions."
+            None,
+            "--kind",
+            help="Only this collection: cards|posts|papers|competitions|solutions.",
+            show_default="all",
         ),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        as_json: bool = typer.Option(
+            False, "--json", help=json_help("the hits (id, kind, similarity, metadata, document)")
+        ),
         store: str | None = typer.Option(None, "--store", help=STORE_HELP),
     ) -> None:
         """Similarity search over the stored knowledge."""

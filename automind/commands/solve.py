@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from automind.commands.common import LLM_HELP, console, fail, note, print_json
+from automind.commands.common import (
+    LLM_HELP,
+    NO_LLM_HELP,
+    console,
+    fail,
+    json_help,
+    llm_spec,
+    note,
+    print_json,
+)
 from automind.commands.common import settings as load_settings
-from automind.config import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S
+from automind.limits import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S
 
 CODERS = ("adaptive", "one-pass", "stepwise")
 STEPS_HELP = (
@@ -25,50 +35,92 @@ TIME_HELP = (
 
 
 class LiveView:
-    """The live terminal view: step, node being worked on, best score, time used and left, tokens."""
+    """The live terminal view: step, node being worked on, best score, time used and left against the budget.
 
-    def __init__(self, steps: int | None, task: str):
-        self.steps, self.task = steps, task
-        self.t0 = time.monotonic()
-        self.step, self.doing, self.phase = 0, "preparing (analysis, knowledge)", ""
+    The progress bar runs over whichever budget binds (steps or time); figures come from the run's
+    `Budget` in each event and the clock ticks between events.
+    """
+
+    def __init__(self, steps: int | None, time_limit_s: float | None, task: str):
+        from automind.runlog import Budget
+
+        self.task = task
+        self.budget = Budget(0, steps, 0.0, time_limit_s)
+        self.at: float | None = (
+            None  # when the run last reported its budget (None: not yet; the run's clock starts with the process)
+        )
+        self.doing, self.phase = "preparing (analysis, knowledge)", ""
         self.best: str = "-"
         self.tokens = 0
-        self.budget: dict[str, Any] = {}
         self.last: list[str] = []
         self.live = None
 
-    def render(self):
-        from rich.table import Table
+    def now(self):
+        from dataclasses import replace
 
+        if self.at is None:  # preparation (analysis, knowledge) is not counted against the budget
+            return self.budget
+        return replace(self.budget, elapsed_s=self.budget.elapsed_s + time.monotonic() - self.at)
+
+    def render(self):
+        from rich.console import Group
+        from rich.progress_bar import ProgressBar
+        from rich.table import Table
+        from rich.text import Text
+
+        from automind.runlog import seconds
+
+        b = self.now()
         t = Table.grid(padding=(0, 2))
         t.add_row("[bold]task[/]", self.task)
-        t.add_row("[bold]step[/]", f"{self.step} / {self.steps or 'no limit'}")
+        t.add_row("[bold]step[/]", b.steps_text())
         t.add_row("[bold]working on[/]", f"{self.doing} [dim]{self.phase}[/]")
         t.add_row("[bold]best[/]", self.best)
-        t.add_row("[bold]time[/]", time_line(self.budget, time.monotonic() - self.t0))
-        t.add_row("[bold]tokens[/]", str(self.tokens))
-        for line in self.last[-5:]:
-            t.add_row("", f"[dim]{line}[/]")
-        return t
+        left = b.time_left_s
+        clock = f"{seconds(b.elapsed_s)} used, " + (
+            "no time limit" if left is None else f"{seconds(left)} left of {seconds(b.time_limit_s or 0)}"
+        )
+        if b.finish_reserve_s >= 1:
+            clock += f" [dim]({seconds(b.finish_reserve_s)} kept for finishing)[/]"
+        t.add_row("[bold]time[/]", clock)
+        bar = Table.grid(padding=(0, 2))
+        bar.add_row(
+            ProgressBar(total=1.0, completed=b.fraction, width=40),
+            f"{b.fraction:.0%} [dim]({b.binding} binds)[/]",
+        )
+        t.add_row("[bold]budget[/]", bar)
+        if self.tokens:
+            t.add_row("[bold]tokens[/]", str(self.tokens))
+        recent = Table.grid()
+        for line in self.last[-5:]:  # one screen line each: the full lines are in run.log
+            recent.add_row(Text(line, style="dim", no_wrap=True, overflow="ellipsis"))
+        return Group(t, recent)
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
-        self.budget = data.get("budget") or self.budget
+        if "budget" in data:
+            self.budget, self.at = data["budget"], time.monotonic()
         if kind == "step":
-            self.step = data["index"] + 1
             self.doing = data["decision"] + (" [blue](safety net)[/]" if data.get("safety") else "")
             self.phase = ""
         elif kind == "phase":
             self.phase = data["phase"]
+        elif kind == "log":
+            self.last.append(data["line"])
         elif kind == "node":
-            n, best = data["node"], data["best"]
+            best = data["best"]
             if best is not None and best.metric is not None:
                 self.best = f"{best.metric.value:.6g} (node {best.id})"
             total = (data.get("usage") or {}).get("total") or {}
             self.tokens = int(total.get("tokens", 0) or 0)
-            what = f"metric {n.metric.value:.6g}" if n.metric else (n.error or "")[:90]
-            self.last.append(f"#{n.id} {n.action} {n.status}: {what}")
         if self.live is not None:
-            self.live.update(self.render())
+            self.live.refresh()
+
+
+def plain_lines(kind: str, data: dict[str, Any]) -> None:
+    """Where stdout is not a terminal: print each run.log line as it is written, flushed."""
+    if kind == "log":
+        sys.stdout.write(data["line"] + "\n")
+        sys.stdout.flush()
 
 
 def process_start() -> float:
@@ -80,17 +132,6 @@ def process_start() -> float:
         return time.monotonic() - max(0.0, time.time() - psutil.Process().create_time())
     except Exception:  # noqa: BLE001 - a start a moment late is all that is lost
         return time.monotonic()
-
-
-def time_line(budget: dict[str, Any], fallback_s: float = 0.0) -> str:
-    """'34 s used, 86 s left (5 s kept for finishing)', from a run's budget info."""
-    used = budget.get("elapsed_s", fallback_s)
-    left = budget.get("time_left_s")
-    if left is None:
-        return f"{used:.0f} s used, no time limit"
-    return (
-        f"{used:.0f} s used, {left:.0f} s left ({budget.get('finish_reserve_s', 0):.0f} s kept for finishing)"
-    )
 
 
 def _overrides(**flags: Any) -> dict[str, Any]:
@@ -185,17 +226,30 @@ def check_out_dir(out: Path) -> str | None:
 def register(app: typer.Typer) -> None:
     @app.command("solve")
     def solve_cmd(
-        task: str = typer.Argument(None, help="Task folder, bundled example name, or Kaggle competition."),
-        steps: int = typer.Option(None, "--steps", help=STEPS_HELP, show_default=False),
-        time_limit: float = typer.Option(None, "--time-limit", help=TIME_HELP, show_default=False),
-        llm: str = typer.Option(None, "--llm", help=LLM_HELP),
+        task: str = typer.Argument(
+            None, metavar="TASK", help="Task folder, bundled example name, or Kaggle competition."
+        ),
+        steps: int = typer.Option(None, "--steps", metavar="N", help=STEPS_HELP, show_default=False),
+        time_limit: float = typer.Option(
+            None, "--time-limit", metavar="SECONDS", help=TIME_HELP, show_default=False
+        ),
+        llm: str = typer.Option(
+            None, "--llm", metavar="SPEC", help=LLM_HELP, show_default="llm.provider setting"
+        ),
+        no_llm: bool = typer.Option(False, "--no-llm", help=NO_LLM_HELP),
         no_knowledge: bool = typer.Option(
             False, "--no-knowledge", help="Search without retrieved knowledge."
         ),
-        coder: str = typer.Option(None, "--coder", help="adaptive | one-pass | stepwise"),
-        out: Path = typer.Option(None, "--out", help="Run folder (default runs/<task>-<timestamp>)."),
-        resume_dir: Path = typer.Option(None, "--resume", help="Continue the run in this folder."),
-        seed: int = typer.Option(None, "--seed", help="Seed of the search policy."),
+        coder: str = typer.Option(
+            None,
+            "--coder",
+            metavar="MODE",
+            show_default="coding.mode setting",
+            help="adaptive (by the plan's complexity) | one-pass (the whole script) | stepwise (step by step).",
+        ),  # fmt: skip
+        out: Path = typer.Option(
+            None, "--out", metavar="FOLDER", help="Run folder.", show_default="runs/<task>-<timestamp>"
+        ),
         holdout: str = typer.Option(
             None,
             "--holdout",
@@ -203,10 +257,30 @@ def register(app: typer.Typer) -> None:
             help="Rank nodes by automind's own hidden holdout of the training rows (auto: when the task's "
             "layout allows it and it has enough rows; docs/holdout.md; default verify.holdout, auto).",
         ),
-        as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON (no live view)."),
-        leaderboard: Path = typer.Option(
-            None, "--leaderboard", help="A leaderboard CSV (rank,score) to grade the result against."
+        resume_dir: Path = typer.Option(
+            None,
+            "--resume",
+            metavar="RUN_DIR",
+            help="Continue the run in this folder.",
+            show_default="a new run",
         ),
+        seed: int = typer.Option(
+            None, "--seed", metavar="N", help="Seed of the search policy.", show_default="search.seed setting"
+        ),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help=json_help(
+                "the run summary (run_dir, status, steps, best node and metric, grade, fallbacks)"
+            ),
+        ),  # fmt: skip
+        leaderboard: Path = typer.Option(
+            None,
+            "--leaderboard",
+            metavar="CSV",
+            help="A leaderboard CSV (rank,score) to grade the result against.",
+            show_default="the task's own, if any",
+        ),  # fmt: skip
     ) -> None:
         """Search for the best solution of TASK and write a run folder (journal, best solution, report).
 
@@ -232,6 +306,7 @@ def register(app: typer.Typer) -> None:
             fail("--leaderboard applies to a new run; a resumed run keeps the leaderboard it started with.")
         if resume_dir is not None and holdout is not None:
             fail("--holdout applies to a new run; a resumed run keeps the holdout split it started with.")
+        llm = llm_spec(llm, no_llm)
         overrides = _overrides(
             steps=steps, time_limit=time_limit, llm=llm, coder=coder, seed=seed, holdout=holdout
         )
@@ -251,8 +326,12 @@ def register(app: typer.Typer) -> None:
                         f"{resume_dir} is a run of task '{recorded}', not '{task}'. Leave out TASK to "
                         f"continue it (the task is read from run.json), or start a new run without --resume."
                     )
-                view = LiveView(overrides.get("search.steps") or (info.get("config") or {}).get("search", {}).get("steps"),
-                                (info.get("task") or {}).get("name", str(resume_dir)))  # fmt: skip
+                search = (info.get("config") or {}).get("search", {})
+                view = LiveView(
+                    overrides.get("search.steps") or search.get("steps"),
+                    overrides.get("search.time_limit_s") or search.get("time_limit_s"),
+                    (info.get("task") or {}).get("name", str(resume_dir)),
+                )
                 run = lambda ev: resume(resume_dir, overrides=overrides, on_event=ev, started=started)  # noqa: E731
             else:
                 s = load_settings(overrides)
@@ -260,7 +339,7 @@ def register(app: typer.Typer) -> None:
                     from automind.examples import resolve_task
 
                     task = str(resolve_task(task, on_build=note))  # announce where an example is built
-                view = LiveView(s.search.budget()[0], task)
+                view = LiveView(*s.search.budget(), task)
                 target = task
                 if leaderboard is not None:  # load the task here to attach the board (in memory)
                     from automind.leaderboards import attach
@@ -272,9 +351,13 @@ def register(app: typer.Typer) -> None:
                     target, s, out=out, no_knowledge=no_knowledge, on_event=ev, started=started
                 )
             if as_json:
-                res = run(None)
+                res = run(None)  # the lines still go to RUN/run.log
+            elif not console.is_terminal:
+                res = run(plain_lines)
             else:
-                with Live(view.render(), console=console, refresh_per_second=4, transient=True) as live:
+                with Live(
+                    get_renderable=view.render, console=console, refresh_per_second=4, transient=True
+                ) as live:
                     view.live = live
                     res = run(view)
         except (RunError, TaskError, ConfigError, LeaderboardError) as e:
@@ -310,10 +393,14 @@ def register(app: typer.Typer) -> None:
 
     @app.command("report")
     def report_cmd(
-        run_dir: Path = typer.Argument(..., help="A run folder made by `automind solve`."),
+        run_dir: Path = typer.Argument(..., metavar="RUN_DIR", help="A run folder made by `automind solve`."),
         out: Path = typer.Option(
-            None, "--out", help="Where to write the HTML (default RUN_DIR/report.html)."
-        ),
+            None,
+            "--out",
+            metavar="PATH",
+            help="Where to write the HTML: a file, or a folder for report.html.",
+            show_default="RUN_DIR/report.html",
+        ),  # fmt: skip
     ) -> None:
         """Write a self-contained HTML report: solution tree, best score over time, tricks, cost, fallbacks."""
         from automind.report import ReportError, load_run_files, write_report
@@ -331,9 +418,17 @@ def register(app: typer.Typer) -> None:
     @runs.command("list")
     def runs_list(
         base: Path = typer.Option(
-            None, "--dir", help="Folder holding run folders (default: runs_dir setting)."
+            None,
+            "--dir",
+            metavar="FOLDER",
+            help="Folder holding run folders.",
+            show_default="runs_dir setting",
         ),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help=json_help("one object per run (run, task, steps, best_metric, score, status)"),
+        ),
     ) -> None:
         """One row per run: task, steps, best metric, graded score, status (running, interrupted, damaged...)."""
         from rich.table import Table

@@ -22,15 +22,16 @@ def register(app: typer.Typer) -> None:
         metric: str = typer.Option(
             ..., "--metric", help="Metric name, e.g. accuracy, roc_auc, rmse, log_loss."
         ),
-        id_col: str | None = typer.Option(
-            None, "--id", help="Id column; an `id` column is added when omitted."
-        ),
+        id_col: str | None = typer.Option(None, "--id", help="Id column.", show_default="a new `id` column"),
         test_size: float = typer.Option(
             0.2, "--test-size", help="Share of rows held out as the graded test set."
         ),
         seed: int = typer.Option(0, "--seed", help="Random seed of the split."),
         description: Path | None = typer.Option(
-            None, "--description", help="Markdown file to use as description.md."
+            None,
+            "--description",
+            help="Markdown file to use as description.md.",
+            show_default="one written from the data",
         ),
         name: str | None = typer.Option(None, "--name", help="Task name (default: the folder name)."),
         force: bool = typer.Option(
@@ -50,6 +51,7 @@ def register(app: typer.Typer) -> None:
             "--problem-type",
             metavar="binary|multiclass|multilabel|regression",
             help="Override the problem type inferred from the metric and the target.",
+            show_default="inferred",
         ),
     ) -> None:
         """Split a labelled CSV into public train/test, private answers, a sample submission and task.yaml."""
@@ -88,7 +90,11 @@ def register(app: typer.Typer) -> None:
     def check(
         task: str = typer.Argument(..., help="Task folder."),
         leaderboard: Path | None = typer.Option(
-            None, "--leaderboard", help="A leaderboard CSV (rank,score) to check and attach."
+            None,
+            "--leaderboard",
+            metavar="CSV",
+            help="A leaderboard CSV (rank,score) to check and attach.",
+            show_default="none",
         ),
         allow_external_symlinks: bool = typer.Option(
             False, "--allow-external-symlinks", help="Accept public/ symlinks that leave the task folder."
@@ -129,7 +135,7 @@ def register(app: typer.Typer) -> None:
         competition: str = typer.Argument(..., help="Kaggle competition slug, e.g. spaceship-titanic."),
         out_dir: Path = typer.Argument(..., help="Folder to write the task into (new or empty)."),
         metric: str | None = typer.Option(
-            None, "--metric", help="Metric name when Kaggle's is unknown here."
+            None, "--metric", help="Metric name when Kaggle's is unknown here.", show_default="Kaggle's"
         ),
         target: list[str] | None = typer.Option(
             None, "--target", help="Target column(s) (default: sample submission)."

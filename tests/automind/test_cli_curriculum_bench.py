@@ -32,11 +32,12 @@ def tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_curriculum_run_solves_logs_and_learns(tasks: Path, tmp_path: Path) -> None:
     store = str(tmp_path / "store")
-    args = ["curriculum", "run", str(tasks), "--steps", "1", "--budget-per-task", "120",
+    args = ["curriculum", "run", str(tasks), "--steps", "1", "--time-limit", "120",
             "--llm", "none", "--out", str(tmp_path / "cur"), "--store", store]  # fmt: skip
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
     assert "solved 2/2 tasks" in res.output
+    assert res.output.count(" [solved_desc=") == 2  # one unwrapped line per pick, score terms shown
     picks = json.loads((tmp_path / "cur" / "curriculum.json").read_text())["picks"]
     assert [p["outcome"] for p in picks] == ["solved", "solved"]
     assert all("solved_desc" in p["terms"] for p in picks)
@@ -55,7 +56,7 @@ def test_curriculum_run_solves_logs_and_learns(tasks: Path, tmp_path: Path) -> N
 
 def test_bench_grades_every_job_and_writes_tables(tasks: Path, tmp_path: Path) -> None:
     out = tmp_path / "bench"
-    args = ["bench", str(tasks), "--seeds", "1", "--steps", "1", "--budget", "120", "--llm", "none",
+    args = ["bench", str(tasks), "--seeds", "1", "--steps", "1", "--budget", "120", "--llm", "none",  # old name
             "--variants", "default,no-knowledge", "--out", str(out), "--store", str(tmp_path / "store"),
             "--json"]  # fmt: skip
     res = CliRunner().invoke(app, args)

@@ -119,8 +119,8 @@ def test_report_shows_tree_tricks_safety_net_and_escapes(task_dir, tmp_path, set
     html = write_report(tmp_path / "run").read_text()
     assert html.count("<details>") >= 4 and "<svg" in html and "<polyline" in html
     assert "safety net" in html and "blend &lt;b&gt;two&lt;/b&gt; models" in html and "<b>two</b>" not in html
-    assert "(helped)" in html and "card:blend" in html
-    assert re.search(r"#2 improve", html) and "no submission/submission.csv" in html
+    assert "(helped)" in html and "<td>card: blend</td>" in html
+    assert "node 2 · improve of" in html and "no submission/submission.csv" in html
     assert not re.search(r"""(src|href)=["']https?:""", html)  # self-contained
 
 
@@ -157,5 +157,5 @@ def test_report_hides_empty_sections_and_wraps_plans(tmp_path):
     (tmp_path / "run").mkdir()
     j.save(tmp_path / "run" / "journal.json")
     html = write_report(tmp_path / "run").read_text()
-    assert html.count("<h4>Code</h4>") == 1 and html.count("<h4>Plan</h4>") == 1
-    assert '<pre class="prose">a long plan</pre>' in html and "cannot connect" in html
+    assert html.count("<h3>Code") == 1 and html.count("<h3>Plan</h3>") == 1
+    assert '<pre class="prose plan">a long plan</pre>' in html and "cannot connect" in html

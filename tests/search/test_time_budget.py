@@ -100,7 +100,7 @@ def test_a_30_s_run_ends_on_time_and_skips_what_would_not_fit(task_dir, tmp_path
         limit = float(n.output.split("limit ")[1].split()[0])
         assert limit <= 30 - 3 - n.elapsed_s + n.timings["total"] + 0.5
     log = (tmp_path / "run" / "run.log").read_text()
-    assert "s used," in log and "s left]" in log and "stopped:" in log
+    assert "s used, " in log and "s left" in log and "stopped: time" in log
 
 
 def test_an_execution_cut_by_the_deadline_is_not_tried_again(task_dir, tmp_path):
