@@ -30,7 +30,8 @@ class SolveResult:
     """What a run produced. Paths are None when the file does not exist (no valid node, nothing graded)."""
 
     status: str  # finished (the step budget) | time | budget (LLM money/tokens) | interrupted
-    best_score: float | None  # the best node's validation score, as its script measured it
+    best_score: float | None  # the score the best node was chosen by: automind's holdout score when the
+    # run had a holdout (docs/holdout.md), else the validation score its script reported
     lower_is_better: bool | None
     test_score: float | None  # the graded score against private answers, when the task has them
     submission: Path | None
@@ -42,6 +43,8 @@ class SolveResult:
     grade: dict[str, Any] | None = field(default=None, repr=False)
     journal: Journal | None = field(default=None, repr=False)  # every node: plan, code, output, scores
     best: Node | None = field(default=None, repr=False)
+    own_score: float | None = None  # the validation score the best node's script reported about itself
+    refit: dict[str, Any] | None = field(default=None, repr=False)  # the final refit on all training rows
 
     @classmethod
     def from_run(cls, res: RunResult) -> SolveResult:
@@ -64,6 +67,8 @@ class SolveResult:
             grade=grade,
             journal=res.journal,
             best=res.best,
+            own_score=None if res.best is None else res.best.reported_metric,
+            refit=res.refit,
         )
 
 

@@ -67,6 +67,7 @@ def test_solve_returns_a_result_for_a_tiny_task(tmp_path, monkeypatch):
     res = automind.solve(make_task(tmp_path / "task"), steps=2, knowledge=False, out=tmp_path / "run",
                          config={"search.num_drafts": 2}, progress=lines.append)  # fmt: skip
     assert res.status == "finished" and res.steps == 2 and res.best_score == 0.8 and res.test_score == 1.0
+    assert res.own_score == 0.8  # a tiny task has no holdout: the ranking score is the script's own
     assert res.submission == tmp_path / "run" / "submission.csv" and res.submission.is_file()
     assert res.best_solution is not None and res.report is not None and res.report.is_file()
     assert res.lower_is_better is False and res.best is not None and len(res.journal) == 2
