@@ -25,6 +25,20 @@ TIME_LIMIT_HELP = "Wall-clock budget in seconds: the search stops at its step bu
 NO_LLM_HELP = "No language model: the offline recipe policy (the same as --llm none)."
 
 
+def timeout_option(help: str) -> Any:
+    """--timeout of the commands that run a script in the sandbox (exec, env)."""
+    return typer.Option(
+        None, "--timeout", metavar="SECONDS", help=help, show_default="sandbox.timeout_s setting"
+    )
+
+
+def memory_option(help: str) -> Any:
+    """--memory-mb of the commands that run a script in the sandbox (exec, env)."""
+    return typer.Option(
+        None, "--memory-mb", metavar="MB", help=help, show_default="sandbox.memory_mb setting"
+    )
+
+
 def json_help(what: str) -> str:
     """The --json option's help: what it prints (stdout then holds only that JSON)."""
     return f"Print {what} as JSON instead of the table; stdout holds only the JSON."

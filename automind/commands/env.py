@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from automind.commands.common import console, json_help, print_json
+from automind.commands.common import console, json_help, memory_option, print_json, timeout_option
 from automind.commands.grade import LEADERBOARD_HELP
 
 
@@ -21,20 +21,8 @@ def register(app: typer.Typer) -> None:
         leaderboard: Path | None = typer.Option(
             None, "--leaderboard", metavar="CSV", help=LEADERBOARD_HELP, show_default="the task's own, if any"
         ),
-        timeout: float | None = typer.Option(
-            None,
-            "--timeout",
-            metavar="SECONDS",
-            help="Per-execution limit in seconds.",
-            show_default="sandbox.timeout_s setting",
-        ),  # fmt: skip
-        memory_mb: int | None = typer.Option(
-            None,
-            "--memory-mb",
-            metavar="MB",
-            help="Per-execution memory limit.",
-            show_default="sandbox.memory_mb setting",
-        ),  # fmt: skip
+        timeout: float | None = timeout_option("Per-execution limit in seconds."),
+        memory_mb: int | None = memory_option("Per-execution memory limit."),
         as_json: bool = typer.Option(
             False, "--json", help=json_help("the transcript (each action, its observation and reward)")
         ),

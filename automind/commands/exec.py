@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from automind.commands.common import console, fail, json_help, print_json
+from automind.commands.common import console, fail, json_help, memory_option, print_json, timeout_option
 
 if TYPE_CHECKING:
     from automind.config import Settings
@@ -189,20 +189,8 @@ def register(app: typer.Typer) -> None:
         script: Path = typer.Argument(
             ..., help="Your solution script; it reads input/ and writes submission/."
         ),
-        timeout: float | None = typer.Option(
-            None,
-            "--timeout",
-            metavar="SECONDS",
-            help="Wall-clock limit in seconds.",
-            show_default="sandbox.timeout_s setting",
-        ),  # fmt: skip
-        memory_mb: int | None = typer.Option(
-            None,
-            "--memory-mb",
-            metavar="MB",
-            help="Memory limit (proportional set size of the process tree).",
-            show_default="sandbox.memory_mb setting",
-        ),
+        timeout: float | None = timeout_option("Wall-clock limit in seconds."),
+        memory_mb: int | None = memory_option("Memory limit (proportional set size of the process tree)."),
         workdir: Path | None = typer.Option(
             None, "--workdir", help="Where to create the workspace (default: a temporary folder)."
         ),
