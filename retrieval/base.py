@@ -7,10 +7,12 @@ for the same task costs only the chroma queries.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -100,11 +102,9 @@ class KnowledgeBase:
         store = Store.open(ks.store, ks.embedder, create=False, timeout=ks.timeout_s)
         return cls.open(settings, store=store, **kwargs)
 
-    def as_retriever(self, k: int = 5, **kwargs: Any):
+    def as_retriever(self, k: int = 5, **kwargs: Any) -> Any:
         """A LangChain retriever over this knowledge base (see automind.retrieval.langchain)."""
-        from automind.retrieval.langchain import AutomindRetriever
-
-        return AutomindRetriever(kb=self, k=k, **kwargs)
+        return retriever_class()(kb=self, k=k, **kwargs)
 
     @property
     def embedder(self):
@@ -283,3 +283,48 @@ class KnowledgeBase:
             hits += self.store.query(kd, vec, k, where=where)
         hits.sort(key=lambda h: -h.similarity)
         return hits[:k]
+
+
+@functools.cache
+def retriever_class() -> type[Any]:
+    """`AutomindRetriever`, a LangChain `BaseRetriever` over a KnowledgeBase; built on first use so that
+    langchain_core loads only for users who ask for it (automind.retrieval.langchain documents it)."""
+    from langchain_core.callbacks import CallbackManagerForRetrieverRun
+    from langchain_core.documents import Document
+    from langchain_core.retrievers import BaseRetriever
+    from pydantic import ConfigDict
+
+    from automind.retrieval.metadata import public_metadata
+
+    class AutomindRetriever(BaseRetriever):
+        """Similarity search (`KnowledgeBase.query`) returning Documents with documented metadata."""
+
+        model_config = ConfigDict(arbitrary_types_allowed=True)
+
+        kb: Any
+        k: int = 5
+        category: str | None = None
+        kind: str | None = None
+        include_internal: bool = False
+
+        @classmethod
+        def from_store(cls, path: str | Path, k: int = 5, embedder: str | None = None, **kwargs: Any) -> Any:
+            """A retriever over the existing store at `path` (a directory or http(s) URL of a chroma server)."""
+            location = (
+                str(path) if str(path).startswith(("http://", "https://")) else str(Path(path).expanduser())
+            )
+            return cls(kb=KnowledgeBase.open_store(location, embedder=embedder), k=k, **kwargs)
+
+        def _get_relevant_documents(
+            self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+        ) -> list[Document]:
+            hits = self.kb.query(query, k=self.k, category=self.category, kind=self.kind)
+            return [self._document(h) for h in hits]
+
+        def _document(self, hit: Any) -> Document:
+            meta = public_metadata(dict(hit.metadata or {}), self.include_internal)
+            meta.update(id=hit.id, kind=hit.kind, similarity=round(hit.similarity, 4))
+            return Document(page_content=hit.document, metadata=meta)
+
+    AutomindRetriever.__module__ = "automind.retrieval.langchain"
+    return AutomindRetriever

@@ -176,7 +176,9 @@ def test_langchain_adapter_returns_documents(kb):
     assert all(d.metadata["kind"] == "posts" and d.metadata["source"] and d.page_content for d in docs)
 
 
-def test_langchain_conventions_as_retriever_and_open_store(kb):
+def test_langchain_conventions_as_retriever_and_from_store(kb):
+    from langchain_core.retrievers import BaseRetriever
+
     from automind.retrieval import KnowledgeBase
     from automind.retrieval.langchain import METADATA_KEYS
 
@@ -191,6 +193,11 @@ def test_langchain_conventions_as_retriever_and_open_store(kb):
 
     retriever = KnowledgeBase.open_store(kb.store.location, embedder="hash").as_retriever(k=2, kind="posts")
     assert [d.page_content for d in retriever.invoke("tweet span")] == [d.page_content for d in docs[:2]]
+    from automind.retrieval.langchain import AutomindRetriever
+
+    retriever = AutomindRetriever.from_store(kb.store.location, k=2, embedder="hash", kind="posts")
+    assert isinstance(retriever, BaseRetriever) and type(retriever) is type(kb.as_retriever())
+    assert [d.page_content for d in retriever.invoke("tweet span")] == [d.page_content for d in docs[:2]]
 
 
 def test_open_store_refuses_a_location_without_a_store(tmp_path):
@@ -199,6 +206,10 @@ def test_open_store_refuses_a_location_without_a_store(tmp_path):
 
     with pytest.raises(StoreMissingError):
         KnowledgeBase.open_store(str(tmp_path / "nothing-here"), embedder="hash")
+    from automind.retrieval.langchain import AutomindRetriever
+
+    with pytest.raises(StoreMissingError):
+        AutomindRetriever.from_store(tmp_path / "nothing-here", embedder="hash")
     assert not (tmp_path / "nothing-here").exists()
 
 
