@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from automind.config import load_config
@@ -131,6 +132,50 @@ def test_every_role_prompt_fits_a_4k_context(tmp_path):
     assert any("'task_description'" in n for n in roles.notes)
     assert all(n.startswith("context: cut section") and "llm.context_tokens=4096" in n for n in roles.notes)
     assert len(roles.notes) == len(set(roles.notes))  # each cut is noted once per run
+
+
+def test_checker_refine_and_ensemble_prompts_fit_a_4k_context_too(tmp_path):
+    """The roles added for MLE-STAR's checkers and actions go through the same budget (their code is whole)."""
+    from automind.errors import RoleError
+    from automind.roles import Ablation, AblationResult, AblationRow, AblationRun, Attempt, Block
+
+    roles, llm = _roles(tmp_path, 4096)
+    ctx = _ctx(tmp_path, "refine")
+    ctx.parent_code = SCRIPT
+    calls = [
+        lambda: roles.check_leakage(ctx, SCRIPT, ["line 3: fit-on-test: scaler"] * 50),
+        lambda: roles.use_data(ctx, SCRIPT, ["stores.csv", "oil.csv"]),
+        lambda: roles.ablation_scripts(ctx, ["model"], []),
+        lambda: roles.summarise_ablation(
+            ctx, [AblationResult(AblationRun("all", SCRIPT), "ablation " * 3000)]
+        ),
+        lambda: roles.extract_block(ctx, Ablation([AblationRow("model", "ridge", 0.6, 0.1)], "s" * 2000), []),
+        lambda: roles.plan_block(ctx, Block("model", "df = 1", Plan("p")), [Attempt("use lgbm", 0.7)] * 20),
+        lambda: roles.code_block(ctx, Block("model", "df = 1", Plan("p")), Plan("use lgbm")),
+        lambda: roles.plan_ensemble(
+            ctx,
+            [{"id": "1", "metric": 0.7, "summary": "s" * 500, "code": SCRIPT, "dir": "/run/nodes/1"}] * 5,
+            [],
+        ),  # fmt: skip
+        lambda: roles.code_ensemble(
+            ctx,
+            Plan("mean"),
+            [{"id": "1", "metric": 0.7, "summary": "s", "code": SCRIPT, "dir": "/run/nodes/1"}],
+        ),  # fmt: skip
+    ]
+    for call in calls:
+        with contextlib.suppress(
+            RoleError
+        ):  # the fake's reply is not every role's format: what was sent matters
+            call()
+    limit = 4096 - reply_reserve(4096, None)
+    assert len(llm.sent) >= len(calls)
+    firsts = [m for m in llm.sent if len(m) == 2]  # first asks (a re-ask repeats the model's answer)
+    for messages in firsts:
+        size = sum(len(m["content"]) for m in messages) / CHARS_PER_TOKEN
+        assert size <= limit, messages[-1]["content"][:300]
+    # checkers, ablation, extractor and block coder judge or splice the whole script: it is never cut
+    assert sum(SCRIPT.strip() in m[-1]["content"] for m in firsts) >= 5
 
 
 def test_a_large_context_cuts_nothing(tmp_path):
