@@ -25,8 +25,10 @@ def _default_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_with(path: str | Path, write: Callable[[IO[str]], object], *, encoding: str = "utf-8") -> Path:
-    """Create `path` atomically from whatever `write(f)` writes to a text file object."""
+def write_with(
+    path: str | Path, write: Callable[[IO[Any]], object], *, encoding: str = "utf-8", binary: bool = False
+) -> Path:
+    """Create `path` atomically from whatever `write(f)` writes to a text (or, `binary`, a bytes) file object."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -36,7 +38,7 @@ def write_with(path: str | Path, write: Callable[[IO[str]], object], *, encoding
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding=encoding) as f:
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding) as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())

@@ -9,6 +9,7 @@ and runs the same weights through sentence-transformers instead (same vectors, s
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import os
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+from automind.atomic import write_with
 
 EMBEDDERS = ("minilm", "wordllama", "hash")
 EXPORT_VERSION = "1"  # bump when the export recipe changes: old cached files are then ignored
@@ -390,14 +393,8 @@ class CachedQueries:
 
     def _write(self, key: str, vec: np.ndarray) -> None:
         path = self._path(key)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            with tmp.open("wb") as f:
-                np.save(f, np.asarray(vec, dtype=np.float32))
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only home only costs the embedding next time
+        with contextlib.suppress(OSError):  # a read-only home only costs the embedding next time
+            write_with(path, lambda f: np.save(f, np.asarray(vec, dtype=np.float32)), binary=True)
 
 
 def is_loaded(name: str) -> bool:

@@ -8,13 +8,14 @@ AutoMind advises. Subcategories are then ranked within each chosen top category 
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import re
 from functools import cache
 
 import numpy as np
 
+from automind.atomic import write_with
 from automind.knowledge import Label
 
 GENERAL = "General Machine Learning"
@@ -191,14 +192,8 @@ def _cached_vectors(
             vecs = None
     if vecs is None:
         vecs = embedder.embed(flat).astype(np.float32)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            with tmp.open("wb") as f:
-                np.save(f, vecs)
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only home only costs the re-embedding next time
+        with contextlib.suppress(OSError):  # a read-only home only costs the re-embedding next time
+            write_with(path, lambda f: np.save(f, vecs), binary=True)
     top_vecs, start, subs = vecs[: len(tops)], len(tops), []
     for texts in subs_texts:
         subs.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from contextlib import contextmanager
 from pathlib import Path
@@ -94,8 +95,7 @@ class _TaskCache:
             return None
 
     def write(self, task, analysis) -> None:
-        import json
-        import os
+        from automind.atomic import write_json
 
         facts = {
             "name": task.name,
@@ -104,13 +104,8 @@ class _TaskCache:
             "problem_type": task.spec.problem_type,
         }
         data = {"stamp": self.stamp(), "task": facts, "analysis": analysis.model_dump(mode="json")}
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(tmp, self.path)
-        except OSError:
-            pass  # a read-only home only costs the re-analysis next time
+        with contextlib.suppress(OSError):  # a read-only home only costs the re-analysis next time
+            write_json(self.path, data, indent=None)
 
 
 class _DescriptionOnly:
