@@ -39,6 +39,19 @@ SCRIPTS = {
 }
 
 
+def _core(task, path: Path, code: str, workdir: Path, settings) -> dict:
+    """What `automind exec` does in-process: a sandbox from the settings, run, judge (no CLI start-up)."""
+    from automind.commands.exec import check_run
+    from automind.sandbox import Sandbox
+
+    sandbox = Sandbox.from_settings(task, workdir, settings)
+    try:
+        return check_run(task, path, code, sandbox, settings)
+    finally:
+        for ws in sandbox.created:
+            sandbox.remove(ws)
+
+
 def _time(fn) -> float:
     t0 = time.perf_counter()
     fn()
@@ -46,7 +59,6 @@ def _time(fn) -> float:
 
 
 def overhead(task, settings, runs: int, tmp: Path) -> None:
-    from automind.commands.exec import check_run
     from automind.env import TaskEnv
 
     env = TaskEnv(task, settings=settings, workdir=tmp / "env")
@@ -63,7 +75,7 @@ def overhead(task, settings, runs: int, tmp: Path) -> None:
             if env.steps_used >= env.limits.max_steps - 1:
                 env.reset()
             e = _time(lambda code=code: env.step({"action": "execute_code", "code": code}))
-            c = _time(lambda path=path, wd=tmp / f"core{i}": check_run(task, path, wd, settings))
+            c = _time(lambda path=path, code=code, wd=tmp / f"core{i}": _core(task, path, code, wd, settings))
             proc_t0 = time.perf_counter()
             proc = subprocess.run([cli, "exec", str(task.root), str(path), "--json", "--workdir", str(tmp / f"cli{i}")],
                                   capture_output=True, text=True)  # fmt: skip
@@ -146,7 +158,7 @@ def main() -> None:
 
     settings = load_config({"sandbox.timeout_s": 600}).settings
     with tempfile.TemporaryDirectory(prefix="env-bench-") as tmp:
-        task = Task.load(resolve_task(args.task, tmp))
+        task = Task.load(resolve_task(args.task, tasks_dir=tmp))
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, task {task.name} ({task.root})")
         if not args.skip_overhead:
             overhead(task, settings, args.runs, Path(tmp))
