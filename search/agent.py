@@ -171,10 +171,8 @@ class Agent:
         from automind.judge import Judge
 
         # executed and judged through automind.judge (as `automind exec` and TaskEnv); never graded here
-        inputs = None if self.holdout is None else self.holdout.inputs  # the run's holdout view
-        judge = Judge.from_settings(
-            self.task, workdir, self.settings, timeout_s=timeout, grade=False, inputs=inputs
-        )
+        view: dict[str, Any] = {} if self.holdout is None else {"inputs": self.holdout.inputs}  # holdout view
+        judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=timeout, grade=False, **view)
         judge.sandbox.deadline = self.deadline() if self.deadline else None
         return judge
 
