@@ -188,8 +188,9 @@ def _analyze(task: Task) -> DataAnalysis:
             da.notes.append(
                 f"the label is train.csv column '{extra[0]}' (submission columns: {', '.join(da.target_columns)})"
             )
-    for c in targets:
-        da.target[c] = _distribution(train[c])
+    if train is not None:  # targets are only ever found in a train table
+        for c in targets:
+            da.target[c] = _distribution(train[c])
     da.problem_type = task.spec.problem_type or _problem_type(train, targets, da.target_columns, metric)
 
     skip = set(targets) | ({da.id_column} if da.id_column else set())
@@ -416,7 +417,8 @@ def _distribution(y: pd.Series) -> str:
     n = y.nunique()
     if pd.api.types.is_numeric_dtype(y) and (n > 20 or pd.api.types.is_float_dtype(y) and (y % 1 != 0).any()):
         q = y.quantile([0.05, 0.5, 0.95])
-        skew = float(y.skew()) if len(y) > 2 else 0.0
+        # pandas-stubs types skew() as any scalar; a numeric Series' skew is a float
+        skew = float(y.skew()) if len(y) > 2 else 0.0  # type: ignore[arg-type]
         text = (
             f"numeric: mean {_num(y.mean())}, std {_num(y.std())}, min {_num(y.min())}, 5% {_num(q.iloc[0])}, "
             f"median {_num(q.iloc[1])}, 95% {_num(q.iloc[2])}, max {_num(y.max())}, skew {skew:.2f}"
@@ -481,7 +483,7 @@ def _media(public: Path, files: list[Path], shape_of) -> MediaInfo:
     info.folders = sorted({str(p.parent.relative_to(public)) for p in files})[:10]
     info.total_mb = round(sum(p.stat().st_size for p in files) / 2**20, 2)
     step = max(1, len(files) // 30)
-    shapes = Counter()
+    shapes: Counter[str] = Counter()
     for p in files[::step][:30]:
         try:
             shape = shape_of(p)

@@ -93,13 +93,11 @@ def _listener(progress: Progress) -> Callable[[str, dict[str, Any]], None] | Non
     """The run's events -> one line per step to stderr (True), to a callable, or nowhere (False)."""
     if progress is False:
         return None
-    if progress is True:
 
-        def say(line: str) -> None:
-            print(line, file=sys.stderr, flush=True)
+    def to_stderr(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
 
-    else:
-        say = progress
+    say = to_stderr if progress is True else progress
 
     def on_event(kind: str, data: dict[str, Any]) -> None:
         if kind == "log":

@@ -180,10 +180,10 @@ def stepwise(
     except RoleError as e:
         script = ""
         out.log.append(f"integration failed ({e}); the script is the executed program")
-    why = integration_problem(script, program) if script else "no integrated script"
-    if why is not None:
+    problem = integration_problem(script, program) if script else "no integrated script"
+    if problem is not None:
         if script:
-            out.log.append(f"integration not used ({why}); the script is the executed program")
+            out.log.append(f"integration not used ({problem}); the script is the executed program")
         script = program
     else:
         out.log.append("integration checked against the executed steps (same statements); not run again")

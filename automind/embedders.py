@@ -313,7 +313,8 @@ class HashEmbedder:
         return _normalise(out)
 
 
-FACTORIES: dict[str, Callable[[], Embedder]] = {
+# Called with no arguments, or with notify= when the factory's signature takes it (see get_embedder).
+FACTORIES: dict[str, Callable[..., Embedder]] = {
     "minilm": MiniLMEmbedder,
     "wordllama": WordLlamaEmbedder,
     "hash": HashEmbedder,

@@ -513,10 +513,8 @@ def _literal_number(node: ast.expr) -> bool:
 
 def _number_in_constant(args: list[ast.expr]) -> bool:
     """A print of one constant string that ends in a number: print("validation auc: 0.99")."""
-    only = [a for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    return (
-        len(args) == 1 and len(only) == 1 and re.search(NUMBER.pattern + r"\s*$", only[0].value) is not None
-    )
+    only = [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return len(args) == 1 and len(only) == 1 and re.search(NUMBER.pattern + r"\s*$", only[0]) is not None
 
 
 def check_code(code: str, targets: Iterable[str] = ()) -> list[LeakFinding]:

@@ -419,6 +419,7 @@ def _overview(run: RunData) -> dict[str, Any]:
     best = run.best
     counts = {s: sum(n.status == s for n in j.nodes) for s in ("valid", "buggy", "dead")}
     direction = None if j.direction is None else ("lower" if j.direction else "higher")
+    role_names: dict[str | None, str] = {"recipes": "offline recipe policy", "llm": "LLM roles"}
     files = [
         ("best_solution.py", "the best node's script"),
         ("submission.csv", "its predictions for the test set"),
@@ -434,9 +435,7 @@ def _overview(run: RunData) -> dict[str, Any]:
         "sessions": info.get("sessions"),
         "stop_reason": info.get("stop_reason"),
         "started_at": info.get("started_at"),
-        "roles": {"recipes": "offline recipe policy", "llm": "LLM roles"}.get(
-            info.get("roles"), info.get("roles")
-        ),
+        "roles": role_names.get(info.get("roles"), info.get("roles")),
         "best_id": None if best is None else best.id,
         "scores": [] if best is None else scores(best, run),
         "unmeasured": [k for k in SCORE_KINDS if best is None or k.read(best, run) is None],

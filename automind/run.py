@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import platform
 import random
 import shutil
@@ -158,7 +159,7 @@ def read_json(path: Path) -> dict[str, Any]:
 # --- preparation --------------------------------------------------------------------------------
 
 
-def resolve_task(arg: str | Path) -> Task:
+def resolve_task(arg: str | os.PathLike[str]) -> Task:
     """A task folder, a bundled example name or a Kaggle competition (via automind.examples)."""
     path = Path(arg).expanduser()
     if not path.is_dir():
@@ -771,10 +772,10 @@ def default_run_dir(settings: Settings, task: Task) -> Path:
 
 
 def solve(
-    task_arg: str | Path | Task,
+    task_arg: str | os.PathLike[str] | Task,
     settings: Settings,
     *,
-    out: str | Path | None = None,
+    out: str | os.PathLike[str] | None = None,
     no_knowledge: bool = False,
     roles: Roles | None = None,
     safety_roles: Roles | None = None,

@@ -126,7 +126,10 @@ def step_text(node: Node, best: Node | None, budget: Budget) -> str:
     else:
         parts.append(f"valid, score {score(node.metric.value if node.metric else None)}")
     best_value = best.metric.value if best is not None and best.metric is not None else None
-    parts.append(f"best {score(best_value)}" + (f" (node {best.id})" if best_value is not None else ""))
+    parts.append(
+        f"best {score(best_value)}"
+        + (f" (node {best.id})" if best is not None and best_value is not None else "")
+    )
     parts.append(budget.clock())
     return SEP.join(parts)
 

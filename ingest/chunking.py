@@ -66,7 +66,9 @@ _STAGE_RE = _stage_pattern()
 def _stage_counts(text: str) -> dict[str, int]:
     counts = dict.fromkeys(_STAGES, 0)
     for m in _STAGE_RE.finditer(text.lower().replace("-", "")):
-        counts[_STAGES[int(m.lastgroup[1:])]] += 1
+        group = m.lastgroup
+        assert group is not None  # every alternative of _STAGE_RE is a named group
+        counts[_STAGES[int(group[1:])]] += 1
     return counts
 
 
@@ -86,7 +88,7 @@ def guess_stage(heading: str, text: str) -> str:
         if hits:  # "Model training" is about training: a generic 'model' yields to a more specific stage
             return next((h for h in hits if h != "model"), hits[0])
     counts = _stage_counts(text)
-    best = max(counts, key=counts.get)
+    best = max(counts, key=counts.__getitem__)
     return best if counts[best] >= 3 else "general"
 
 

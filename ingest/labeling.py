@@ -233,13 +233,13 @@ def label_vector(
     top_vecs, sub_vecs = taxonomy_vectors(embedder, taxonomy)
     sims = top_vecs @ np.asarray(vec, dtype=np.float32)
     signals = keyword_signals(text)
-    scores = {}
+    scores: dict[str, float] = {}
     for i, cat in enumerate(taxonomy.categories):
         s = float(sims[i]) + SIGNAL_WEIGHT * signals.get(cat.name, 0.0)
         if cat.name == GENERAL:
             s -= GENERAL_HANDICAP
         scores[cat.name] = s
-    ranked = sorted(scores, key=scores.get, reverse=True)
+    ranked = sorted(scores, key=scores.__getitem__, reverse=True)
     best = scores[ranked[0]]
     chosen = [t for t in ranked[:top_k] if scores[t] >= best - KEEP_WITHIN] or ranked[:1]
     lowered = text.lower() if names_in_text else ""

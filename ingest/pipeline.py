@@ -107,7 +107,9 @@ class _Pending:
 class _Writer:
     """Queues chunked documents, embeds them in EMBED_BATCH batches and writes them in WRITE_BATCH ones."""
 
-    def __init__(self, store, report: IngestReport, labeller: Callable, dry_run: bool, on_chunks: Callable):
+    def __init__(
+        self, store, report: IngestReport, labeller: Callable | None, dry_run: bool, on_chunks: Callable
+    ):
         self.store, self.report, self.labeller, self.dry_run = store, report, labeller, dry_run
         self.on_chunks = on_chunks
         self.queue: list[_Pending] = []  # chunked, waiting to be embedded
@@ -165,6 +167,7 @@ class _Writer:
         """Embed and label the queued chunks into the write buffer (progress is counted here)."""
         if not self.queue:
             return
+        assert self.labeller is not None  # only a dry run has none, and a dry run queues nothing
         texts = [c.text for p in self.queue for c in p.chunks]
         vecs = self.store.embedder.embed(texts)
         start = 0

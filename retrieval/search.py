@@ -220,7 +220,9 @@ def balance_kinds(cands: list[Scored], k: int, max_share: float) -> list[Scored]
     if k <= 0 or max_share >= 1.0 or not cands:
         return list(cands)
     quota = max(1, math.ceil(max_share * k))
-    head, held, counts = [], [], {}
+    head: list[Scored] = []
+    held: list[Scored] = []
+    counts: dict[str, int] = {}
     for c in cands:
         kind = c.hit.kind
         if len(head) < k and counts.get(kind, 0) < quota:

@@ -174,7 +174,7 @@ def index_examples(index_file: Path, rows: Sequence[LabelRow]) -> list[Example]:
     for c in comps:
         slug = re.sub(r".*/c/", "", str(c.get("link") or "")).strip("/")
         row = labelled.get(slug)
-        if row is None:
+        if row is None or row.top is None or row.sub is None:  # _labelled keeps rows with both set
             continue
         text = ". ".join(
             s.strip() for s in (str(c.get("title") or ""), str(c.get("desc") or "")) if s.strip()
@@ -209,7 +209,7 @@ def full_examples(
         if slugs is not None and folder.name not in slugs:
             continue
         row = labelled.get(folder.name)
-        if row is None:
+        if row is None or row.top is None or row.sub is None:  # _labelled keeps rows with both set
             continue
         name, desc, metric = read_competition(folder)
         flags = lf.flags_from_modalities(row.data) if row.data is not None else None
@@ -385,13 +385,13 @@ def _fit(x, examples, tops, pairs, embedder_name, c_grid, inner_folds, seed, neu
     flags = np.stack([e.flags if e.flags is not None else np.zeros(len(lf.FLAGS)) for e in examples])
     folds = group_folds(groups, min(inner_folds, len({g for g in groups if g != TAXONOMY_GROUP})), seed)
     tested = np.concatenate(folds)
-    scores = {}
+    scores: dict[float, float] = {}
     oof = {}
     for c in c_grid:
         z = _oof_logits(x, y_top, groups, len(tops), c, folds)
         scores[c] = _nll(z[tested], y_top[tested])
         oof[c] = z
-    best = min(scores, key=scores.get)
+    best = min(scores, key=scores.__getitem__)
     home = np.zeros((len(lf.FLAGS), len(tops)))
     for i, flag in enumerate(lf.FLAGS):
         if FLAG_HOME[flag] in tops:

@@ -171,7 +171,7 @@ class Agent:
         from automind.judge import Judge
 
         # executed and judged through automind.judge (as `automind exec` and TaskEnv); never graded here
-        view = {} if self.holdout is None else {"inputs": self.holdout.inputs}  # the run's holdout view
+        view: dict[str, Any] = {} if self.holdout is None else {"inputs": self.holdout.inputs}  # holdout view
         judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=timeout, grade=False, **view)
         judge.sandbox.deadline = self.deadline() if self.deadline else None
         return judge
@@ -257,13 +257,14 @@ class Agent:
         if v.buggy:
             return
         node.reported_metric = v.metric
-        if sep is not None and sep.score is None:
+        held = None if sep is None else sep.score
+        if sep is not None and held is None:
             node.is_buggy, node.error = True, sep.score_error or "the holdout rows could not be scored"
             return
-        node.metric = MetricValue(v.metric if sep is None else sep.score.value, bool(v.lower_is_better))
+        node.metric = MetricValue(v.metric if held is None else held.value, bool(v.lower_is_better))
         node.outputs = keep_outputs(result.workspace / "submission", self.node_dir(node.id) / "submission")
-        if sep is not None:
-            node.holdout_metric, node.holdout_se = sep.score.value, sep.score.se
+        if sep is not None and held is not None:
+            node.holdout_metric, node.holdout_se = held.value, held.se
             if sep.predictions is not None and sep.predictions.is_file():
                 shutil.copyfile(sep.predictions, self.node_dir(node.id) / "holdout_predictions.csv")
         self._leakage(node, sep)

@@ -147,7 +147,8 @@ class Node:
     @property
     def lineage(self) -> list[Node]:
         """This node and its ancestors, nearest first."""
-        out, n = [], self
+        out: list[Node] = []
+        n: Node | None = self
         while n is not None:
             out.append(n)
             n = n.parent
@@ -360,9 +361,9 @@ class Journal:
             return None
         return max(trusted or valid, key=self.score)  # max() keeps the earliest among equals
 
-    def best_over_time(self) -> list[tuple[float, float, str]]:
+    def best_over_time(self) -> list[tuple[float, float | None, str]]:
         """(elapsed seconds, best value so far, node id) each time the best improved."""
-        points: list[tuple[float, float, str]] = []
+        points: list[tuple[float, float | None, str]] = []
         best: Node | None = None
         for n in self.nodes:
             if n.is_buggy or n.metric is None:

@@ -114,6 +114,7 @@ def decide(
     if target is not None:
         return Decision("refine", target)
     parent = journal.best_solution() if rng.random() < cfg.greedy_prob else rng.choice(valid)
+    assert parent is not None  # best_solution() picks from the same non-empty list as `valid`
     trick = None
     if pool and rng.random() < cfg.trick_prob:
         trick = pick_trick(journal, parent, pool)

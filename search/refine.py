@@ -15,6 +15,7 @@ saved under nodes/<id>/refine-<step>/.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +126,7 @@ def _attempts(
         info = {"step": record["step"], "block": block.name, "attempt": k, "base": base.id}
         node = agent.run_node(
             Decision("refine", base), roles, _attempt_body(agent, ctx, block, plan),
-            setup=lambda n, i=info: _mark(n, i),
+            setup=partial(_mark, info=info),
         )  # fmt: skip
         record["attempts"].append(node.id)
         nodes.append(node)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -25,7 +26,7 @@ def register(app: typer.Typer) -> None:
 
         from automind.examples import EXAMPLES, ExampleError, package_dir
 
-        rows = []
+        rows: list[dict[str, Any]] = []
         for ex in EXAMPLES.values():
             try:
                 package_dir(ex.module, ex.package)

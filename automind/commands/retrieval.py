@@ -6,12 +6,15 @@ import contextlib
 import re
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import typer
 
 from automind.commands.common import STORE_HELP, console, fail, json_help, print_json, settings
 from automind.commands.common import note as announce
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 
 def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
@@ -36,6 +39,7 @@ def _load_task(arg: str) -> tuple[Any, Any, list[str]]:
     hit = cached.read()
     if hit is not None:
         return hit[0], hit[1], notes
+    task: Task | _DescriptionOnly
     try:
         task = Task.load(path)
     except TaskError:
@@ -205,7 +209,9 @@ class FirstUse:
         from automind.commands.common import err_console
 
         self.show, self.console = show, err_console
-        self.bar, self.task, self.total = None, None, 0
+        self.bar: Progress | Literal["plain"] | None = None
+        self.task: TaskID | None = None
+        self.total = 0
 
     @contextmanager
     def step(self, message: str):
@@ -241,6 +247,7 @@ class FirstUse:
             self.bar.start()
             self.task = self.bar.add_task("cards", total=total)
         if self.bar != "plain":
+            assert self.task is not None  # added with the bar
             self.bar.update(self.task, completed=done, total=total)
 
     def close(self) -> None:

@@ -151,7 +151,9 @@ def _same_task(arg: str, recorded: dict[str, Any]) -> bool:
     if arg in (recorded.get("name"), recorded.get("slug"), recorded.get("path")):
         return True
     path = recorded.get("path")
-    return bool(path) and Path(arg).expanduser().resolve() == Path(path).resolve()
+    if not path:
+        return False
+    return Path(arg).expanduser().resolve() == Path(path).resolve()
 
 
 def _print_result(res) -> None:

@@ -167,7 +167,7 @@ def _rows(path: Path) -> str:
         return "unreadable"  # `task check` reports why
 
 
-def _size(n: int) -> str:
+def _size(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if n < 1024 or unit == "GB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

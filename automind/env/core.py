@@ -68,6 +68,9 @@ class TaskEnv(gymnasium.Env[dict[str, str], dict[str, Any]]):
     """An automind task as an interactive environment. See the module docstring and docs/env.md."""
 
     metadata = {"render_modes": ["ansi"]}
+    # episode state, set by _start_episode(); declared here because step() reads it first in the file
+    _over: str | None  # why the episode ended; None while it runs
+    _reset_requested: bool
 
     def __init__(
         self,
@@ -110,7 +113,8 @@ class TaskEnv(gymnasium.Env[dict[str, str], dict[str, Any]]):
         self._keep = keep_workspaces
         self._used: list[Path] = []
         self._clock = clock
-        self.observation_space = observation_space(self.limits.max_text_chars + 200)
+        # gymnasium annotates spaces.Dict as a space of dict[str, Space] (its samples are dicts of values)
+        self.observation_space = observation_space(self.limits.max_text_chars + 200)  # type: ignore[assignment]
         self.action_space = ActionSpace(lambda: self._actions)
         self._view = EnvView(
             info=self._public,
@@ -202,7 +206,7 @@ class TaskEnv(gymnasium.Env[dict[str, str], dict[str, Any]]):
         self._steps = 0
         self._t0 = self._clock()
         self._history: list[dict[str, Any]] = []
-        self._over: str | None = None
+        self._over = None
         self._reset_requested = False
         self._last_text = ""
 

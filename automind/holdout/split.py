@@ -51,7 +51,8 @@ def _time_split(
             continue
         t_train = pd.to_datetime(train[c].where(train[c] != ""), errors="coerce", format="mixed")
         t_test = pd.to_datetime(test[c].where(test[c] != ""), errors="coerce", format="mixed")
-        if t_test.isna().all() or t_train.isna().all() or t_test.min() < t_train.quantile(TIME_AFTER):
+        # pandas-stubs has no quantile() overload for a datetime Series (pandas has one)
+        if t_test.isna().all() or t_train.isna().all() or t_test.min() < t_train.quantile(TIME_AFTER):  # type: ignore[misc]
             continue
         latest = t_train.loc[eligible].dropna().sort_values(kind="stable").index[-n:]
         return Split(
@@ -98,8 +99,8 @@ def _group_split(train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n:
 
 def _stratified(labels: pd.Series, n_total: int, fraction: float, rng) -> Split:
     rows: list[int] = []
-    for _, idx in sorted(labels.groupby(labels).groups.items(), key=lambda kv: str(kv[0])):
-        idx = list(idx)
+    for _, group in sorted(labels.groupby(labels).groups.items(), key=lambda kv: str(kv[0])):
+        idx = list(group)
         if len(idx) < 2:
             continue
         rng.shuffle(idx)

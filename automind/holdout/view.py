@@ -105,7 +105,8 @@ def fresh_ids(n: int, taken: set[str]) -> list[str]:
     if ints is not None:
         start = max(ints, default=-1) + 1
         return [str(start + k) for k in range(n)]
-    out, k = [], 0
+    out: list[str] = []
+    k = 0
     while len(out) < n:
         cand = f"holdout-{k}"
         if cand not in taken:

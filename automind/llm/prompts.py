@@ -24,13 +24,14 @@ class _Undefined(jinja2.StrictUndefined):
     """Missing variables are falsy and empty in `{% if %}`/`{% for %}` (optional sections) but
     printing one raises, so a forgotten required value fails loudly instead of vanishing."""
 
-    def __bool__(self) -> bool:
+    # jinja2 declares StrictUndefined's dunders as never returning; these overrides return on purpose
+    def __bool__(self) -> bool:  # type: ignore[override]
         return False
 
     def __iter__(self):
         return iter(())
 
-    def __len__(self) -> int:
+    def __len__(self) -> int:  # type: ignore[override]
         return 0
 
 

@@ -110,9 +110,9 @@ class ReplayLLM(LLM):
                     self._used.add(id(e))
                     self._last[(req.role, key)] = e
                     return e
-            if self.ordered and (e := self._next_ordered(req.role)) is not None:
-                self._used.add(id(e))
-                return e
+            if self.ordered and (nxt := self._next_ordered(req.role)) is not None:
+                self._used.add(id(nxt))
+                return nxt
             # The same prompt asked more often than recorded: repeat its last answer.
             return self._last.get((req.role, key))
 

@@ -85,6 +85,7 @@ class StubServer:
     def url(self) -> str:
         assert self._server is not None, "server not started"
         host, port = self._server.server_address[:2]
+        assert isinstance(host, str), "bound to a str host in start()"
         return f"http://{host}:{port}/v1"
 
     def _respond(self, body: dict[str, Any]) -> Response:

@@ -193,7 +193,7 @@ class RecipeRoles(RecipeSearchActions):
         # Skip what this run already tried on top of the same tricks (the memory lines carry the trick list).
         tried = "\n".join(ctx.memory)
         fresh = [r for r in options if f"(tricks: {', '.join([*state.tricks, r])})" not in tried]
-        return (fresh or options or [None])[0]
+        return next(iter(fresh or options), None)
 
     def _closest(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
         """The applicable recipe most like a suggested trick that has none (same idea, prose-only card)."""
@@ -416,8 +416,8 @@ class RecipeRoles(RecipeSearchActions):
         # Earlier cells already ran with the old state: restate the settings and component blocks it changes.
         from automind.recipes.compose import build_cfg
 
-        old, fresh = build_cfg(profile, state, reg), build_cfg(profile, new, reg)
-        changed = {k: v for k, v in fresh.items() if old.get(k) != v}
+        old_cfg, new_cfg = build_cfg(profile, state, reg), build_cfg(profile, new, reg)
+        changed = {k: v for k, v in new_cfg.items() if old_cfg.get(k) != v}
         lines = [f"# repair: {note}", f"CFG.update({changed!r})"]
         before = component_blocks(state, reg, choices(state, reg, self.defaults(ctx, state, reg)))
         after = component_blocks(new, reg, choices(new, reg, defaults))

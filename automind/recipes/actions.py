@@ -93,13 +93,13 @@ class RecipeSearchActions:
             if r.run.label != BASELINE
         ]
         rows.sort(key=lambda r: -abs(r.effect) if r.effect is not None else math.inf)
-        measured = [r for r in rows if r.effect is not None]
+        measured = [(r, r.effect) for r in rows if r.effect is not None]
         if not measured:
             return Ablation(rows, "no ablation variant produced a score")
         parts = []
-        for r in measured[:3]:
-            verb = "helps" if r.effect > 0 else ("hurts" if r.effect < 0 else "changes nothing")
-            parts.append(f"{r.component} {verb} ({r.change}: {r.score:.6g}, effect {r.effect:+.4g})")
+        for r, e in measured[:3]:
+            verb = "helps" if e > 0 else ("hurts" if e < 0 else "changes nothing")
+            parts.append(f"{r.component} {verb} ({r.change}: {r.score:.6g}, effect {e:+.4g})")
         failed = [r.component for r in rows if r.effect is None]
         tail = f"; variants that failed: {', '.join(failed)}" if failed else ""
         head = f"Baseline {base:.6g}. " if base is not None else ""

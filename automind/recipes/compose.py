@@ -226,11 +226,11 @@ def component_blocks(
             label = "draft"
             parts.append(legacy[name])
         else:
-            rid = chosen.get(name)
-            if rid is None or rid not in recipes:
+            card = chosen.get(name)
+            if card is None or card not in recipes:
                 raise ValueError(f"no choice card for component {name!r} of draft {state.draft}")
-            rec = recipes[rid]
-            label = rec.get("choice", rid)
+            rec = recipes[card]
+            label = rec.get("choice", card)
             if rec.get("set"):
                 parts.append(f"CFG.update({pprint.pformat(rec['set'], width=100, sort_dicts=False)})\n")
             parts.append(rec["code"].strip("\n") + "\n")

@@ -59,7 +59,8 @@ def html_to_markdown(html: str) -> tuple[str, str, str]:
     soup = BeautifulSoup(html, "html.parser")
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
     canon = soup.find("link", rel="canonical") or soup.find("meta", property="og:url")
-    url = (canon.get("href") or canon.get("content") or "") if canon else ""
+    link = (canon.get("href") or canon.get("content")) if canon else None
+    url = link if isinstance(link, str) else ""  # both are single-valued attributes: a str when present
     for tag in soup(_DROP_TAGS):
         tag.decompose()
     for tag in soup.select(_FURNITURE):

@@ -317,7 +317,8 @@ def _pdf_text(path: Path) -> tuple[str, str]:
     try:
         reader = PdfReader(str(path))
         pages = [p.extract_text() or "" for p in reader.pages]
-        title = str((reader.metadata or {}).get("/Title") or "")
+        meta = reader.metadata
+        title = str(meta.get("/Title") or "") if meta else ""
     except (PdfReadError, OSError, ValueError, KeyError, TypeError) as e:
         raise LoadError(path, f"unreadable PDF: {e}") from e
     text = "\n\n".join(p.strip() for p in pages if p.strip())
