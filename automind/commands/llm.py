@@ -112,7 +112,7 @@ def register(app: typer.Typer) -> None:
 
             console.print("llama-cpp-python is already installed")
         except ImportError:
-            with console.status("building llama-cpp-python (about 5 minutes)"):
+            with console.status("building llama-cpp-python (a C++ compile: about 15 CPU-minutes on 2 cores)"):
                 env = {**os.environ, **dict(plan[2].env)}
                 run = subprocess.run(plan[2].command, shell=True, capture_output=True, text=True, env=env)
             if run.returncode:

