@@ -7,6 +7,7 @@ heavy libraries (torch, chromadb, lightgbm) are imported inside the commands tha
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 import typer
@@ -96,15 +97,31 @@ def _type_metavar(param: Any) -> str:
     return TYPE_METAVARS.get(kind, kind.upper())
 
 
+def reflow(text: str) -> str:
+    """A docstring's paragraphs as single lines, so the terminal wraps them rather than the source's line
+    breaks (lines starting a list item or indented code keep their own line)."""
+    out = []
+    for para in inspect.cleandoc(text).split("\n\n"):
+        lines = para.split("\n")
+        if any(ln.startswith(("-", "*", " ")) for ln in lines[1:]):
+            out.append(para)
+        else:
+            out.append(" ".join(ln.strip() for ln in lines))
+    return "\n\n".join(out)
+
+
 def apply_conventions(command: Any) -> Any:
     """The CLI's help conventions, applied to every command at once (those of other areas included).
 
     Parameters get upper-case metavars when they have none (an argument its name, an option its value
-    type; flags none, as they take no value), and help texts are plain text: a bracket such as
+    type; flags none, as they take no value), command help paragraphs are reflowed (`reflow`), and help
+    texts are plain text: a bracket such as
     `automind[ray]` is shown as typed, not read as rich markup.
     """
     for sub in getattr(command, "commands", {}).values():
         apply_conventions(sub)
+    if getattr(command, "help", None):
+        command.help = reflow(command.help)
     params = list(getattr(command, "params", []))
     if hasattr(command, "get_help_option"):
         help_option = command.get_help_option(command.context_class(command))

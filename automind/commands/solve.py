@@ -27,6 +27,12 @@ STEPS_HELP = (
     "Nodes the search may make at most (config search.steps). Default: no step limit when a time limit is "
     f"set; {DEFAULT_STEPS} when neither is set."
 )
+SOLVE_HELP = (
+    "Search for the best solution of TASK and write a run folder (journal, best solution, report).\n\n"
+    "The budget: --time-limit alone is a time budget (no step limit), --steps alone a step budget (no time "
+    "limit), both: whichever comes first; neither: the defaults below, whichever comes first. A timed run "
+    "ends within 5 % (at least 10 s) of the limit, finishing included (docs/search.md)."
+)
 TIME_HELP = (
     "Seconds the whole run may take, preparation and the final report included (config search.time_limit_s). "
     f"Default: no time limit when --steps is set; {DEFAULT_TIME_LIMIT_S:g} when neither is set. With both, "
@@ -226,7 +232,7 @@ def check_out_dir(out: Path) -> str | None:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("solve")
+    @app.command("solve", help=SOLVE_HELP)
     def solve_cmd(
         task: str = typer.Argument(
             None, metavar="TASK", help="Task folder, bundled example name, or Kaggle competition."
@@ -284,12 +290,7 @@ def register(app: typer.Typer) -> None:
             show_default="the task's own, if any",
         ),  # fmt: skip
     ) -> None:
-        """Search for the best solution of TASK and write a run folder (journal, best solution, report).
-
-        The budget: --time-limit alone is a time budget (no step limit), --steps alone a step budget (no time
-        limit), both: whichever comes first; neither: the defaults below, whichever comes first. A timed run
-        ends within 5 % (at least 10 s) of the limit, finishing included (docs/search.md).
-        """
+        """`automind solve` (its help is SOLVE_HELP: one string, so the terminal wraps it, not the source)."""
         started = process_start()
         from rich.live import Live
 
