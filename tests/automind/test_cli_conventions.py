@@ -31,6 +31,9 @@ def visible_options(cmd):
 def violations() -> list[str]:
     out: list[str] = []
     for name, cmd in commands():
+        for para in (cmd.help or "").split("\n\n"):
+            if "\n" in para and not para.lstrip().startswith(("-", "*")):
+                out.append(f"{name}: a help paragraph keeps the source's line breaks ({para[:40]!r}...)")
         options = visible_options(cmd)
         names = {o for p in options for o in p.opts}
         for p in cmd.params:
