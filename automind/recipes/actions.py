@@ -107,13 +107,16 @@ class RecipeSearchActions:
 
     def extract_block(self, ctx: Context, ablation: Ablation, refined: list[str]) -> Block:
         """The component with the largest |effect| that was not refined on this lineage and has alternatives;
-        then the unmeasured ones in REFINE_ORDER. The first plan is its best-ranked alternative."""
+        then the unmeasured ones in REFINE_ORDER; components whose ablation changed nothing (effect 0: no
+        evidence they matter) come last. The first plan is its best-ranked alternative."""
         try:
             comps = {c.name: c for c in self.components(ctx)}
         except ComponentError as e:
             raise RoleError(f"refine: {e}") from e
-        measured = [r.component for r in ablation.rows if r.effect is not None]
-        order = measured + [n for n in REFINE_ORDER if n not in measured]
+        rows = [r for r in ablation.rows if r.effect is not None]
+        moved = [r.component for r in sorted(rows, key=lambda r: -abs(r.effect or 0.0)) if r.effect]
+        still = [r.component for r in rows if not r.effect]
+        order = moved + [n for n in REFINE_ORDER if n not in moved and n not in still] + still
         for name in order:
             comp = comps.get(name)
             if comp is None or name in refined or not comp.alternatives:

@@ -16,8 +16,9 @@ from automind.prepare import prepare_task
 from automind.recipes import RecipeRoles
 from automind.recipes import ensemble_runtime as ert
 from automind.recipes import runtime as rt
+from automind.recipes.actions import REFINE_ORDER
 from automind.recipes.components import block, outside
-from automind.roles import AblationResult, Attempt, Context
+from automind.roles import Ablation, AblationResult, AblationRow, Attempt, Context
 from automind.task import Task
 
 
@@ -88,6 +89,11 @@ def test_offline_refine_ablates_picks_the_strongest_block_and_rewrites_only_it(r
     chosen = roles.extract_block(ctx, ablation, [])
     assert chosen.name == "model" and chosen.code == block(ctx.parent_code, "model")
     assert roles.extract_block(ctx, ablation, ["model"]).name == "postprocess"  # refined before: skipped
+    # an ablation that changed nothing is no evidence: unmeasured components (model first) go before it
+    flat = Ablation([AblationRow("postprocess", "threshold -> none", 0.78, 0.0)], "nothing changed")
+    assert roles.extract_block(ctx, flat, []).name == "model"
+    others = [n for n in REFINE_ORDER if n != "postprocess"]
+    assert roles.extract_block(ctx, flat, others).name == "postprocess"  # still a candidate, the last one
 
     comp = next(c for c in roles.components(ctx) if c.name == "model")
     history: list[Attempt] = []
