@@ -18,6 +18,9 @@ LLAMA_CPP = "llama-cpp-python[server]==0.3.36"
 CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
 DEFAULT_PORT = 8765
 N_CTX = 4096  # the local server's context window; automind's llm.context_tokens must match it
+# A 0.5B model on 2 CPU cores read a 2,300-token prompt in 40-75 s and wrote ~1-15 tokens/s (measured): the
+# hosted-model defaults (60 s per answer, 180 s per call) cut its code answers off.
+LOCAL_TIMEOUT_S, LOCAL_DEADLINE_S = 600, 1800
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,10 @@ def steps(model: LocalModel, out_dir: Path, port: int = DEFAULT_PORT) -> list[Se
     config = (
         f"llm:\n  base_url: http://127.0.0.1:{port}/v1\n  model: {model.filename}\n  one_model: true\n"
         f"  context_tokens: {N_CTX}  # the server's --n_ctx: prompts are fitted into it\n"
-        f"# or: export OPENAI_BASE_URL=http://127.0.0.1:{port}/v1 AUTOMIND_LLM__CONTEXT_TOKENS={N_CTX}\n"
+        f"  timeout_s: {LOCAL_TIMEOUT_S}  # one answer: a CPU model writes a script at a few tokens/s\n"
+        f"  deadline_s: {LOCAL_DEADLINE_S}  # one call with its retries\n"
+        f"# or: export OPENAI_BASE_URL=http://127.0.0.1:{port}/v1 AUTOMIND_LLM__CONTEXT_TOKENS={N_CTX} "
+        f"AUTOMIND_LLM__TIMEOUT_S={LOCAL_TIMEOUT_S} AUTOMIND_LLM__DEADLINE_S={LOCAL_DEADLINE_S}\n"
         "# then: automind llm check"
     )
     return [

