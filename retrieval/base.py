@@ -199,8 +199,17 @@ class KnowledgeBase:
         cands = search.score_candidates(
             found, vecs[0], vecs[1:], [lb.top for lb in labels], ks.desc_weight, ks.label_weight
         )
+        cands = [c for c in cands if not self.is_reference_card(c)]
         out = search.select(cands, banned, ks.per_source_cap, None, ks.per_competition_cap)
         return search.balance_kinds(out, want, ks.max_kind_share)
+
+    def is_reference_card(self, c: Any) -> bool:
+        """A recipe card that only marks a component's neutral form ("no change to the predictions"): the
+        ablation's reference point, never advice, so it is not offered as a tip."""
+        if c.hit.kind != "cards":
+            return False
+        card = self.cards.get(str(c.meta.get("card_id") or ""))
+        return card is not None and bool((card.recipe or {}).get("neutral"))
 
     def tips(
         self, task: Task | str, analysis: DataAnalysis | None = None, k: int = 10, use_llm: bool = True

@@ -70,6 +70,18 @@ def _task(description=TWEETS, slug="tweet-sentiment-extraction"):
     )
 
 
+def test_reference_cards_of_the_recipes_are_never_tips(kb):
+    """A component's neutral card ("no change to the predictions") is the ablation's reference, not advice."""
+    neutral = {cid for cid, card in kb.cards.items() if (card.recipe or {}).get("neutral")}
+    assert neutral  # the shipped recipes have them
+    text = "Binary classification of a small table with categorical columns; " + " ".join(
+        kb.cards[c].title for c in sorted(neutral)
+    )  # a description that asks for them by name
+    task = _task(description=text, slug="tabular-thing")
+    ids = {t.id for t in kb.tips(task, k=400, use_llm=False).tricks}  # every card the store ranks
+    assert ids and not ids & neutral
+
+
 def test_offline_tips_have_provenance_and_skip_own_competition(kb):
     tips = kb.tips(_task(), k=10, use_llm=False)
     assert tips.labels[0].top == "Natural Language Processing"
