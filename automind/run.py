@@ -466,13 +466,15 @@ class Runner:
     # --- time for finishing: the final refit on the full training data (docs/holdout.md) ---------------
     def refit_reserve(self) -> float:
         """Seconds the search leaves for the final refit (registered in `finish_work`): the best node's
-        execution scaled to the full training data; at most REFIT_SHARE of the time limit, 0 without a refit."""
+        execution scaled to the full training data; 0 without a refit, and 0 when that is more than
+        REFIT_SHARE of the time limit (such a refit is skipped at the end, so holding time back for it would
+        only leave the time unused)."""
         agent = getattr(self, "agent", None)
         best, h = self.journal.best_node, agent.holdout if agent is not None else None
         if h is None or best is None or not self.settings.verify.refit:
             return 0.0
         need = best.timings.get("exec", 0.0) * (h.n_seen + h.n_holdout) / max(1, h.n_seen)
-        return need if self.time_limit is None else min(need, REFIT_SHARE * self.time_limit)
+        return need if self.time_limit is None or need <= REFIT_SHARE * self.time_limit else 0.0
 
     def refit_budget(self) -> float:
         """Seconds the final refit may take: the execution caps, within what is left of the time limit

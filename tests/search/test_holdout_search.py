@@ -271,3 +271,24 @@ def test_a_leak_whose_block_is_not_found_flags_the_node_without_a_child(task_dir
     assert "block is not in the script exactly" in first.output and first.leakage.fixed_by is None
     # the last step is checked too (its verdict matters for the best node), though no fix could run
     assert second.leakage.status == "leak" and second.leakage.reasons[-1].source == "llm"
+
+
+def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
+    """The estimate (the best node's run scaled to all rows) is reserved when it is at most REFIT_SHARE of the
+    time limit; a bigger one is skipped at the end anyway, so nothing is held back for it."""
+    from types import SimpleNamespace
+
+    from automind.run import REFIT_SHARE, Runner
+
+    def runner(exec_s: float, limit: float | None) -> SimpleNamespace:
+        best = SimpleNamespace(timings={"exec": exec_s})
+        return SimpleNamespace(
+            journal=SimpleNamespace(best_node=best), time_limit=limit,
+            agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=850, n_holdout=150)),
+            settings=SimpleNamespace(verify=SimpleNamespace(refit=True)),
+        )  # fmt: skip
+
+    assert Runner.refit_reserve(runner(17.0, 120.0)) == pytest.approx(20.0)  # 17 s on 85 % of the rows
+    assert Runner.refit_reserve(runner(30.0, 120.0)) == 0.0  # 35 s > REFIT_SHARE * 120 s: not reserved
+    assert REFIT_SHARE * 120.0 < 35.0
+    assert Runner.refit_reserve(runner(30.0, None)) == pytest.approx(30.0 / 0.85)  # no time limit: all of it
