@@ -92,10 +92,24 @@ class Tree:
                 rss[p.pid] = p.memory_info().rss
         total = sum(rss.values())
         if len(rss) > 1:  # shared pages would count once per process: use each one's share instead
-            total = sum(pss_bytes(pid) or r for pid, r in rss.items())
+            total = sum(self._share(pid, r) for pid, r in rss.items())
         mb = total / 2**20
         self.peak_mb = max(self.peak_mb, mb)
         return mb
+
+    def _share(self, pid: int, rss: int) -> int:
+        """A process's proportional set size; when its smaps cannot be read, 0 for a process that is exiting
+        (its pages are being unmapped: counting its whole RSS would count shared pages again and kill a
+        tree of forked workers as they finish), else its RSS (the safe side)."""
+        pss = pss_bytes(pid)
+        if pss is not None:
+            return pss
+        ps = self.psutil
+        try:
+            gone = self.known[pid].status() in (ps.STATUS_ZOMBIE, ps.STATUS_DEAD)
+        except (ps.Error, KeyError):
+            gone = True
+        return 0 if gone else rss
 
     def _marked(self) -> list[Any]:
         """Processes started since this execution began that still carry its marker variable."""

@@ -42,3 +42,29 @@ def test_pss_of_this_process_is_readable():
 
     assert pss_bytes(os.getpid()) > 1_000_000
     assert pss_bytes(2**22 + 12345) is None
+
+
+def test_an_exiting_process_counts_nothing_when_its_share_cannot_be_read():
+    """A worker that exits between the RSS and the PSS reads must not be counted with its whole (stale) RSS:
+    four such workers sharing 200 MB once read as 1 GB and killed a valid script."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    from automind.sandbox.process import Tree
+
+    zombie = subprocess.Popen([sys.executable, "-c", "pass"])  # never waited for until the end: a zombie
+    try:
+        deadline = time.monotonic() + 10
+        while psutil.Process(zombie.pid).status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+            time.sleep(0.02)
+        tree = Tree(os.getpid(), "marker", time.time())
+        tree.known[zombie.pid] = psutil.Process(zombie.pid)
+        assert pss_bytes(zombie.pid) is None  # its memory map is gone
+        assert tree._share(zombie.pid, 230 * 2**20) == 0
+        assert tree._share(os.getpid(), 1) == pss_bytes(os.getpid())  # a live one: its share
+    finally:
+        zombie.wait()
