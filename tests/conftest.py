@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -25,3 +25,17 @@ def _state(root: Path) -> State:
 def folder_state() -> Callable[[Path], State]:
     """folder_state(root) -> a comparable snapshot, to assert a command changed and left nothing there."""
     return _state
+
+
+@pytest.fixture(scope="session")
+def private_automind_home(tmp_path_factory) -> Iterator[None]:
+    """Caches (query vectors, taxonomy vectors, the ONNX model) go to a temp home, never the user's.
+    The folders that build stores use it for every test (an autouse fixture in their conftest)."""
+    import os
+
+    old = os.environ.get("AUTOMIND_HOME")
+    if old is None:
+        os.environ["AUTOMIND_HOME"] = str(tmp_path_factory.mktemp("automind-home"))
+    yield
+    if old is None:
+        os.environ.pop("AUTOMIND_HOME", None)

@@ -9,16 +9,8 @@ import pytest
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _private_automind_home(tmp_path_factory):
-    """Caches (query vectors, taxonomy vectors, the ONNX model) go to a temp home, never the user's."""
-    import os
-
-    old = os.environ.get("AUTOMIND_HOME")
-    if old is None:
-        os.environ["AUTOMIND_HOME"] = str(tmp_path_factory.mktemp("automind-home"))
-    yield
-    if old is None:
-        os.environ.pop("AUTOMIND_HOME", None)
+def _private_home(private_automind_home):
+    """Every test here (tests/conftest.py: private_automind_home)."""
 
 
 HTML = """<!doctype html><html><head><title>1st place solution - Leaf Disease</title>
