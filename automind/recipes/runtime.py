@@ -368,9 +368,13 @@ def native_matrix(a, b, cfg, y=None):
     return X.reset_index(drop=True), X_b.reset_index(drop=True)
 
 
+SKEWED = 1.0  # sample skewness above which a non-negative column is log1p-transformed for linear models
+
+
 def linear_matrix(train, test, cfg, y=None):
-    """Median-imputed, scaled numbers with missing flags + one-hot categories (rare ones pooled): sparse.
-    Every statistic comes from `train` (the fold's training rows)."""
+    """Median-imputed, scaled numbers with missing flags (log1p first where a column is non-negative and
+    right-skewed: a linear model weighs a long tail's few rows too much) + one-hot categories (rare ones
+    pooled): sparse. Every statistic comes from `train` (the fold's training rows)."""
     from scipy import sparse
     from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
@@ -378,6 +382,9 @@ def linear_matrix(train, test, cfg, y=None):
     blocks_tr, blocks_te = [], []
     if num:
         a, b = train[num].astype(float), test[num].astype(float)
+        skewed = [c for c in num if a[c].nunique() > 2 and a[c].min() >= 0 and a[c].skew() > SKEWED]
+        if skewed:
+            a[skewed], b[skewed] = np.log1p(a[skewed]), np.log1p(b[skewed].clip(lower=0))
         med = a.median()
         miss = [c for c in num if a[c].isna().any()]
         a2 = pd.concat([a.fillna(med), a[miss].isna().astype(float).add_suffix("_na")], axis=1).fillna(0)
@@ -892,25 +899,32 @@ def _member_params(m):
     return params
 
 
+MEMBER_SHARE = 0.5  # the most of the time left one portfolio member may use, unless it is the last
+
+
 def run_portfolio(data, y, y_fit, n_test, reserve):
     """Fit the model component's members in order, each on every fold, while the time allowance lasts.
 
-    A member is skipped when less than `reserve` plus a minimal share is left; each fold gets an equal share
-    of the time left as a deadline its training loop honours (boosters stop adding rounds, forests trees),
-    and a member whose remaining folds are projected to need more than twice the time left is dropped.
+    A member is skipped when less than `reserve` plus a minimal share is left; a member before the last gets
+    at most MEMBER_SHARE of the time left; each fold gets an equal share of the member's time as a deadline
+    its training loop honours (boosters stop adding rounds, forests trees), and a member whose remaining
+    folds are projected to need more than twice its time is dropped.
     The first member always completes, so a valid submission is always written."""
     splits, done, errors = data.splits, [], []
     members = models(CFG)[: 2 if CFG.get("light") else None]
-    for m in members:
+    for i, m in enumerate(members):
         left = time_left() - reserve
         if done and left < max(2.0, 0.03 * time_budget()):
             log(f"model {m['name']}: skipped ({left:.0f}s left before the ensemble reserve)")
             continue
         params, t0 = _member_params(m), time.time()
+        # a member that is not the last may spend at most MEMBER_SHARE of what is left: one slow model
+        # (CatBoost whose loss keeps creeping down on separable data) must not starve the cheaper families
+        end = time.time() + left * (1.0 if i == len(members) - 1 else MEMBER_SHARE)
         oof, hits, test_pred = _empty(len(y)), np.zeros(len(y)), _empty(n_test)
         try:
             for k, (tr, va) in enumerate(splits):
-                share = max(1.0, (time_left() - reserve) / (len(splits) - k))
+                share = max(1.0, min(time_left() - reserve, end - time.time()) / (len(splits) - k))
                 X_tr, X_va, X_te, cats = data.matrices(k, m["rep"], y_fit[tr])
                 cfg = {**CFG, "fold_deadline": time.time() + share, "_fold_categorical": cats}
                 p_va, p_te = m["fit"](X_tr, y_fit[tr], X_va, y_fit[va], X_te, params, cfg)
@@ -921,7 +935,8 @@ def run_portfolio(data, y, y_fit, n_test, reserve):
                 if (
                     done
                     and k + 1 < len(splits)
-                    and spent / (k + 1) * (len(splits) - k - 1) > 2 * (time_left() - reserve)
+                    and spent / (k + 1) * (len(splits) - k - 1)
+                    > 2 * min(time_left() - reserve, end - time.time())
                 ):
                     raise TimeoutError(f"{len(splits) - k - 1} more folds would overrun the time allowance")
         except Exception as e:  # noqa: BLE001 - one failing member must not cost the others; logged

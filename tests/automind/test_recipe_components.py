@@ -235,6 +235,50 @@ def test_feature_hooks_only_see_a_folds_training_rows(monkeypatch):
     assert (len(X), len(X_va), len(X_te)) == (80, 20, 30)
 
 
+def test_a_slow_portfolio_member_leaves_time_for_the_next(monkeypatch):
+    """A member that would train until its deadline (CatBoost's loss creeping down on separable data) gets at
+    most half of the time left, so the members after it still run."""
+    import time
+
+    _cfg("roc_auc")
+    rt.CFG.update(target=["y"], id="id", text_cols=[], image_col=None, time_budget=12.0)
+    train = pd.DataFrame({"id": range(100), "x": np.arange(100.0), "y": [0, 1] * 50})
+    test = pd.DataFrame({"id": range(100, 130), "x": np.arange(30.0)})
+
+    def slow(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
+        time.sleep(max(0.0, cfg["fold_deadline"] - time.time()))
+        return np.full(len(X_va), 0.5), np.full(len(X_te), 0.5)
+
+    def fast(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
+        return np.full(len(X_va), 0.5), np.full(len(X_te), 0.5)
+
+    order = [rt.member("first", fast, "tree", {}), rt.member("slow", slow, "tree", {}),
+             rt.member("last", fast, "tree", {})]  # fmt: skip
+    monkeypatch.setattr(rt, "models", lambda cfg: order)
+    monkeypatch.setattr(rt, "T0", time.time())
+    y = train["y"].to_numpy()
+    done = rt.run_portfolio(rt.FoldData(train, test, rt.kfold(y, rt.CFG, 5)), y, y, len(test), 0.0)
+    took = {m["name"]: m["time"] for m in done}
+    assert list(took) == ["first", "slow", "last"]
+    left = rt.time_budget() - took["first"]
+    assert took["slow"] <= rt.MEMBER_SHARE * left + 0.5
+
+
+def test_the_linear_matrix_log_transforms_skewed_non_negative_columns():
+    _cfg("rmse", "regression", "value")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    rng = np.random.default_rng(4)
+    train = pd.DataFrame({"tail": rng.lognormal(3, 1.5, 300), "even": rng.normal(size=300),
+                          "signed": rng.lognormal(3, 1.5, 300) - 5})  # fmt: skip
+    test = train.head(20).copy()
+    X, _ = rt.linear_matrix(train, test, rt.CFG)
+    cols = {c: X[:, i].toarray().ravel() for i, c in enumerate(train.columns)}
+    logged = np.log1p(train["tail"])
+    assert np.corrcoef(cols["tail"], logged)[0, 1] > 0.999  # scaled log1p (up to the 0.1 % clip)
+    assert np.corrcoef(cols["even"], train["even"])[0, 1] > 0.999  # left as it is
+    assert np.corrcoef(cols["signed"], train["signed"])[0, 1] > 0.99  # negative values: not logged
+
+
 def test_clean_drops_constant_duplicate_and_id_columns():
     _cfg("roc_auc")
     rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
