@@ -114,6 +114,9 @@ def _untag(summary: str) -> str:
 def step_text(node: Node, best: Node | None, budget: Budget) -> str:
     """One finished step: node, action (and parent), trick, status, score, best so far, time."""
     action = node.action + (f" of {node.parent_id}" if node.parent_id is not None else "")
+    members = (node.ensemble or {}).get("members") if node.action == "ensemble" else None
+    if members:  # its parent is only the first of the solutions it combines
+        action = "ensemble of nodes " + ", ".join(str(m) for m in members)
     if node.safety_net:
         action += " (safety net)"
     parts = [f"step {budget.steps_text()}", f"node {node.id}", action]

@@ -116,6 +116,8 @@ def test_solve_takes_a_refine_step_and_an_ensemble(task_dir, tmp_path, settings_
     report = (tmp_path / "run" / "report.html").read_text()
     assert "Refine step 1 on node #0" in report and "threshold 0.5 -&gt; 0.4" in report
     assert "ensemble of #4, #1" in report and "4: 0.500" in report
+    log = (tmp_path / "run" / "run.log").read_text()
+    assert "| node 5 | ensemble of nodes 4, 1 |" in log  # every member named, not only the first
 
 
 def test_refine_step_with_failing_ablation_is_recorded_and_counted(task_dir, tmp_path, settings_factory):
