@@ -469,11 +469,16 @@ class Runner:
         execution scaled to the full training data; 0 without a refit, and 0 when that is more than
         REFIT_SHARE of the time limit (such a refit is skipped at the end, so holding time back for it would
         only leave the time unused)."""
+        from automind.refit import refit_chain, refit_seconds
+
         agent = getattr(self, "agent", None)
         best, h = self.journal.best_node, agent.holdout if agent is not None else None
         if h is None or best is None or not self.settings.verify.refit:
             return 0.0
-        need = best.timings.get("exec", 0.0) * (h.n_seen + h.n_holdout) / max(1, h.n_seen)
+        chain = refit_chain(self.journal, self.run_dir, best)
+        if isinstance(chain, str):
+            return 0.0
+        need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout)
         return need if self.time_limit is None or need <= REFIT_SHARE * self.time_limit else 0.0
 
     def refit_budget(self) -> float:
@@ -694,50 +699,64 @@ class Runner:
         given back) for the submission the run returns; the search-time submission stays when the refit is
         off, interrupted, would not fit the time left (`refit_budget`), fails or writes no valid file."""
         from automind.judge import Judge
-        from automind.search.agent import remove_workdir
+        from automind.refit import refit_chain, refit_seconds, repoint
+        from automind.search.agent import keep_outputs, remove_workdir
         from automind.search.verifier import read_metric
 
         if self.agent.holdout is None:
             return None  # the search already trained on every training row
         out: dict[str, Any] = {"node": best.id, "used": False}
         h = self.agent.holdout
-        budget, took = self.refit_budget(), best.timings.get("exec", 0.0)
-        need = took * (h.n_seen + h.n_holdout) / max(1, h.n_seen)  # the run on all training rows
+        budget, chain = self.refit_budget(), refit_chain(self.journal, self.run_dir, best)
         if not self.settings.verify.refit:
             out["reason"] = "verify.refit is off"
         elif status == "interrupted":
             out["reason"] = "the run was interrupted"
-        elif budget < max(1.0, need):
-            out["reason"] = (f"{budget:.0f} s left for finishing; the refit needs about {need:.0f} s (the best "
-                             f"node's run took {took:.0f} s on fewer rows)")  # fmt: skip
-        elif str(self.run_dir.resolve()) in best.code:
-            out["reason"] = ("the best node blends earlier nodes' saved predictions, made without the holdout rows; "
-                             "a refit would drop them")  # fmt: skip
+        elif isinstance(chain, str):
+            out["reason"] = chain
+        else:
+            took = sum(n.timings.get("exec", 0.0) for n in chain)
+            need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout)  # the runs on all training rows
+            if budget < max(1.0, need):
+                what = "the best node's run" if len(chain) == 1 else f"the runs of nodes {_ids(chain)}"
+                out["reason"] = (f"{budget:.0f} s left for finishing; the refit needs about {need:.0f} s ({what} "
+                                 f"took {took:.0f} s on fewer rows)")  # fmt: skip
         if "reason" in out:
             return self._kept(out)
-        workdir = self.run_dir / "work" / "refit"
+        assert not isinstance(chain, str)
+        if len(chain) > 1:
+            out["members"] = [n.id for n in chain[:-1]]
         t0 = time.monotonic()
-        try:
-            judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=budget, grade=False)
-            judged = judge.run(best.code)
-            out["seconds"] = round(time.monotonic() - t0, 3)
-            if judged.outcome != "success":
-                out["reason"] = (
-                    f"the refit did not produce a valid submission ({judged.outcome}: {judged.reason})"
+        for node in chain:  # the nodes the best one blends first (their outputs kept), then the best one
+            workdir = self.run_dir / "work" / f"refit-{node.id}"
+            try:
+                left = budget - (time.monotonic() - t0)
+                judge = Judge.from_settings(
+                    self.task, workdir, self.settings, timeout_s=max(1.0, left), grade=False
                 )
+                judged = judge.run(repoint(node.code, self.run_dir) if node is best else node.code)
+                out["seconds"] = round(time.monotonic() - t0, 3)
+                if judged.outcome != "success":
+                    which = "" if node is best else f" of node {node.id} (blended by the best node)"
+                    out["reason"] = (f"the refit{which} did not produce a valid submission ({judged.outcome}: "
+                                     f"{judged.reason})")  # fmt: skip
+                    return self._kept(out)
+                dst = self.run_dir / "nodes" / node.id / "refit"
+                dst.mkdir(parents=True, exist_ok=True)
+                (dst / "output.txt").write_text(judged.result.output, encoding="utf-8")
+                if node is not best:
+                    keep_outputs(judged.result.workspace / "submission", dst / "submission")
+                    continue
+                shutil.copyfile(judged.submission, dst / self.task.spec.submission_file)
+                shutil.copyfile(judged.submission, self.run_dir / "submission.csv")
+                out.update(used=True, reported_metric=read_metric(judged.result)[0])
+                return out
+            except Exception as e:  # noqa: BLE001 - a refit that cannot run keeps the search-time submission
+                out["reason"] = f"the refit could not run ({type(e).__name__}: {e})"
                 return self._kept(out)
-            dst = self.run_dir / "nodes" / best.id / "refit"
-            dst.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(judged.submission, dst / self.task.spec.submission_file)
-            shutil.copyfile(judged.submission, self.run_dir / "submission.csv")
-            (dst / "output.txt").write_text(judged.result.output, encoding="utf-8")
-            out.update(used=True, reported_metric=read_metric(judged.result)[0])
-            return out
-        except Exception as e:  # noqa: BLE001 - a refit that cannot run keeps the search-time submission
-            out["reason"] = f"the refit could not run ({type(e).__name__}: {e})"
-            return self._kept(out)
-        finally:
-            remove_workdir(workdir)
+            finally:
+                remove_workdir(workdir)
+        return out
 
     def _kept(self, refit: dict[str, Any]) -> dict[str, Any]:
         self.fallbacks.append(f"final refit not used: {refit['reason']}; submission.csv is node "
@@ -754,6 +773,10 @@ class Runner:
             self.log.write(f"failed: {type(e).__name__}: {e}")
             raise
         return self.finish(status)
+
+
+def _ids(nodes: list[Node]) -> str:
+    return ", ".join(n.id for n in nodes)
 
 
 def _timings(journal: Journal) -> dict[str, Any]:

@@ -4,13 +4,15 @@ runs, and MLE-STAR's checkers turning into child nodes in LLM mode."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
-from search_fakes import ScriptedRoles, make_task, script
+from search_fakes import ScriptedRoles, make_task, saving, script
 
 from automind.grading import validate_submission
-from automind.roles import Context, LeakCheck, Trick
+from automind.roles import Context, LeakCheck, Plan, Trick
 from automind.run import RunError, RunKnowledge, resume, solve
 from automind.search.journal import Journal, Node
 from automind.task import Task
@@ -281,9 +283,9 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
     from automind.run import REFIT_SHARE, Runner
 
     def runner(exec_s: float, limit: float | None) -> SimpleNamespace:
-        best = SimpleNamespace(timings={"exec": exec_s})
+        best = SimpleNamespace(timings={"exec": exec_s}, code="print(1)", id="0")
         return SimpleNamespace(
-            journal=SimpleNamespace(best_node=best), time_limit=limit,
+            journal=SimpleNamespace(best_node=best, nodes=[best]), time_limit=limit, run_dir=Path("run"),
             agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=850, n_holdout=150)),
             settings=SimpleNamespace(verify=SimpleNamespace(refit=True)),
         )  # fmt: skip
@@ -292,3 +294,55 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
     assert Runner.refit_reserve(runner(30.0, 120.0)) == 0.0  # 35 s > REFIT_SHARE * 120 s: not reserved
     assert REFIT_SHARE * 120.0 < 35.0
     assert Runner.refit_reserve(runner(30.0, None)) == pytest.approx(30.0 / 0.85)  # no time limit: all of it
+
+
+class BlendingRoles(ScriptedRoles):
+    """Drafts that record how many training rows they saw; an ensemble that reads its members' folders."""
+
+    def code_ensemble(self, ctx: Context, plan: Plan, members: list[dict[str, Any]]) -> str:
+        dirs = [m["dir"] for m in members]
+        return script(0.95) + (
+            f"seen = [open(d + '/submission/rows.txt').read() for d in {dirs!r}]\n"
+            'print("members trained on", ",".join(seen), "rows")\n'
+        )
+
+
+def rows_seen(code: str) -> str:
+    return saving(code) + (
+        'open("submission/rows.txt", "w").write(str(len(list(csv.DictReader(open("input/train.csv"))))))\n'
+    )
+
+
+def test_an_ensemble_is_refitted_with_its_members_on_all_rows(big_task, tmp_path, settings_factory):
+    drafts = [rows_seen(script(0.7, threshold=0.6)), rows_seen(script(0.7, threshold=0.4))]
+    roles = BlendingRoles({"draft": drafts})
+    s = _on(settings_factory, **{"search.steps": 3, "search.num_drafts": 2, "search.refine.outer": 0,
+                                 "search.ensemble.rounds": 1, "search.ensemble.start_share": 0.5})  # fmt: skip
+    res = solve(big_task, s, out=tmp_path / "run", roles=roles)
+    run, j = tmp_path / "run", res.journal
+    assert [n.action for n in j.nodes] == ["draft", "draft", "ensemble"] and res.best is j.get("2")
+    assert "members trained on 240,240 rows" in (run / "nodes/2/output.txt").read_text()  # the search's view
+    info = json.loads((run / "run.json").read_text())["refit"]
+    assert info["used"] and info["node"] == "2" and sorted(info["members"]) == ["0", "1"]
+    for member in ("0", "1"):  # each member re-run on all 300 training rows, its outputs kept beside it
+        assert (run / f"nodes/{member}/refit/submission/rows.txt").read_text() == "300"
+        assert (run / f"nodes/{member}/submission/rows.txt").read_text() == "240"  # search-time files kept
+    assert "members trained on 300,300 rows" in (run / "nodes/2/refit/output.txt").read_text()
+    assert (run / "submission.csv").read_bytes() == (run / "nodes/2/refit/submission.csv").read_bytes()
+
+
+def test_an_ensemble_whose_member_fails_its_refit_keeps_the_search_time_submission(
+    big_task, tmp_path, settings_factory
+):
+    fails_on_all_rows = rows_seen(script(0.7, threshold=0.6)) + (
+        'assert len(list(csv.DictReader(open("input/train.csv")))) < 300, "too many rows"\n'
+    )
+    roles = BlendingRoles({"draft": [fails_on_all_rows, rows_seen(script(0.7, threshold=0.4))]})
+    s = _on(settings_factory, **{"search.steps": 3, "search.num_drafts": 2, "search.refine.outer": 0,
+                                 "search.ensemble.rounds": 1, "search.ensemble.start_share": 0.5})  # fmt: skip
+    res = solve(big_task, s, out=tmp_path / "run", roles=roles)
+    run = tmp_path / "run"
+    assert res.best is res.journal.get("2") and res.refit["used"] is False
+    assert "the refit of node 0 (blended by the best node) did not produce" in res.refit["reason"]
+    assert (run / "submission.csv").read_bytes() == (run / "nodes/2/submission/submission.csv").read_bytes()
+    assert any(f.startswith("final refit not used") for f in res.fallbacks)

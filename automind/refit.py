@@ -1,0 +1,53 @@
+"""Which earlier nodes a script reads, and how to point it at their refits (the final refit of a blend).
+
+An ensemble (or an improve that blends its siblings) reads earlier nodes' saved predictions from
+RUN/nodes/<id>/..., made without the holdout rows. Its final refit on all training rows first re-runs
+each of those nodes on all rows, keeps their outputs under RUN/nodes/<id>/refit/, and then runs the
+blend with every such path pointed at the refit folder (docs/holdout.md, "The final refit").
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from automind.search.journal import Journal, Node
+
+
+def _pattern(run_dir: Path) -> re.Pattern[str]:
+    """RUN/nodes/<id> as written in a script (the resolved path), not followed by more of a name."""
+    return re.compile(re.escape(str((run_dir / "nodes").resolve())) + r"/(\d+)(?![\w.-])")
+
+
+def referenced_nodes(code: str, run_dir: Path) -> list[str]:
+    """Ids of the run's nodes whose folders `code` names, in order of first mention."""
+    return list(dict.fromkeys(m.group(1) for m in _pattern(run_dir).finditer(code)))
+
+
+def repoint(code: str, run_dir: Path) -> str:
+    """`code` with every RUN/nodes/<id> path replaced by RUN/nodes/<id>/refit (where the refit of that node
+    keeps its submission/ folder)."""
+    return _pattern(run_dir).sub(lambda m: f"{m.group(0)}/refit", code)
+
+
+def refit_chain(journal: Journal, run_dir: Path, best: Node) -> list[Node] | str:
+    """The nodes the final refit runs, in order: the earlier nodes `best` reads (each re-run on all rows),
+    then `best` itself; a reason instead when it cannot be done (a node it reads is missing, failed, or
+    itself reads other nodes: one level of blending is refitted, not a chain)."""
+    chain = []
+    for node_id in referenced_nodes(best.code, run_dir):
+        node = next((n for n in journal.nodes if n.id == node_id), None)
+        if node is None or node.is_buggy or node.id == best.id:
+            return f"the best node reads node {node_id}'s folder, which holds no valid solution to refit"
+        if referenced_nodes(node.code, run_dir):
+            return (f"the best node blends node {node_id}, which itself blends earlier nodes' saved "
+                    "predictions; only one level of blending is refitted")  # fmt: skip
+        chain.append(node)
+    return [*chain, best]
+
+
+def refit_seconds(chain: list[Node], n_seen: int, n_all: int) -> float:
+    """About how long the refit of `chain` takes: each node's search-time run, scaled to all training rows."""
+    return sum(n.timings.get("exec", 0.0) for n in chain) * n_all / max(1, n_seen)

@@ -1,0 +1,38 @@
+"""The final refit of a blend: which nodes a script reads, pointing it at their refits, the chain and its time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from automind.refit import referenced_nodes, refit_chain, refit_seconds, repoint
+from automind.search.journal import Journal, MetricValue, Node
+
+
+def test_node_folders_are_found_and_repointed_without_touching_longer_names(tmp_path: Path):
+    nodes = (tmp_path / "nodes").resolve()
+    code = (f"a = '{nodes}/1/submission/oof.npy'\nb = r'{nodes}/10'\nc = '{nodes}/1'\n"
+            f"d = '{nodes}/1x/oof.npy'\ne = '{tmp_path.resolve()}/other/2'\n")  # fmt: skip
+    assert referenced_nodes(code, tmp_path) == ["1", "10"]
+    moved = repoint(code, tmp_path)
+    assert f"'{nodes}/1/refit/submission/oof.npy'" in moved and f"r'{nodes}/10/refit'" in moved
+    assert f"'{nodes}/1/refit'\n" in moved and f"'{nodes}/1x/oof.npy'" in moved  # not a node folder: kept
+    assert repoint("print(1)", tmp_path) == "print(1)"
+
+
+def _valid(j: Journal, code: str, exec_s: float, **kw) -> Node:
+    return j.append(Node(code=code, metric=MetricValue(0.5), is_buggy=False, timings={"exec": exec_s}, **kw))
+
+
+def test_the_chain_refits_what_a_blend_reads_first_and_its_time_adds_up(tmp_path: Path):
+    nodes = (tmp_path / "nodes").resolve()
+    j = Journal(lower_is_better=False)
+    a, b = _valid(j, "fit()", 10.0), _valid(j, "fit()", 20.0)
+    blend = _valid(j, f"read('{nodes}/1'); read('{nodes}/0')", 2.0, action="ensemble")
+    chain = refit_chain(j, tmp_path, blend)
+    assert chain == [b, a, blend]
+    assert refit_seconds(chain, 80, 100) == 32.0 * 100 / 80  # every run scaled to all training rows
+    assert refit_chain(j, tmp_path, a) == [a]
+    nested = _valid(j, f"read('{nodes}/2')", 1.0, action="ensemble")
+    assert "itself blends" in str(refit_chain(j, tmp_path, nested))
+    j.get("1").is_buggy = True
+    assert "holds no valid solution" in str(refit_chain(j, tmp_path, blend))
