@@ -329,6 +329,8 @@ def test_an_ensemble_is_refitted_with_its_members_on_all_rows(big_task, tmp_path
         assert (run / f"nodes/{member}/submission/rows.txt").read_text() == "240"  # search-time files kept
     assert "members trained on 300,300 rows" in (run / "nodes/2/refit/output.txt").read_text()
     assert (run / "submission.csv").read_bytes() == (run / "nodes/2/refit/submission.csv").read_bytes()
+    report = (run / "report.html").read_text()
+    assert "Final refit of node 2 (with the nodes it blends, each re-run first: " in report
 
 
 def test_an_ensemble_whose_member_fails_its_refit_keeps_the_search_time_submission(
