@@ -282,18 +282,22 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
 
     from automind.run import REFIT_SHARE, Runner
 
-    def runner(exec_s: float, limit: float | None) -> SimpleNamespace:
+    def runner(exec_s: float, limit: float | None, elapsed: float = 0.0) -> SimpleNamespace:
         best = SimpleNamespace(timings={"exec": exec_s}, code="print(1)", id="0")
         return SimpleNamespace(
             journal=SimpleNamespace(best_node=best, nodes=[best]), time_limit=limit, run_dir=Path("run"),
             agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=850, n_holdout=150)),
-            settings=SimpleNamespace(verify=SimpleNamespace(refit=True)),
+            settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=SimpleNamespace(finish_reserve_s=5.0)),
+            elapsed=lambda: elapsed,
         )  # fmt: skip
 
     assert Runner.refit_reserve(runner(17.0, 120.0)) == pytest.approx(20.0)  # 17 s on 85 % of the rows
     assert Runner.refit_reserve(runner(30.0, 120.0)) == 0.0  # 35 s > REFIT_SHARE * 120 s: not reserved
     assert REFIT_SHARE * 120.0 < 35.0
     assert Runner.refit_reserve(runner(30.0, None)) == pytest.approx(30.0 / 0.85)  # no time limit: all of it
+    # a best node found late: its refit no longer fits, so its time goes to the search instead
+    assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=90.0)) == pytest.approx(20.0)  # 25 s left
+    assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=100.0)) == 0.0  # 15 s left < 20 s
 
 
 class BlendingRoles(ScriptedRoles):
