@@ -722,7 +722,7 @@ class Runner:
         else:
             took = sum(n.timings.get("exec", 0.0) for n in chain)
             need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout)  # the runs on all training rows
-            if budget < max(1.0, need):
+            if budget < max(1.0, FIT_SHARE * need):  # like a search step: scripts scale to their limit
                 what = "the best node's run" if len(chain) == 1 else f"the runs of nodes {_ids(chain)}"
                 out["reason"] = (f"{budget:.0f} s left for finishing; the refit needs about {need:.0f} s ({what} "
                                  f"took {took:.0f} s on fewer rows)")  # fmt: skip

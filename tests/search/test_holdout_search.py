@@ -246,8 +246,8 @@ def test_offline_nodes_that_ignore_inputs_leave_a_fallback_line(task_dir, tmp_pa
 
 
 def test_refit_is_skipped_when_the_time_left_cannot_hold_it(big_task, tmp_path, settings_factory):
-    s = _on(settings_factory, **{"search.steps": 1, "search.time_limit_s": 6})
-    res = solve(big_task, s, out=tmp_path / "run", roles=ScriptedRoles({"draft": [script(0.8, sleep=3)]}))
+    s = _on(settings_factory, **{"search.steps": 1, "search.time_limit_s": 7})
+    res = solve(big_task, s, out=tmp_path / "run", roles=ScriptedRoles({"draft": [script(0.8, sleep=4)]}))
     assert res.refit["used"] is False and "s left for finishing; the refit needs about" in res.refit["reason"]
     assert res.summary()["refit"] == res.refit and res.summary()["best_holdout_metric"] == 1.0
 
