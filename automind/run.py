@@ -403,10 +403,7 @@ class Runner:
         and the report (`search.finish_reserve_s`, at most FINISH_SHARE of the time limit), plus every estimate registered in `finish_work` (the
         final refit of the best node adds its own). The search starts nothing that would run into this
         reserve, and every execution's timeout ends before it."""
-        reserve = self.settings.search.finish_reserve_s
-        if self.time_limit is not None:
-            reserve = min(reserve, FINISH_SHARE * self.time_limit)  # a tiny budget keeps a tiny reserve
-        return reserve + sum(f() for f in self.finish_work)
+        return finish_reserve(self.settings, self.time_limit) + sum(f() for f in self.finish_work)
 
     def time_left(self) -> float | None:
         """Seconds the search may still use (the time limit less what was spent and the finishing reserve);
@@ -482,8 +479,7 @@ class Runner:
         need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout)
         if self.time_limit is None:
             return need
-        base = min(self.settings.search.finish_reserve_s, FINISH_SHARE * self.time_limit)
-        left = self.time_limit - self.elapsed() - base
+        left = self.time_limit - self.elapsed() - finish_reserve(self.settings, self.time_limit)
         return need if need <= min(REFIT_SHARE * self.time_limit, left) else 0.0
 
     def refit_budget(self) -> float:
@@ -493,7 +489,7 @@ class Runner:
         cap = min(s.search.exec_timeout_s, s.sandbox.timeout_s)
         if self.time_limit is None:
             return cap
-        reserve = min(s.search.finish_reserve_s, FINISH_SHARE * self.time_limit)
+        reserve = finish_reserve(s, self.time_limit)
         return max(0.0, min(cap, self.time_limit - self.elapsed() - reserve))
 
     def usage(self) -> dict[str, Any]:
@@ -778,6 +774,13 @@ class Runner:
             self.log.write(f"failed: {type(e).__name__}: {e}")
             raise
         return self.finish(status)
+
+
+def finish_reserve(settings: Settings, time_limit: float | None) -> float:
+    """Seconds kept for grading and the report: `search.finish_reserve_s`, at most FINISH_SHARE of the
+    time limit (a tiny budget keeps a tiny reserve)."""
+    reserve = settings.search.finish_reserve_s
+    return reserve if time_limit is None else min(reserve, FINISH_SHARE * time_limit)
 
 
 def _ids(nodes: list[Node]) -> str:
