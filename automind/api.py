@@ -30,8 +30,8 @@ class SolveResult:
     """What a run produced. Paths are None when the file does not exist (no valid node, nothing graded)."""
 
     status: str  # finished (the step budget) | time | budget (LLM money/tokens) | interrupted
-    best_score: float | None  # the score the best node was chosen by: automind's holdout score when the
-    # run had a holdout (docs/holdout.md), else the validation score its script reported
+    best_score: float | None  # the score the best node was chosen by: with a holdout, automind's holdout
+    # score (pooled with the script's own for recipe scripts; docs/holdout.md), else the script's own score
     lower_is_better: bool | None
     test_score: float | None  # the graded score against private answers, when the task has them
     submission: Path | None

@@ -8,7 +8,7 @@ sets into TASKS_DIR) is solved by each contender in turn, each fitted on the pub
 graded on the private answers with automind.grading.grade:
 - automind: `automind solve TASK --llm none --time-limit BUDGET` (no step limit). Besides its final
   submission, the best node as of 25 %, 50 % and 100 % of the budget (by the score the search ranks nodes
-  with: the holdout score when the run has one, else the validation score) is re-graded from its saved
+  with, docs/holdout.md) is re-graded from its saved
   nodes/<id>/submission/ — the real answers are used here only, never inside the search;
 - FLAML: AutoML(time_budget=BUDGET) on the shared train/test columns;
 - AutoGluon: TabularPredictor(presets="medium_quality").fit(time_limit=BUDGET) (a bench-only dependency:
@@ -166,14 +166,9 @@ def autogluon(task: Task, budget: float, out: Path, jobs: int) -> dict:
 
 
 def _ranked(nodes: list[dict], lower: bool) -> list[dict]:
-    """Valid nodes with the score the search ranks by (holdout when the run measured one), best first."""
-
-    def key(n: dict) -> float:
-        v = n.get("holdout_metric")
-        return float(n["metric"] if v is None else v)
-
+    """Valid nodes by the score the search ranked them with (journal `metric`), best first."""
     valid = [n for n in nodes if not n.get("is_buggy", True) and n.get("metric") is not None]
-    return sorted(valid, key=key, reverse=not lower)
+    return sorted(valid, key=lambda n: float(n["metric"]), reverse=not lower)
 
 
 def best_at(

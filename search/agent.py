@@ -1,8 +1,9 @@
 """One search step: context -> plan -> code (self-adaptive) -> verify -> a node in the journal.
 
 With a holdout (automind.holdout) every execution sees the run's input view; its submission is separated
-before the verifier looks at it, the test rows become the node's submission and the holdout score its
-metric, with the script's own score kept beside it. Every valid node's code goes through the
+before the verifier looks at it, the test rows become the node's submission, and its metric is the
+holdout score (or, for automind's own recipe scripts, that score pooled with the script's own:
+search/trust.rank_score), with both scores kept beside it. Every valid node's code goes through the
 deterministic leak check (automind.leakage) and, with a holdout, the score-gap test (automind.holdout.band);
 in LLM mode `leak_check` and `data_check` turn MLE-STAR's checkers into child nodes (see docs/holdout.md).
 
@@ -28,6 +29,7 @@ from automind.roles import Context, Plan, Roles, Trick
 from .guard import guarded
 from .journal import Journal, LeakReason, MetricValue, Node
 from .policy import Decision
+from .trust import rank_score
 from .verifier import verify
 
 if TYPE_CHECKING:
@@ -261,13 +263,22 @@ class Agent:
         if sep is not None and held is None:
             node.is_buggy, node.error = True, sep.score_error or "the holdout rows could not be scored"
             return
-        node.metric = MetricValue(v.metric if held is None else held.value, bool(v.lower_is_better))
         node.outputs = keep_outputs(result.workspace / "submission", self.node_dir(node.id) / "submission")
         if sep is not None and held is not None:
             node.holdout_metric, node.holdout_se = held.value, held.se
             if sep.predictions is not None and sep.predictions.is_file():
                 shutil.copyfile(sep.predictions, self.node_dir(node.id) / "holdout_predictions.csv")
         self._leakage(node, sep)
+        value = rank_score(v.metric, held, self.holdout, own_validation=self._own_validation(node))
+        node.metric = MetricValue(value, bool(v.lower_is_better))
+
+    def _own_validation(self, node: Node) -> bool:
+        """Whether automind wrote the node's validation and it fits on the node's own rows: a recipe script,
+        not flagged, that reads no other node's saved predictions (a blend's own score comes from weights
+        fitted on the very out-of-fold rows it is scored on)."""
+        from automind.refit import referenced_nodes
+
+        return node.roles == "recipes" and not node.flagged and not referenced_nodes(node.code, self.run_dir)
 
     def _separate(self, workspace: Path) -> Separation:
         from automind.holdout import separate

@@ -124,8 +124,9 @@ class Node:
     usage: dict[str, Any] = field(default_factory=dict)  # tokens spent on this node, per role
     created_at: float = field(default_factory=time.time)
     elapsed_s: float = 0.0  # run time (across resumes) when the node was finished
-    # trustworthy scores (docs/holdout.md): `metric` is the score the search ranks by, the holdout score
-    # when the run has a holdout, else the script's own; both are kept here
+    # trustworthy scores (docs/holdout.md): `metric` is the score the search ranks by (without a holdout the
+    # script's own; with one, the holdout score, or for automind's own recipe scripts the row-weighted mean
+    # of both, search/trust.rank_score); both are kept here
     holdout_metric: float | None = None  # automind's score of the node's predictions on the hidden holdout
     holdout_se: float | None = None  # its bootstrap standard error
     reported_metric: float | None = None  # the score the script reported about itself

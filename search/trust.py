@@ -45,3 +45,21 @@ def assess(
     codes = any(r.source == "code" for r in leak.reasons)
     leak.status = "leak" if codes else "suspect_leakage" if suspect else "clean"
     return leak
+
+
+def rank_score(
+    reported: float | None, score: HoldoutScore | None, holdout: Holdout | None, *, own_validation: bool
+) -> float | None:
+    """The score the search ranks a node by (docs/holdout.md, "Which score ranks nodes"): the script's own
+    score without a holdout; its holdout score when the script is not automind's (an LLM's validation code
+    may be wrong in ways no check sees); the inverse-variance mean of both (automind.holdout.band.pooled)
+    when automind wrote the validation itself (`own_validation`: a recipe script that fits on its own rows).
+    Ranking many nodes by the holdout alone picks the luckiest on a few hundred rows; on 14 offline runs the
+    pooled pick graded better in 6 and worse in 1 (docs/holdout.md, "Measured")."""
+    from automind.holdout import pooled
+
+    if score is None or holdout is None:
+        return reported
+    if not own_validation or reported is None:
+        return score.value
+    return pooled(reported, score.value, n_holdout=holdout.n_holdout, n_seen=holdout.n_seen)

@@ -262,8 +262,9 @@ def register(app: typer.Typer) -> None:
             None,
             "--holdout",
             metavar="auto|on|off",
-            help="Rank nodes by automind's own hidden holdout of the training rows (auto: when the task's "
-            "layout allows it and it has enough rows; docs/holdout.md; default verify.holdout, auto).",
+            help="Rank nodes by automind's own hidden holdout of the training rows (automind's recipe scripts: "
+            "pooled with their own K-fold score; auto: when the task's layout allows it and it has enough "
+            "rows; docs/holdout.md; default verify.holdout, auto).",
         ),
         resume_dir: Path = typer.Option(
             None,

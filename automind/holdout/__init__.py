@@ -10,7 +10,7 @@ allow and says why a layout cannot be split. docs/holdout.md is the user-facing 
 
 from __future__ import annotations
 
-from automind.holdout.band import Gap, gap
+from automind.holdout.band import Gap, gap, pooled
 from automind.holdout.layout import HoldoutUnavailable, Layout, read_layout
 from automind.holdout.score import HoldoutScore, Separation, separate
 from automind.holdout.view import Holdout, build_holdout, load_holdout
@@ -25,6 +25,7 @@ __all__ = [
     "build_holdout",
     "gap",
     "load_holdout",
+    "pooled",
     "read_layout",
     "separate",
 ]

@@ -11,6 +11,12 @@
 
 The bootstrap needs no per-metric formula, so every registry metric (and custom ones) gets a band; an
 estimate that fails (fewer than 2 usable resamples) gives an infinite band: no flag without evidence.
+
+The same model gives the best estimate from both scores when the script's own validation can be trusted
+(automind wrote it): the inverse-variance mean, whose weights 1/SE_h^2 and n_seen/(n_holdout * SE_h^2)
+reduce to the row counts, so it needs no standard error at all:
+
+    pooled = (n_holdout * holdout + n_seen * reported) / (n_holdout + n_seen)
 """
 
 from __future__ import annotations
@@ -38,3 +44,11 @@ def gap(reported: float, holdout: float, se: float, *, n_holdout: int, n_seen: i
         return Gap(diff, math.inf, False)
     band = z * se * math.sqrt(1.0 + n_holdout / n_seen)
     return Gap(diff, band, diff > band and diff > 1e-12)
+
+
+def pooled(reported: float, holdout: float, *, n_holdout: int, n_seen: int) -> float:
+    """The inverse-variance mean of a trusted script's own score and its holdout score (module docstring):
+    less noisy than either, so picking the best of many nodes by it is less of a lottery."""
+    if n_holdout + n_seen <= 0:
+        return holdout
+    return (n_holdout * holdout + n_seen * reported) / (n_holdout + n_seen)

@@ -13,7 +13,7 @@ import pytest
 from automind.config import load_config
 from automind.datause import optional_inputs, unused_inputs
 from automind.grading import validate_submission
-from automind.holdout import HoldoutUnavailable, build_holdout, gap, load_holdout, separate
+from automind.holdout import HoldoutUnavailable, build_holdout, gap, load_holdout, pooled, separate
 from automind.holdout.score import bootstrap_se
 from automind.metrics import get_metric
 from automind.prepare import prepare_task
@@ -236,6 +236,17 @@ def test_noise_band_flags_only_a_gap_beyond_z_standard_errors():
     assert gap(0.10, 0.30, 0.03, lower_is_better=True, **kw).suspect  # rmse 0.10 claimed, 0.30 measured
     assert not gap(0.30, 0.10, 0.03, lower_is_better=True, **kw).suspect  # worse than measured: fine
     assert not gap(0.99, 0.5, float("nan"), lower_is_better=False, **kw).suspect  # no estimate, no flag
+
+
+def test_pooled_score_is_the_inverse_variance_mean_under_the_band_model():
+    """Weights 1/SE_h^2 for the holdout and 1/(SE_h^2 * n_holdout / n_seen) for the script's own score: the
+    standard error cancels and the larger sample weighs more."""
+    se_h, n_h, n_s = 0.03, 150, 850
+    w_h, w_o = 1 / se_h**2, 1 / (se_h**2 * n_h / n_s)
+    want = (w_h * 0.80 + w_o * 0.86) / (w_h + w_o)
+    assert pooled(0.86, 0.80, n_holdout=n_h, n_seen=n_s) == pytest.approx(want)
+    assert pooled(0.86, 0.80, n_holdout=n_h, n_seen=n_s) == pytest.approx(0.851)
+    assert pooled(0.5, 0.80, n_holdout=10, n_seen=0) == 0.80  # no rows seen: the holdout alone
 
 
 def test_optional_inputs_come_from_the_description():

@@ -352,3 +352,29 @@ def test_an_ensemble_whose_member_fails_its_refit_keeps_the_search_time_submissi
     assert "the refit of node 0 (blended by the best node) did not produce" in res.refit["reason"]
     assert (run / "submission.csv").read_bytes() == (run / "nodes/2/submission/submission.csv").read_bytes()
     assert any(f.startswith("final refit not used") for f in res.fallbacks)
+
+
+@pytest.mark.parametrize("author", ["llm", "recipes"])
+def test_own_validation_pools_both_scores_and_other_code_is_ranked_by_the_holdout(
+    author, big_task, tmp_path, settings_factory
+):
+    """Two honest drafts with the same holdout score (the rule x > 0.5 is perfect on every row): LLM code
+    is ranked by the holdout alone (a tie: the first stays best); automind's own recipes by the row-weighted
+    mean of both scores, so the one whose own 5-fold-style estimate is better wins. A blend (it names
+    another node's folder) is ranked by its holdout score even when automind wrote it."""
+    run = tmp_path / "run"
+    blend = f"# reads {(run / 'nodes').resolve()}/1/oof.csv\n" + script(0.999)
+    roles = ScriptedRoles({"draft": [script(0.8), script(0.95), blend]}, name=author)
+    s = _on(settings_factory, **{"search.steps": 3, "search.num_drafts": 3})
+    res = solve(big_task, s, out=run, roles=roles)
+    a, b, c = (res.journal.get(i) for i in "012")
+    assert a.holdout_metric == b.holdout_metric == c.holdout_metric == 1.0
+    assert not any(n.flagged for n in (a, b, c))
+    if author == "llm":
+        assert [a.metric.value, b.metric.value, c.metric.value] == [1.0, 1.0, 1.0]
+        assert res.journal.best_solution() is a
+    else:  # 240 rows seen, 60 held out
+        assert a.metric.value == pytest.approx((60 * 1.0 + 240 * 0.8) / 300)
+        assert b.metric.value == pytest.approx((60 * 1.0 + 240 * 0.95) / 300)
+        assert c.metric.value == 1.0  # the blend's own score is not pooled
+        assert b.metric > a.metric

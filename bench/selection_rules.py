@@ -1,0 +1,115 @@
+"""Which score should pick the best node? Every rule, on the same finished runs, graded on the real answers.
+
+    python bench/selection_rules.py RUNS_DIR [RUNS_DIR ...] [--json OUT]
+
+Every folder under RUNS_DIR holding a journal.json and run.json of a run with a holdout (made by
+`automind solve`, or by bench/offline_vs_automl.py, whose runs are OUT/<task>/run) is read; each valid
+node's saved search-time submission is graded against the task's private answers (automind.grading), and
+the node each rule would have picked is compared with the best node in hindsight:
+- holdout: the holdout score alone;
+- own: the script's own validation score alone;
+- pooled: what the search ranks by today (search/trust.rank_score): the row-weighted mean of both for a
+  recipe script that reads no other node's predictions, else the holdout score.
+Regret is the graded gap to the best node, divided by the gap between the best and the worst node of that
+run, so tasks with different metrics average. The answers are used here only, never to pick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from automind.grading import grade
+from automind.holdout import pooled
+from automind.refit import referenced_nodes
+from automind.task import Task
+
+Rule = Callable[[dict], float]
+
+
+def rules(run: Path, n_holdout: int, n_seen: int) -> dict[str, Rule]:
+    def holdout(n: dict) -> float:
+        return float(n["holdout_metric"])
+
+    def own(n: dict) -> float:
+        return float(n["reported_metric"] if n.get("reported_metric") is not None else n["holdout_metric"])
+
+    def pooled_rule(n: dict) -> float:
+        if (
+            n.get("roles") != "recipes"
+            or n.get("reported_metric") is None
+            or referenced_nodes(n["code"], run)
+        ):
+            return holdout(n)
+        return pooled(n["reported_metric"], n["holdout_metric"], n_holdout=n_holdout, n_seen=n_seen)
+
+    return {"holdout": holdout, "own": own, "pooled": pooled_rule}
+
+
+def analyse(run: Path) -> dict | None:
+    """Graded score of each rule's pick in one run; None for a run without a holdout or valid nodes."""
+    info = json.loads((run / "run.json").read_text())
+    h = info.get("holdout") or {}
+    if not h.get("enabled"):
+        return None
+    task = Task.load(Path(info["task"]["path"]))
+    sign = -1.0 if info["task"]["lower_is_better"] else 1.0
+    graded: dict[str, float] = {}
+    nodes = []
+    for n in json.loads((run / "journal.json").read_text())["nodes"]:
+        sub = run / "nodes" / str(n["id"]) / "submission" / task.spec.submission_file
+        if n.get("is_buggy", True) or n.get("holdout_metric") is None or not sub.is_file():
+            continue
+        rep = grade(task, sub)
+        if rep.valid and rep.score is not None:
+            graded[n["id"]], _ = rep.score, nodes.append(n)
+    if not nodes:
+        return None
+    best = max(sign * v for v in graded.values())
+    spread = best - min(sign * v for v in graded.values()) or 1.0
+    out: dict = {"run": str(run), "task": task.name, "nodes": len(nodes), "best_graded": sign * best}
+    for name, key in rules(run, int(h["holdout_rows"]), int(h["train_rows_seen"])).items():
+        pick = max(nodes, key=lambda n, key=key: sign * key(n))  # max() keeps the earliest among equals
+        out[name] = {"node": pick["id"], "graded": graded[pick["id"]],
+                     "regret": (best - sign * graded[pick["id"]]) / spread}  # fmt: skip
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs", nargs="+", type=Path)
+    ap.add_argument("--json", type=Path, default=None, help="write every run's result here")
+    args = ap.parse_args()
+    runs = sorted(
+        {
+            p.parent
+            for root in args.runs
+            for p in root.rglob("journal.json")
+            if (p.parent / "run.json").is_file()
+        }
+    )
+    results = [r for r in map(analyse, runs) if r is not None]
+    names = ["holdout", "own", "pooled"]
+    print("| run | nodes | best graded | " + " | ".join(f"{k} pick (regret)" for k in names) + " |")
+    print("|---|---|---|" + "---|" * len(names))
+    for r in results:
+        picks = " | ".join(f"{r[k]['graded']:.5g} ({r[k]['regret']:.2f})" for k in names)
+        print(f"| {r['run']} | {r['nodes']} | {r['best_graded']:.5g} | {picks} |")
+    if not results:
+        print("no finished run with a holdout under", ", ".join(map(str, args.runs)))
+        return
+    print()
+    for k in names:
+        regret = sum(r[k]["regret"] for r in results) / len(results)
+        better = sum(r[k]["regret"] < r["holdout"]["regret"] - 1e-12 for r in results)
+        worse = sum(r[k]["regret"] > r["holdout"]["regret"] + 1e-12 for r in results)
+        print(f"{k}: mean regret {regret:.3f} over {len(results)} runs; "
+              f"vs holdout alone: better in {better}, worse in {worse}")  # fmt: skip
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
