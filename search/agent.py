@@ -273,9 +273,9 @@ class Agent:
         node.metric = MetricValue(value, bool(v.lower_is_better))
 
     def _own_validation(self, node: Node) -> bool:
-        """Whether automind wrote the node's validation and it fits on the node's own rows: a recipe script,
-        not flagged, that reads no other node's saved predictions (a blend's own score comes from weights
-        fitted on the very out-of-fold rows it is scored on)."""
+        """Whether the node's own score is automind's honest estimate: a recipe script, not flagged, that
+        reads no other node's saved predictions (a blend scores on out-of-fold rows its members were picked
+        by; docs/holdout.md, "Which score ranks nodes")."""
         from automind.refit import referenced_nodes
 
         return node.roles == "recipes" and not node.flagged and not referenced_nodes(node.code, self.run_dir)
