@@ -161,7 +161,15 @@ class RecipeSearchActions:
         ids = ", ".join(str(m["id"]) for m in usable)
         tried = {method for a in history for method, who in _METHOD_TAG.findall(a.plan) if who == ids}
         with_models = any("members.npz" in m.get("predictions", []) for m in usable)
-        options = [m for m in METHODS if m not in tried and (m != "caruana-members" or with_models)]
+        prof = self.profile(ctx)
+        # stacking fits one binary or numeric target; elsewhere the script would fall back to caruana,
+        # repeating a round already taken
+        stackable = prof.problem in ("binary", "regression") and len(prof.target) == 1
+        options = [
+            m
+            for m in METHODS
+            if m not in tried and (m != "caruana-members" or with_models) and (m != "stack" or stackable)
+        ]
         if not options:
             raise RoleError(f"ensemble: every method was already tried on nodes {ids}")
         method = options[0]

@@ -147,11 +147,8 @@ def test_ensemble_weights_ignore_adversarial_test_predictions(method):
         assert weights == {"good": 1.0, "noise": 0.0}
 
 
-def test_ensemble_roles_plan_each_method_once_per_member_set(roles, task, tmp_path):
-    ctx = _parent(roles, task)
-    files = ["members.npz", "oof.npy", "test_pred.npy", "y.npy"]
-    members = [{"id": i, "metric": 0.8, "summary": "s", "dir": str(tmp_path / i), "predictions": files}
-               for i in ("3", "5")]  # fmt: skip
+def _methods(roles, ctx, members) -> list[str]:
+    """The ensemble method of each round the roles plan on these members, until none is left."""
     history: list[Attempt] = []
     methods = []
     while True:
@@ -159,16 +156,35 @@ def test_ensemble_roles_plan_each_method_once_per_member_set(roles, task, tmp_pa
             plan = roles.plan_ensemble(ctx, members, history)
         except RoleError as e:
             assert "every method" in str(e)
-            break
+            return methods
         methods.append(plan.meta["method"])
         history.append(Attempt(plan.text, 0.81))
-    assert methods == ["caruana", "caruana-members", "stack", "mean"]
+
+
+def test_ensemble_roles_plan_each_method_once_per_member_set(roles, task, tmp_path):
+    ctx = _parent(roles, task)
+    files = ["members.npz", "oof.npy", "test_pred.npy", "y.npy"]
+    members = [{"id": i, "metric": 0.8, "summary": "s", "dir": str(tmp_path / i), "predictions": files}
+               for i in ("3", "5")]  # fmt: skip
+    assert _methods(roles, ctx, members) == ["caruana", "caruana-members", "stack", "mean"]
     code = roles.code_ensemble(ctx, roles.plan_ensemble(ctx, members, []), members)
     compile(code, "ensemble.py", "exec")
     assert f"{tmp_path / '3'}/submission" in code
     lonely = [dict(members[0]), dict(members[1], predictions=["submission.csv"])]
     with pytest.raises(RoleError, match="1 of 2 members"):
         roles.plan_ensemble(ctx, lonely, [])
+
+
+def test_no_stacking_round_for_a_multiclass_task(roles, tmp_path):
+    """Stacking fits one binary or numeric target; a multiclass script would fall back to caruana and
+    repeat the first round, so it is not planned."""
+    frame = _frame(240)
+    frame["y"] = np.digitize(frame["a"], [-0.5, 0.5])  # three classes
+    three = Task.load(prepare_task(frame, tmp_path / "mc", "y", "accuracy", name="mc"))
+    files = ["members.npz", "oof.npy", "test_pred.npy", "y.npy"]
+    members = [{"id": i, "metric": 0.8, "summary": "s", "dir": str(tmp_path / i), "predictions": files}
+               for i in ("3", "5")]  # fmt: skip
+    assert _methods(roles, _parent(roles, three), members) == ["caruana", "caruana-members", "mean"]
 
 
 def test_offline_ensemble_script_runs_and_fits_on_oof_only(roles, task, tmp_path):
