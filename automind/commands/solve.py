@@ -170,10 +170,14 @@ def _print_result(res) -> None:
     t.add_row("steps", f"{len(res.journal)} ({len(res.journal.valid_nodes)} valid)")
     t.add_row("time", res.time_summary())
     if res.best is not None and res.best.metric is not None:
-        d = res.journal.direction
+        d, held = res.journal.direction, res.best.holdout_metric
+        # a recipe script's rank score pools both scores of the next row (docs/holdout.md)
+        how = (
+            ", both scores below pooled by rows" if held is not None and held != res.best.metric.value else ""
+        )
         t.add_row(
             "best",
-            f"node {res.best.id}: {res.best.metric.value:.6g} ({'lower' if d else 'higher'} is better)",
+            f"node {res.best.id}: {res.best.metric.value:.6g} ({'lower' if d else 'higher'} is better{how})",
         )
         if res.best.holdout_metric is not None:  # trustworthy scores (docs/holdout.md)
             own = "-" if res.best.reported_metric is None else f"{res.best.reported_metric:.6g}"

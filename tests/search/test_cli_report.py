@@ -75,6 +75,37 @@ def test_solve_live_view_prints_result(task_dir, tmp_path, scripted):
     assert "best" in res.output and "0.7" in res.output and "graded" in res.output
 
 
+@pytest.mark.parametrize("author", ["llm", "recipes"])
+def test_the_result_says_when_the_best_score_pools_both_scores(author, tmp_path, monkeypatch):
+    from search_fakes import make_task
+
+    own = script(None).replace(  # predicts x > 0.5 (perfect) but reports the rule x > 0.4 on its train rows
+        'os.makedirs("submission", exist_ok=True)\n',
+        'os.makedirs("submission", exist_ok=True)\n'
+        'tr = list(csv.DictReader(open("input/train.csv")))\n'
+        "acc = sum(int(float(r['x']) > 0.4) == int(r['y']) for r in tr) / len(tr)\n"
+        'open("submission/eval_metric.txt", "w").write(str(acc))\n',
+    )
+    roles = ScriptedRoles({"draft": [own]}, name=author)
+    monkeypatch.setattr("automind.assemble.make_roles", lambda settings, spec=None: roles)
+    task = make_task(tmp_path / "big", n=600)
+    args = [
+        "solve",
+        str(task),
+        "--steps",
+        "1",
+        "--holdout",
+        "on",
+        "--out",
+        str(tmp_path / "r"),
+        "--no-knowledge",
+    ]
+    res = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "holdout 1, its own validation 0.8" in res.output and ", clean" in res.output
+    assert ("pooled by rows" in res.output) == (author == "recipes")
+
+
 def test_ctrl_c_before_the_first_step_says_so(task_dir, tmp_path, scripted, monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
