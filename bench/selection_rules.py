@@ -23,27 +23,27 @@ from pathlib import Path
 
 from automind.grading import grade
 from automind.holdout import pooled
-from automind.refit import referenced_nodes
+from automind.search.journal import Journal, Node
+from automind.search.trust import own_validation
 from automind.task import Task
 
-Rule = Callable[[dict], float]
+Rule = Callable[[Node], float]
 
 
 def rules(run: Path, n_holdout: int, n_seen: int) -> dict[str, Rule]:
-    def holdout(n: dict) -> float:
-        return float(n["holdout_metric"])
+    """Each rule: a valid node with a holdout score -> the score it would be ranked by."""
 
-    def own(n: dict) -> float:
-        return float(n["reported_metric"] if n.get("reported_metric") is not None else n["holdout_metric"])
+    def holdout(n: Node) -> float:
+        assert n.holdout_metric is not None
+        return n.holdout_metric
 
-    def pooled_rule(n: dict) -> float:
-        if (
-            n.get("roles") != "recipes"
-            or n.get("reported_metric") is None
-            or referenced_nodes(n["code"], run)
-        ):
+    def own(n: Node) -> float:
+        return holdout(n) if n.reported_metric is None else n.reported_metric
+
+    def pooled_rule(n: Node) -> float:  # search/trust.rank_score on a saved node
+        if n.reported_metric is None or not own_validation(n, run):
             return holdout(n)
-        return pooled(n["reported_metric"], n["holdout_metric"], n_holdout=n_holdout, n_seen=n_seen)
+        return pooled(n.reported_metric, holdout(n), n_holdout=n_holdout, n_seen=n_seen)
 
     return {"holdout": holdout, "own": own, "pooled": pooled_rule}
 
@@ -57,14 +57,15 @@ def analyse(run: Path) -> dict | None:
     task = Task.load(Path(info["task"]["path"]))
     sign = -1.0 if info["task"]["lower_is_better"] else 1.0
     graded: dict[str, float] = {}
-    nodes = []
-    for n in json.loads((run / "journal.json").read_text())["nodes"]:
-        sub = run / "nodes" / str(n["id"]) / "submission" / task.spec.submission_file
-        if n.get("is_buggy", True) or n.get("holdout_metric") is None or not sub.is_file():
+    nodes: list[Node] = []
+    for n in Journal.load(run / "journal.json").nodes:
+        sub = run / "nodes" / n.id / "submission" / task.spec.submission_file
+        if n.is_buggy or n.holdout_metric is None or not sub.is_file():
             continue
         rep = grade(task, sub)
         if rep.valid and rep.score is not None:
-            graded[n["id"]], _ = rep.score, nodes.append(n)
+            graded[n.id] = rep.score
+            nodes.append(n)
     if not nodes:
         return None
     best = max(sign * v for v in graded.values())
@@ -72,8 +73,8 @@ def analyse(run: Path) -> dict | None:
     out: dict = {"run": str(run), "task": task.name, "nodes": len(nodes), "best_graded": sign * best}
     for name, key in rules(run, int(h["holdout_rows"]), int(h["train_rows_seen"])).items():
         pick = max(nodes, key=lambda n, key=key: sign * key(n))  # max() keeps the earliest among equals
-        out[name] = {"node": pick["id"], "graded": graded[pick["id"]],
-                     "regret": (best - sign * graded[pick["id"]]) / spread}  # fmt: skip
+        out[name] = {"node": pick.id, "graded": graded[pick.id],
+                     "regret": (best - sign * graded[pick.id]) / spread}  # fmt: skip
     return out
 
 

@@ -29,7 +29,7 @@ from automind.roles import Context, Plan, Roles, Trick
 from .guard import guarded
 from .journal import Journal, LeakReason, MetricValue, Node
 from .policy import Decision
-from .trust import rank_score
+from .trust import own_validation, rank_score
 from .verifier import verify
 
 if TYPE_CHECKING:
@@ -269,16 +269,8 @@ class Agent:
             if sep.predictions is not None and sep.predictions.is_file():
                 shutil.copyfile(sep.predictions, self.node_dir(node.id) / "holdout_predictions.csv")
         self._leakage(node, sep)
-        value = rank_score(v.metric, held, self.holdout, own_validation=self._own_validation(node))
+        value = rank_score(v.metric, held, self.holdout, own_validation=own_validation(node, self.run_dir))
         node.metric = MetricValue(value, bool(v.lower_is_better))
-
-    def _own_validation(self, node: Node) -> bool:
-        """Whether the node's own score is automind's honest estimate: a recipe script, not flagged, that
-        reads no other node's saved predictions (a blend scores on out-of-fold rows its members were picked
-        by; docs/holdout.md, "Which score ranks nodes")."""
-        from automind.refit import referenced_nodes
-
-        return node.roles == "recipes" and not node.flagged and not referenced_nodes(node.code, self.run_dir)
 
     def _separate(self, workspace: Path) -> Separation:
         from automind.holdout import separate

@@ -5,9 +5,10 @@ One function for the search agent and `automind exec`, so both flag a script the
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .journal import Leakage, LeakReason
+from .journal import Leakage, LeakReason, Node
 
 if TYPE_CHECKING:
     from automind.config import VerifyConfig
@@ -63,3 +64,12 @@ def rank_score(
     if not own_validation or reported is None:
         return score.value
     return pooled(reported, score.value, n_holdout=holdout.n_holdout, n_seen=holdout.n_seen)
+
+
+def own_validation(node: Node, run_dir: Path) -> bool:
+    """Whether the node's own score is automind's honest estimate: a recipe script, not flagged, that reads
+    no other node's saved predictions (a blend scores on out-of-fold rows its members were picked by;
+    docs/holdout.md, "Which score ranks nodes")."""
+    from automind.refit import referenced_nodes
+
+    return node.roles == "recipes" and not node.flagged and not referenced_nodes(node.code, run_dir)
