@@ -341,6 +341,7 @@ def refine_view(journal: Journal) -> list[dict[str, Any]]:
                 "kept": rec.get("kept"),
                 "error": rec.get("error"),
                 "note": rec.get("note"),
+                "ablation_note": rec.get("ablation_note"),
                 "attempts": [
                     {
                         "attempt": (a.refine or {}).get("attempt"),

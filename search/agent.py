@@ -210,12 +210,17 @@ class Agent:
         node.timings["code"] = round(self.clock() - tick, 3)
         self.judge_node(node, ctx, roles, coded)
 
-    def run_code(self, node: Node, ctx: Context, roles: Roles, code: str, workdir: Path) -> None:
+    def run_code(
+        self, node: Node, ctx: Context, roles: Roles, code: str, workdir: Path, cap: float | None = None
+    ) -> None:
         """Run a script written whole by a refine or ensemble role once (no repair: a failure is the
-        attempt's result, which the next plan sees) and judge it into `node`."""
+        attempt's result, which the next plan sees) and judge it into `node`; `cap` (seconds) shortens the
+        execution's limit (a refine attempt: search/budget.attempt_cap)."""
         tick = self.clock()
         self.phase("running")
         timeout = self.exec_timeout() if self.exec_timeout else None
+        if cap is not None:
+            timeout = cap if timeout is None else min(timeout, cap)
         judge = self.judge(workdir, timeout)
         coded = one_pass(roles, ctx, code, judge.sandbox, 1, timeout_s=timeout)
         node.code, node.coder = coded.code, coded.coder

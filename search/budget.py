@@ -14,6 +14,12 @@ RECENT = 5  # executions of a kind looked at
 # recipe scripts fit their portfolio into it), so an execution still starts with this share of its
 # estimate left; with less it would mostly be cut short.
 FIT_SHARE = 0.5
+# A refine attempt rewrites one block of its base, so it should cost about what the base did. Scripts scale
+# to the limit they are told, so without a cap an attempt that swaps in a larger model portfolio fills the
+# whole execution cap (digits at 600 s: one attempt took 264 s after its base's 27 s, and the step's other
+# attempts never ran).
+ATTEMPT_FACTOR = 3.0
+ATTEMPT_FLOOR_S = 20.0
 
 
 def _exec_times(nodes: list[Node]) -> list[float]:
@@ -58,3 +64,25 @@ def fits(estimate_s: float | None, left_s: float | None, floor_s: float = 0.0) -
     if left_s is None:
         return True
     return left_s >= floor_s and (estimate_s is None or FIT_SHARE * estimate_s <= left_s)
+
+
+def attempt_cap(base: Node) -> float | None:
+    """Seconds a refine attempt on `base` may take: ATTEMPT_FACTOR times the base's own run, and at least
+    ATTEMPT_FLOOR_S; None when the base's run time is unknown (the execution caps alone apply)."""
+    if "exec" not in base.timings:
+        return None
+    return max(ATTEMPT_FLOOR_S, ATTEMPT_FACTOR * float(base.timings["exec"]))
+
+
+def ablation_slices(
+    total_s: float | None, n_runs: int, need_s: float, least: int
+) -> tuple[int, float | None]:
+    """How many of `n_runs` ablation scripts run, and the seconds each gets, when they share `total_s`:
+    all of them in equal slices when each slice is at least `need_s`; else the first ones that get `need_s`
+    each (a slice shorter than that mostly measures start-up: at 120 s every digits script was killed at
+    4 s, before its first model); none when fewer than `least` would run (nothing to compare). Without a
+    time limit: all, uncut."""
+    if total_s is None or n_runs == 0:
+        return n_runs, None
+    k = n_runs if total_s >= need_s * n_runs else int(total_s // need_s)
+    return (k, total_s / k) if k >= max(1, least) else (0, None)

@@ -8,13 +8,15 @@ rewrite only that block, each a child node, each plan seeing the earlier (plan, 
 attempt is kept the usual way: it becomes the journal's best node if it scores at least as well.
 
 Every execution asks the runner first (`Agent.allowance`): an ablation or attempt that would not fit in
-the time left, or an attempt beyond the step budget, is not started. Ablation scripts and outputs are
-saved under nodes/<id>/refine-<step>/.
+the time left, or an attempt beyond the step budget, is not started; ablation scripts too short to
+measure anything are not started either, and an attempt's time is in proportion to its base's run
+(search/budget.py). Ablation scripts and outputs are saved under nodes/<id>/refine-<step>/.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from automind.errors import RoleError
 from automind.roles import AblationResult, AblationRun, Attempt, Block, Context, Plan, Roles
 
 from .agent import Agent, remove_workdir
-from .budget import lower_bound
+from .budget import FIT_SHARE, ablation_slices, attempt_cap, lower_bound
 from .guard import guarded
 from .journal import Node
 from .policy import Decision
@@ -66,6 +68,9 @@ def refine_step(agent: Agent, d: Decision, roles: Roles) -> list[Node]:
         record["error"] = f"{type(e).__name__}: {e}"
         return []
     record.update(block=block.name, block_code=block.code, plan=block.plan.text)
+    cap = attempt_cap(base)  # the attempts' coder is told the limit they will run under
+    if cap is not None:
+        ctx = replace(ctx, exec_timeout_s=min(ctx.exec_timeout_s or cap, cap))
     return _attempts(agent, base, ctx, g, block, record)
 
 
@@ -76,16 +81,25 @@ def _ablate(
     results: list[AblationResult] = []
     folder.mkdir(parents=True, exist_ok=True)
     left = agent.time_left()
-    share = None if left is None or not runs else ABLATION_SHARE * left / len(runs)
-    if share is not None and share < lower_bound(agent.journal, "ablation"):  # every script would be cut off
-        record["note"] = (
-            f"no time to ablate ({share:.0f} s per script): the block is chosen without measurements"
+    # each script re-runs the base with one change, so it needs about the base's time; it still measures
+    # something with FIT_SHARE of it (scripts scale to their limit), and never less than the run's shortest
+    # training run (start-up and a first model)
+    need = max(lower_bound(agent.journal, "ablation"), FIT_SHARE * float(base.timings.get("exec", 0.0)))
+    total = None if left is None else ABLATION_SHARE * left
+    n, share = ablation_slices(total, len(runs), need, least=min(2, len(runs)))
+    if runs and n == 0:
+        record["ablation_note"] = (
+            f"no time to ablate ({total or 0:.0f} s for scripts that need {need:.0f} s each): the block is "
+            "chosen without measurements"
         )
         return []
+    if n < len(runs):
+        record["ablation_note"] = f"time for {n} of {len(runs)} ablation scripts ({share or 0:.0f} s each)"
+        runs = runs[:n]
     for i, run in enumerate(runs):
         timeout = agent.allowance("ablation", base) if agent.allowance else None
         if agent.allowance and timeout is None:
-            record["note"] = (
+            record["ablation_note"] = (
                 f"ablation stopped after {i} of {len(runs)} scripts: the rest would not fit in time"
             )
             break
@@ -125,7 +139,7 @@ def _attempts(
             break
         info = {"step": record["step"], "block": block.name, "attempt": k, "base": base.id}
         node = agent.run_node(
-            Decision("refine", base), roles, _attempt_body(agent, ctx, block, plan),
+            Decision("refine", base), roles, _attempt_body(agent, base, ctx, block, plan),
             setup=partial(_mark, info=info),
         )  # fmt: skip
         record["attempts"].append(node.id)
@@ -153,16 +167,17 @@ def _attempts(
 
 
 def _attempt_body(
-    agent: Agent, ctx: Context, block: Block, plan: Plan
+    agent: Agent, base: Node, ctx: Context, block: Block, plan: Plan
 ) -> Callable[[Node, Roles, Path], None]:
-    """One attempt: the block rewritten following `plan`, spliced into the solution, run once, judged."""
+    """One attempt: the block rewritten following `plan`, spliced into the solution, run once within a time
+    in proportion to the base's run (search/budget.attempt_cap), judged."""
 
     def body(node: Node, roles: Roles, workdir: Path) -> None:
         node.plan, node.summary = plan.text, plan.summary or plan.text[:160]
         tick = agent.clock()
         code = roles.code_block(ctx, block, plan)
         node.timings["plan"] = round(agent.clock() - tick, 3)
-        agent.run_code(node, ctx, roles, code, workdir)
+        agent.run_code(node, ctx, roles, code, workdir, cap=attempt_cap(base))
 
     return body
 

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from automind.cli import app
 from automind.config import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S, SearchConfig, load_config
+from automind.roles import AblationRun
 from automind.run import solve
-from automind.search.budget import estimate, fits, lower_bound
+from automind.search.budget import ablation_slices, attempt_cap, estimate, fits, lower_bound
 from automind.search.journal import Journal, MetricValue, Node
 
 
@@ -118,3 +119,57 @@ def test_an_execution_cut_by_the_deadline_is_not_tried_again(task_dir, tmp_path)
     assert out.log[-1] == "the run's time is up: no further try" and not [
         c for c in roles.calls if c[0] == "repair"
     ]
+
+
+def test_ablation_scripts_get_enough_time_each_or_do_not_run():
+    assert ablation_slices(None, 5, 10.0, least=2) == (5, None)  # no time limit: all, uncut
+    assert ablation_slices(60.0, 4, 10.0, least=2) == (4, 15.0)  # enough for all: equal slices
+    assert ablation_slices(30.0, 5, 10.0, least=2) == (3, 10.0)  # the first three get what they need
+    assert ablation_slices(15.0, 5, 10.0, least=2) == (0, None)  # baseline alone compares with nothing
+    assert ablation_slices(15.0, 1, 10.0, least=1) == (1, 15.0)  # one script measuring every variant
+    assert ablation_slices(15.0, 0, 10.0, least=0) == (0, None)
+
+
+def test_a_refine_attempt_gets_time_in_proportion_to_its_base():
+    assert attempt_cap(_node("draft", 27.0)) == 81.0  # three times the base's run
+    assert attempt_cap(_node("draft", 2.0)) == 20.0  # never below the floor
+    assert attempt_cap(Node(action="draft")) is None  # the base never ran: the execution caps alone
+
+
+def test_refine_attempts_run_under_the_cap_and_ablation_is_skipped_when_it_cannot_measure(
+    task_dir, tmp_path, settings_factory
+):
+    """A draft of 5 s in a 30 s run leaves about 7 s for ablation, less than two scripts need (half of 5 s
+    each): none runs and the record says why. The attempt is told a limit of 20 s (3 x 5 s is below the
+    floor), not the whole time left."""
+
+    class TwoAblations(ScriptedRoles):
+        def ablation_scripts(self, ctx, covered, refined):
+            return [AblationRun("baseline", ctx.parent_code or "", "as it is"),
+                    *super().ablation_scripts(ctx, covered, refined)]  # fmt: skip
+
+    code = script(0.6, sleep=5) + 'import os\nprint("limit", os.environ["AUTOMIND_TIME_LIMIT_S"])\n'
+    roles = TwoAblations({"*": [code]})
+    s = settings_factory(**{"search.steps": 2, "search.time_limit_s": 30, "search.num_drafts": 1,
+                            "search.exec_timeout_s": 600, "search.refine.outer": 1,
+                            "search.refine.inner": 1})  # fmt: skip
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    draft, attempt = res.journal.nodes
+    assert attempt.action == "refine" and attempt.status == "valid"
+    (rec,) = draft.ablations
+    assert rec["run_seconds"] == [] and rec["ablation_note"].startswith("no time to ablate")
+    assert float(attempt.output.split("limit ")[1].split()[0]) == 20.0
+    assert "no time to ablate" in (tmp_path / "run" / "report.html").read_text()
+
+
+def test_a_refine_attempt_is_told_its_capped_limit(task_dir, tmp_path, settings_factory):
+    """With minutes left, the draft may use the execution cap but the attempt on it only ATTEMPT_FLOOR_S."""
+    code = script(0.6) + 'import os\nprint("limit", os.environ["AUTOMIND_TIME_LIMIT_S"])\n'
+    roles = ScriptedRoles({"*": [code]})
+    s = settings_factory(**{"search.steps": 2, "search.time_limit_s": 600, "search.num_drafts": 1,
+                            "search.exec_timeout_s": 300, "search.refine.outer": 1,
+                            "search.refine.inner": 1})  # fmt: skip
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    draft, attempt = res.journal.nodes
+    limits = [float(n.output.split("limit ")[1].split()[0]) for n in (draft, attempt)]
+    assert attempt.action == "refine" and limits[0] > 200 and limits[1] == 20.0
