@@ -183,11 +183,23 @@ def start_text(task: str, roles: str, budget: Budget, session: int, knowledge: d
     return SEP.join(parts)
 
 
+def rank_text(node: Node) -> str:
+    """The score a node is ranked by, named for what it is: the holdout's, both pooled by rows (a recipe
+    script, docs/holdout.md), or the script's own when no holdout is kept."""
+    value = score(node.metric.value if node.metric else None)
+    held, own = node.holdout_metric, node.reported_metric
+    if held is None:
+        return f"validation {value}"
+    if node.metric is not None and held != node.metric.value:
+        return f"pooled {value} (holdout {score(held)}, own {score(own)})"
+    return f"holdout {value}"
+
+
 def finish_text(status: str, best: Node | None, grade: dict | None, budget: Budget) -> str:
     """The last line of a session: why it stopped, the best node and the graded score if any."""
     parts = [f"stopped: {status}", f"{budget.steps_done} steps"]
     if best is not None and best.metric is not None:
-        parts.append(f"best node {best.id}, validation {score(best.metric.value)}")
+        parts.append(f"best node {best.id}, {rank_text(best)}")
     else:
         parts.append("no valid node")
     if grade:

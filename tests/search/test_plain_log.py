@@ -100,3 +100,13 @@ def test_live_view_shows_time_used_and_left_and_a_bar_over_the_binding_budget():
     assert "7m30s used, 2m30s left of 10m00s" in text or "7m31s used" in text
     assert "75% (time binds)" in text and "step 2/10 | node 1" in text
     assert Budget(8, 10, 60.0, 600.0).binding == "steps" and Budget(8, 10, 60.0, 600.0).fraction == 0.8
+
+
+def test_the_last_line_names_the_score_the_best_node_is_ranked_by():
+    from automind.runlog import rank_text
+    from automind.search.journal import MetricValue, Node
+
+    pooled = Node(action="draft", metric=MetricValue(0.819), holdout_metric=0.796, reported_metric=0.824)
+    assert rank_text(pooled) == "pooled 0.819 (holdout 0.796, own 0.824)"
+    assert rank_text(Node(action="draft", metric=MetricValue(0.8), holdout_metric=0.8)) == "holdout 0.8"
+    assert rank_text(Node(action="draft", metric=MetricValue(0.7))) == "validation 0.7"  # no holdout kept
