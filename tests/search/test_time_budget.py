@@ -136,6 +136,18 @@ def test_a_refine_attempt_gets_time_in_proportion_to_its_base():
     assert attempt_cap(Node(action="draft")) is None  # the base never ran: the execution caps alone
 
 
+LIMIT_LINE = 'import os\nprint("limit", os.environ["AUTOMIND_TIME_LIMIT_S"])\n'
+
+
+def _draft_and_attempt(task_dir, out, roles, settings_factory, **budget):
+    """One draft, then one refine step with one attempt: both nodes and the limit each was told."""
+    s = settings_factory(**{"search.steps": 2, "search.num_drafts": 1, "search.refine.outer": 1,
+                            "search.refine.inner": 1} | budget)  # fmt: skip
+    draft, attempt = solve(task_dir, s, out=out, roles=roles).journal.nodes
+    assert attempt.action == "refine" and attempt.status == "valid"
+    return draft, attempt, [float(n.output.split("limit ")[1].split()[0]) for n in (draft, attempt)]
+
+
 def test_refine_attempts_run_under_the_cap_and_ablation_is_skipped_when_it_cannot_measure(
     task_dir, tmp_path, settings_factory
 ):
@@ -148,28 +160,18 @@ def test_refine_attempts_run_under_the_cap_and_ablation_is_skipped_when_it_canno
             return [AblationRun("baseline", ctx.parent_code or "", "as it is"),
                     *super().ablation_scripts(ctx, covered, refined)]  # fmt: skip
 
-    code = script(0.6, sleep=5) + 'import os\nprint("limit", os.environ["AUTOMIND_TIME_LIMIT_S"])\n'
-    roles = TwoAblations({"*": [code]})
-    s = settings_factory(**{"search.steps": 2, "search.time_limit_s": 30, "search.num_drafts": 1,
-                            "search.exec_timeout_s": 600, "search.refine.outer": 1,
-                            "search.refine.inner": 1})  # fmt: skip
-    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
-    draft, attempt = res.journal.nodes
-    assert attempt.action == "refine" and attempt.status == "valid"
+    roles = TwoAblations({"*": [script(0.6, sleep=5) + LIMIT_LINE]})
+    draft, _, limits = _draft_and_attempt(task_dir, tmp_path / "run", roles, settings_factory,
+                                          **{"search.time_limit_s": 30, "search.exec_timeout_s": 600})  # fmt: skip
     (rec,) = draft.ablations
     assert rec["run_seconds"] == [] and rec["ablation_note"].startswith("no time to ablate")
-    assert float(attempt.output.split("limit ")[1].split()[0]) == 20.0
+    assert limits[1] == 20.0
     assert "no time to ablate" in (tmp_path / "run" / "report.html").read_text()
 
 
 def test_a_refine_attempt_is_told_its_capped_limit(task_dir, tmp_path, settings_factory):
     """With minutes left, the draft may use the execution cap but the attempt on it only ATTEMPT_FLOOR_S."""
-    code = script(0.6) + 'import os\nprint("limit", os.environ["AUTOMIND_TIME_LIMIT_S"])\n'
-    roles = ScriptedRoles({"*": [code]})
-    s = settings_factory(**{"search.steps": 2, "search.time_limit_s": 600, "search.num_drafts": 1,
-                            "search.exec_timeout_s": 300, "search.refine.outer": 1,
-                            "search.refine.inner": 1})  # fmt: skip
-    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
-    draft, attempt = res.journal.nodes
-    limits = [float(n.output.split("limit ")[1].split()[0]) for n in (draft, attempt)]
-    assert attempt.action == "refine" and limits[0] > 200 and limits[1] == 20.0
+    roles = ScriptedRoles({"*": [script(0.6) + LIMIT_LINE]})
+    _, _, limits = _draft_and_attempt(task_dir, tmp_path / "run", roles, settings_factory,
+                                      **{"search.time_limit_s": 600, "search.exec_timeout_s": 300})  # fmt: skip
+    assert limits[0] > 200 and limits[1] == 20.0
