@@ -190,10 +190,11 @@ class RecipeRoles(RecipeSearchActions):
             and (not is_choice(rec) or "trick_priority" in rec) and _applies(rec, profile, family, flags)
         ]  # fmt: skip
         options.sort(key=lambda r: (-_improve_priority(reg[r]), r))
-        # Skip what this run already tried on top of the same tricks (the memory lines carry the trick list).
+        # Skip what this run already tried on top of the same tricks (the memory lines carry the trick list):
+        # repeating one re-runs a script already run (digits at 600 s: three identical improves, 72 s spent
+        # for one score); with none left the caller re-runs with a new seed.
         tried = "\n".join(ctx.memory)
-        fresh = [r for r in options if f"(tricks: {', '.join([*state.tricks, r])})" not in tried]
-        return next(iter(fresh or options), None)
+        return next((r for r in options if f"(tricks: {', '.join([*state.tricks, r])})" not in tried), None)
 
     def _closest(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
         """The applicable recipe most like a suggested trick that has none (same idea, prose-only card)."""
@@ -332,7 +333,9 @@ class RecipeRoles(RecipeSearchActions):
                 state.tricks.append(applied)
             else:
                 state.seed += 1
-                note = note or "every applicable trick is already on this lineage: re-run with a new seed"
+                note = (
+                    note or "every applicable trick is on this lineage or tried here: re-run with a new seed"
+                )
         else:  # debug
             state, note = self._repair_state(ctx, parent, ctx.parent_output or "", reg)
         if ctx.action != "draft" and parent is not None:

@@ -319,6 +319,24 @@ def _single_model_draft(roles, task):
     return _ctx(task)
 
 
+def test_an_improve_never_repeats_a_trick_already_tried_on_the_same_solution(tasks, roles):
+    """Improves of one solution take each applicable trick once (the run's memory says which were tried);
+    then they re-run it with a new seed, never a script that already ran (digits at 600 s once made three
+    identical improves)."""
+    task = tasks["binary"]
+    ctx = _ctx(task)
+    code = roles.code(ctx, roles.plan(ctx))
+    seed, memory, applied = State.from_code(code).seed, [], []
+    for _ in range(60):
+        plan = roles.plan(_ctx(task, "improve", parent_code=code, memory=list(memory)))
+        memory.append(f"tried {plan.summary} -> validation 0.5")
+        if not plan.meta.get("trick_id"):
+            break
+        applied.append(plan.meta["trick_id"])
+    assert applied and len(applied) == len(set(applied))
+    assert plan.meta["state"]["seed"] == seed + 1 and "re-run with a new seed" in plan.text
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["binary", "regression", "text"])
 def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, roles, tmp_path, monkeypatch):
