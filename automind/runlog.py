@@ -187,12 +187,9 @@ def rank_text(node: Node) -> str:
     """The score a node is ranked by, named for what it is: the holdout's, both pooled by rows (a recipe
     script, docs/holdout.md), or the script's own when no holdout is kept."""
     value = score(node.metric.value if node.metric else None)
-    held, own = node.holdout_metric, node.reported_metric
-    if held is None:
-        return f"validation {value}"
-    if node.metric is not None and held != node.metric.value:
-        return f"pooled {value} (holdout {score(held)}, own {score(own)})"
-    return f"holdout {value}"
+    if node.pooled:
+        return f"pooled {value} (holdout {score(node.holdout_metric)}, own {score(node.reported_metric)})"
+    return f"validation {value}" if node.holdout_metric is None else f"holdout {value}"
 
 
 def finish_text(status: str, best: Node | None, grade: dict | None, budget: Budget) -> str:

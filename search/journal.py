@@ -180,6 +180,13 @@ class Node:
         return {"oof.npy", "test_pred.npy", "y.npy"} <= set(self.outputs)
 
     @property
+    def pooled(self) -> bool:
+        """Whether `metric` pools the holdout and own scores (a recipe script, search/trust.rank_score) rather
+        than being one of them."""
+        held = self.holdout_metric
+        return held is not None and self.metric is not None and held != self.metric.value
+
+    @property
     def root(self) -> Node:
         """The draft this node's lineage started from (its lineage, for ensembles)."""
         return self.lineage[-1]

@@ -71,7 +71,7 @@ def refine_step(agent: Agent, d: Decision, roles: Roles) -> list[Node]:
     cap = attempt_cap(base)  # the attempts' coder is told the limit they will run under
     if cap is not None:
         ctx = replace(ctx, exec_timeout_s=min(ctx.exec_timeout_s or cap, cap))
-    return _attempts(agent, base, ctx, g, block, record)
+    return _attempts(agent, base, ctx, g, block, record, cap)
 
 
 def _ablate(
@@ -126,9 +126,11 @@ def _ablate(
 
 
 def _attempts(
-    agent: Agent, base: Node, ctx: Context, roles: Roles, block: Block, record: dict[str, Any]
-) -> list[Node]:
-    """The inner loop: plan -> code for the block -> splice -> run -> score, K times at most."""
+    agent: Agent, base: Node, ctx: Context, roles: Roles, block: Block, record: dict[str, Any],
+    cap: float | None,
+) -> list[Node]:  # fmt: skip
+    """The inner loop: plan -> code for the block -> splice -> run -> score, K times at most; each run within
+    `cap` seconds (search/budget.attempt_cap)."""
     nodes: list[Node] = []
     history: list[Attempt] = []
     plan = block.plan
@@ -139,7 +141,7 @@ def _attempts(
             break
         info = {"step": record["step"], "block": block.name, "attempt": k, "base": base.id}
         node = agent.run_node(
-            Decision("refine", base), roles, _attempt_body(agent, base, ctx, block, plan),
+            Decision("refine", base), roles, _attempt_body(agent, ctx, block, plan, cap),
             setup=partial(_mark, info=info),
         )  # fmt: skip
         record["attempts"].append(node.id)
@@ -167,17 +169,17 @@ def _attempts(
 
 
 def _attempt_body(
-    agent: Agent, base: Node, ctx: Context, block: Block, plan: Plan
+    agent: Agent, ctx: Context, block: Block, plan: Plan, cap: float | None
 ) -> Callable[[Node, Roles, Path], None]:
-    """One attempt: the block rewritten following `plan`, spliced into the solution, run once within a time
-    in proportion to the base's run (search/budget.attempt_cap), judged."""
+    """One attempt: the block rewritten following `plan`, spliced into the solution, run once (within `cap`
+    seconds), judged."""
 
     def body(node: Node, roles: Roles, workdir: Path) -> None:
         node.plan, node.summary = plan.text, plan.summary or plan.text[:160]
         tick = agent.clock()
         code = roles.code_block(ctx, block, plan)
         node.timings["plan"] = round(agent.clock() - tick, 3)
-        agent.run_code(node, ctx, roles, code, workdir, cap=attempt_cap(base))
+        agent.run_code(node, ctx, roles, code, workdir, cap=cap)
 
     return body
 

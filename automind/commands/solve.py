@@ -170,11 +170,9 @@ def _print_result(res) -> None:
     t.add_row("steps", f"{len(res.journal)} ({len(res.journal.valid_nodes)} valid)")
     t.add_row("time", res.time_summary())
     if res.best is not None and res.best.metric is not None:
-        d, held = res.journal.direction, res.best.holdout_metric
+        d = res.journal.direction
         # a recipe script's rank score pools both scores of the next row (docs/holdout.md)
-        how = (
-            ", both scores below pooled by rows" if held is not None and held != res.best.metric.value else ""
-        )
+        how = ", both scores below pooled by rows" if res.best.pooled else ""
         t.add_row(
             "best",
             f"node {res.best.id}: {res.best.metric.value:.6g} ({'lower' if d else 'higher'} is better{how})",
