@@ -36,16 +36,28 @@ def refit_chain(journal: Journal, run_dir: Path, best: Node) -> list[Node] | str
     """The nodes the final refit runs, in order: the earlier nodes `best` reads (each re-run on all rows),
     then `best` itself; a reason instead when it cannot be done (a node it reads is missing, failed, or
     itself reads other nodes: one level of blending is refitted, not a chain)."""
+    chain = _members(journal, run_dir, referenced_nodes(best.code, run_dir), best.id)
+    return chain if isinstance(chain, str) else [*chain, best]
+
+
+def ensemble_chain(journal: Journal, run_dir: Path, members: list[Node]) -> list[Node] | str:
+    """The nodes the final refit would run if an ensemble of `members` became the best node (its blend
+    trains nothing, so its own run is not counted); a reason instead when that refit could not be done."""
+    return _members(journal, run_dir, [m.id for m in members], None)
+
+
+def _members(journal: Journal, run_dir: Path, ids: list[str], best_id: str | None) -> list[Node] | str:
+    """The nodes with these ids, each a valid solution that reads no other node's folder; else why not."""
     chain = []
-    for node_id in referenced_nodes(best.code, run_dir):
+    for node_id in ids:
         node = next((n for n in journal.nodes if n.id == node_id), None)
-        if node is None or node.is_buggy or node.id == best.id:
+        if node is None or node.is_buggy or node.id == best_id:
             return f"the best node reads node {node_id}'s folder, which holds no valid solution to refit"
         if referenced_nodes(node.code, run_dir):
             return (f"the best node blends node {node_id}, which itself blends earlier nodes' saved "
                     "predictions; only one level of blending is refitted")  # fmt: skip
         chain.append(node)
-    return [*chain, best]
+    return chain
 
 
 def refit_seconds(chain: list[Node], n_seen: int, n_all: int) -> float:

@@ -36,7 +36,7 @@ from automind.search.agent import Agent, ExperienceProvider
 from automind.search.budget import FIT_SHARE, estimate, fits, lower_bound
 from automind.search.ensemble import ensemble_step
 from automind.search.journal import Journal, Node
-from automind.search.policy import Decision, decide, fallback_ensemble
+from automind.search.policy import Decision, decide, ensemble_due, fallback_ensemble
 from automind.search.refine import refine_step
 from automind.search.verifier import task_direction
 from automind.task import Task
@@ -462,25 +462,27 @@ class Runner:
 
     # --- time for finishing: the final refit on the full training data (docs/holdout.md) ---------------
     def refit_reserve(self) -> float:
-        """Seconds the search leaves for the final refit (registered in `finish_work`): the best node's
-        execution scaled to the full training data; 0 without a refit, and 0 when that is more than
-        REFIT_SHARE of the time limit or than the time still left (such a refit is skipped at the end, so
-        holding time back for it would only leave the time unused: a 600 s run once stopped at 531 s,
-        keeping 126 s for a refit of a best node found with 69 s to go)."""
-        from automind.refit import refit_chain, refit_seconds
+        """Seconds the search leaves for the final refit (registered in `finish_work`): the refit of the best
+        node, or of the ensemble the policy would build now when that needs more (a blend found late in the
+        run otherwise met no time for its members' refit: food-reviews at 600 s kept an ensemble's search-time
+        submission, 95 s needed, none left), each run scaled to the full training data. A refit that is more
+        than REFIT_SHARE of the time limit or than the time still left is not reserved (it is skipped at the
+        end, so holding time back for it would only leave the time unused: a 600 s run once stopped at
+        531 s, keeping 126 s for a refit of a best node found with 69 s to go)."""
+        from automind.refit import ensemble_chain, refit_chain, refit_seconds
 
         agent = getattr(self, "agent", None)
         best, h = self.journal.best_node, agent.holdout if agent is not None else None
         if h is None or best is None or not self.settings.verify.refit:
             return 0.0
-        chain = refit_chain(self.journal, self.run_dir, best)
-        if isinstance(chain, str):
-            return 0.0
-        need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout)
+        chains = [refit_chain(self.journal, self.run_dir, best)]
+        if members := ensemble_due(self.journal, self.settings.search, self.progress()):
+            chains.append(ensemble_chain(self.journal, self.run_dir, members))
+        needs = [refit_seconds(c, h.n_seen, h.n_seen + h.n_holdout) for c in chains if not isinstance(c, str)]
         if self.time_limit is None:
-            return need
+            return max(needs, default=0.0)
         left = self.time_limit - self.elapsed() - finish_reserve(self.settings, self.time_limit)
-        return need if need <= min(REFIT_SHARE * self.time_limit, left) else 0.0
+        return max((n for n in needs if n <= min(REFIT_SHARE * self.time_limit, left)), default=0.0)
 
     def refit_budget(self) -> float:
         """Seconds the final refit may take: the execution caps, within what is left of the time limit

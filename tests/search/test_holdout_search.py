@@ -11,10 +11,11 @@ import pandas as pd
 import pytest
 from search_fakes import ScriptedRoles, make_task, saving, script
 
+from automind.config import SearchConfig
 from automind.grading import validate_submission
 from automind.roles import Context, LeakCheck, Plan, Trick
 from automind.run import RunError, RunKnowledge, resume, solve
-from automind.search.journal import Journal, Node
+from automind.search.journal import Journal, MetricValue, Node
 from automind.task import Task
 
 N = 600  # 300 training rows: 60 held out at 0.2
@@ -287,8 +288,8 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
         return SimpleNamespace(
             journal=SimpleNamespace(best_node=best, nodes=[best]), time_limit=limit, run_dir=Path("run"),
             agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=850, n_holdout=150)),
-            settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=SimpleNamespace(finish_reserve_s=5.0)),
-            elapsed=lambda: elapsed,
+            settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=SearchConfig(finish_reserve_s=5.0)),
+            elapsed=lambda: elapsed, progress=lambda: 0.0,  # before the ensemble share
         )  # fmt: skip
 
     assert Runner.refit_reserve(runner(17.0, 120.0)) == pytest.approx(20.0)  # 17 s on 85 % of the rows
@@ -298,6 +299,42 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
     # a best node found late: its refit no longer fits, so its time goes to the search instead
     assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=90.0)) == pytest.approx(20.0)  # 25 s left
     assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=100.0)) == 0.0  # 15 s left < 20 s
+
+
+def test_the_reserve_keeps_time_to_refit_the_ensemble_that_is_due():
+    """In the ensemble share the reserve covers the refit of the members the due ensemble would blend (a late
+    ensemble best could otherwise not be refitted); before that share, and when that refit would not fit,
+    only the best node's own refit is kept."""
+    from types import SimpleNamespace
+
+    from automind.run import Runner
+
+    j = Journal(lower_is_better=False)
+    for value, secs in ((0.8, 10.0), (0.7, 8.0), (0.6, 30.0)):  # three lineages that saved predictions
+        j.append(Node(action="draft", metric=MetricValue(value), is_buggy=False, code="x",
+                      outputs=["oof.npy", "test_pred.npy", "y.npy"], timings={"exec": secs}))  # fmt: skip
+    cfg = SearchConfig(finish_reserve_s=5.0, ensemble={"members": 2, "start_share": 0.75})
+
+    def reserve(limit: float, elapsed: float, **search) -> float:
+        runner = SimpleNamespace(
+            journal=j, time_limit=limit, run_dir=Path("run"), elapsed=lambda: elapsed,
+            agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=800, n_holdout=200)),
+            settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=cfg.model_copy(update=search)),
+        )  # fmt: skip
+        runner.progress = lambda: elapsed / limit
+        return Runner.refit_reserve(runner)
+
+    assert reserve(600.0, 300.0) == pytest.approx(10.0 / 0.8)  # half-way: the best node's refit alone
+    assert reserve(600.0, 460.0) == pytest.approx((10.0 + 8.0) / 0.8)  # ensemble due: both members
+    both = cfg.ensemble.model_copy(update={"members": 3})
+    assert reserve(600.0, 460.0, ensemble=both) == pytest.approx(48.0 / 0.8)  # the three best lineages
+    assert reserve(600.0, 550.0, ensemble=both) == pytest.approx(10.0 / 0.8)  # 45 s left: 60 s cannot run
+    off = cfg.ensemble.model_copy(update={"rounds": 0})
+    assert reserve(600.0, 460.0, ensemble=off) == pytest.approx(10.0 / 0.8)  # no ensembles: no such refit
+    for _ in range(cfg.ensemble.rounds):
+        j.append(Node(action="ensemble", parent=j.get("0"), metric=MetricValue(0.6), is_buggy=False, code="x",
+                      ensemble={"members": ["0", "1"]}))  # fmt: skip
+    assert reserve(600.0, 460.0) == pytest.approx(10.0 / 0.8)  # its rounds are spent: none is due
 
 
 class BlendingRoles(ScriptedRoles):
