@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 Action = Literal["draft", "improve", "debug", "refine", "ensemble", "leak-fix", "data-use"]
 
 
+# The newest memory lines a prompt shows; the context keeps the whole run's (Context.memory).
+MEMORY_LINES = 12
+
+
 @dataclass
 class Trick:
     """One piece of actionable knowledge with its provenance (card id, post URL, paper title)."""
@@ -52,7 +56,9 @@ class Context:
         default_factory=list
     )  # drafts: retrieved tricks, and papers (kind "paper")
     trick: Trick | None = None  # improve: the one trick to apply (None: plain improve)
-    memory: list[str] = field(default_factory=list)  # "tried X -> validation Y" from this run
+    # "tried X -> validation Y", one line per node of this run, oldest first (the recipe policy reads every
+    # draft and trick set it already ran; a prompt shows the newest MEMORY_LINES)
+    memory: list[str] = field(default_factory=list)
     experience: list[str] = field(default_factory=list)  # hints from the experience store
     parent_plan: str | None = None
     parent_code: str | None = None

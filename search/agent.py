@@ -76,7 +76,7 @@ class Agent:
             labels=self.labels,
             knowledge=self.knowledge if d.action == "draft" else [],
             trick=d.trick,
-            memory=self.journal.memory(),
+            memory=self.journal.memory(limit=None),
             seed=self.settings.search.seed + len(self.journal),
         )
         if p is not None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from automind.atomic import write_json
-from automind.roles import Action, Trick
+from automind.roles import MEMORY_LINES, Action, Trick
 
 Status = Literal["valid", "buggy", "dead"]
 LeakStatus = Literal["unchecked", "clean", "leak", "suspect_leakage"]
@@ -393,8 +393,9 @@ class Journal:
                     out.add(child.trick.id)
         return out
 
-    def memory(self, limit: int = 12) -> list[str]:
-        """'tried X -> validation Y' lines for this run's drafts and improves, newest last."""
+    def memory(self, limit: int | None = MEMORY_LINES) -> list[str]:
+        """'tried X -> validation Y' lines for this run's nodes, newest last: the last `limit` of them, or all
+        (None)."""
         lines = []
         for n in self.nodes:
             what = n.summary or (n.plan.strip().splitlines() or ["(no plan)"])[0][:160]
@@ -407,7 +408,7 @@ class Journal:
             else:
                 flag = f" [{n.leakage.status.replace('_', ' ')}]" if n.flagged else ""
                 lines.append(f"tried {what} -> validation {n.metric.value:.6g}{flag}")
-        return lines[-limit:]
+        return lines if limit is None else lines[-limit:]
 
     # --- persistence ---------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from automind.llm.parsers import (
 )
 from automind.llm.prompts import render
 from automind.llm.search_roles import LLMSearchActions
-from automind.roles import Context, LeakCheck, Plan, Step, Trick, Verdict
+from automind.roles import MEMORY_LINES, Context, LeakCheck, Plan, Step, Trick, Verdict
 
 if TYPE_CHECKING:
     from automind.config import Settings
@@ -212,7 +212,7 @@ class LLMRoles(LLMSearchActions):
             "metric": metric.name,
             "lower_is_better": lower,
             "labels": ctx.labels,
-            "memory": ctx.memory,
+            "memory": ctx.memory[-MEMORY_LINES:],
             "experience": ctx.experience,
             "time_left_s": left,
             "exec_timeout_s": timeout,

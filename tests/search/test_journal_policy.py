@@ -189,3 +189,25 @@ def test_policy_probabilities_with_seeded_rng():
     assert abs(greedy - (0.6 + 0.4 / 4)) < 0.03  # a random pick may also land on the best
     with_trick = sum(d.trick is not None for d in improves) / len(improves)
     assert abs(with_trick - 0.5) < 0.03
+
+
+def test_the_context_carries_every_node_of_the_run(tmp_path):
+    """The recipe policy reads which drafts and trick sets the run already tried from Context.memory, so the
+    context holds one line per node of the whole run, not a window (a window let long runs repeat a draft
+    or an improve that had already run); prompts show only the newest lines (tests/automind/llm)."""
+    from automind.config import load_config
+    from automind.roles import MEMORY_LINES
+    from automind.search.agent import Agent
+    from automind.search.policy import Decision
+    from automind.task import MetricSpec, Task, TaskSpec
+
+    task = Task(tmp_path, TaskSpec(name="t", metric=MetricSpec(name="accuracy")), "Predict y.")
+    j = Journal(lower_is_better=False)
+    for i in range(MEMORY_LINES + 3):
+        j.append(valid(0.5 + i / 100)).summary = f"idea-{i:02d}"
+    agent = Agent(
+        task=task, settings=load_config({}, environ={}).settings, journal=j, run_dir=tmp_path / "run"
+    )
+    memory = agent.context(Decision("improve", j.nodes[-1])).memory
+    assert len(memory) == len(j) and "idea-00" in memory[0] and "idea-14" in memory[-1]
+    assert j.memory() == memory[-MEMORY_LINES:]  # the windowed view (prompts, experience records)

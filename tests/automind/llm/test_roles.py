@@ -92,6 +92,19 @@ def test_draft_plan_prompt_carries_knowledge_memory_and_experience(tmp_path):
         assert needle in prompt
 
 
+def test_a_prompt_shows_the_newest_memory_lines_of_a_long_run(tmp_path):
+    """The context keeps every node's memory line (the recipe policy needs them all); the prompt shows the
+    newest MEMORY_LINES, so a long run does not crowd out the rest of the prompt."""
+    from automind.roles import MEMORY_LINES
+
+    roles, llm = make(tmp_path, {"role": "planner", "text": "<plan>Try ridge.</plan>"})
+    lines = [f"tried idea-{i:02d} -> validation 0.{i:02d}" for i in range(MEMORY_LINES + 3)]
+    roles.plan(ctx(tmp_path, memory=lines))
+    prompt = llm.prompts[0][1]
+    assert all(line in prompt for line in lines[-MEMORY_LINES:])
+    assert not any(line in prompt for line in lines[:3])
+
+
 def test_improve_with_trick_and_debug_prompts(tmp_path):
     roles, llm = make(
         tmp_path,
