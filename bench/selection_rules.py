@@ -9,7 +9,11 @@ the node each rule would have picked is compared with the best node in hindsight
 - holdout: the holdout score alone;
 - own: the script's own validation score alone;
 - pooled: what the search ranks by today (search/trust.rank_score): the row-weighted mean of both for a
-  recipe script that reads no other node's predictions, else the holdout score.
+  recipe script that reads no other node's predictions, else the holdout score;
+- pooled-blends: the same, with recipe blends pooled too (their weights are cross-fitted);
+- paired: pooled, but a blend's holdout score is moved onto its members' scale: less the mean of its
+  members' (holdout - pooled) gaps. A blend ranked by its holdout alone competes with pooled singles on a
+  different footing whenever the holdout rows are easier or harder than the K-fold rows.
 Regret is the graded gap to the best node, divided by the gap between the best and the worst node of that
 run, so tasks with different metrics average. The answers are used here only, never to pick.
 """
@@ -23,6 +27,7 @@ from pathlib import Path
 
 from automind.grading import grade
 from automind.holdout import pooled
+from automind.refit import referenced_nodes
 from automind.search.journal import Journal, Node
 from automind.search.trust import own_validation
 from automind.task import Task
@@ -45,7 +50,27 @@ def rules(run: Path, n_holdout: int, n_seen: int) -> dict[str, Rule]:
             return holdout(n)
         return pooled(n.reported_metric, holdout(n), n_holdout=n_holdout, n_seen=n_seen)
 
-    return {"holdout": holdout, "own": own, "pooled": pooled_rule}
+    def pooled_blends(n: Node) -> float:
+        if n.reported_metric is None or n.roles != "recipes" or n.flagged:
+            return holdout(n)
+        return pooled(n.reported_metric, holdout(n), n_holdout=n_holdout, n_seen=n_seen)
+
+    nodes = {n.id: n for n in Journal.load(run / "journal.json").nodes}
+
+    def paired(n: Node) -> float:
+        members = [nodes[i] for i in referenced_nodes(n.code, run) if i in nodes]
+        members = [m for m in members if m.holdout_metric is not None]
+        if not members:
+            return pooled_rule(n)
+        return holdout(n) - sum(holdout(m) - pooled_rule(m) for m in members) / len(members)
+
+    return {
+        "holdout": holdout,
+        "own": own,
+        "pooled": pooled_rule,
+        "pooled-blends": pooled_blends,
+        "paired": paired,
+    }
 
 
 def analyse(run: Path) -> dict | None:
@@ -92,7 +117,7 @@ def main() -> None:
         }
     )
     results = [r for r in map(analyse, runs) if r is not None]
-    names = ["holdout", "own", "pooled"]
+    names = ["holdout", "own", "pooled", "pooled-blends", "paired"]
     print("| run | nodes | best graded | " + " | ".join(f"{k} pick (regret)" for k in names) + " |")
     print("|---|---|---|" + "---|" * len(names))
     for r in results:
