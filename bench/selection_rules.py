@@ -127,12 +127,16 @@ def main() -> None:
         print("no finished run with a holdout under", ", ".join(map(str, args.runs)))
         return
     print()
+
+    def versus(k: str, other: str) -> str:
+        better = sum(r[k]["regret"] < r[other]["regret"] - 1e-12 for r in results)
+        worse = sum(r[k]["regret"] > r[other]["regret"] + 1e-12 for r in results)
+        return f"vs {other}: better in {better}, worse in {worse}"
+
     for k in names:
         regret = sum(r[k]["regret"] for r in results) / len(results)
-        better = sum(r[k]["regret"] < r["holdout"]["regret"] - 1e-12 for r in results)
-        worse = sum(r[k]["regret"] > r["holdout"]["regret"] + 1e-12 for r in results)
         print(f"{k}: mean regret {regret:.3f} over {len(results)} runs; "
-              f"vs holdout alone: better in {better}, worse in {worse}")  # fmt: skip
+              f"{versus(k, 'holdout')}; {versus(k, 'pooled')}")  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 
