@@ -34,7 +34,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from paired import rows_for  # bench/paired.py (python puts this script's folder on the path)
+
+# bench/paired.py (python puts this script's folder on the path)
+from paired import checkpoint_submission, rows_for
 
 from automind.baseline import class_order, fill_submission, load_public, trivial_submission
 from automind.grading import grade
@@ -168,26 +170,14 @@ def autogluon(task: Task, budget: float, out: Path, jobs: int) -> dict:
     return {"t": time.time() - t0, "report": grade(task, path_sub), "best": best}
 
 
-def _ranked(nodes: list[dict], lower: bool) -> list[dict]:
-    """Valid nodes by the score the search ranked them with (journal `metric`), best first."""
-    valid = [n for n in nodes if not n.get("is_buggy", True) and n.get("metric") is not None]
-    return sorted(valid, key=lambda n: float(n["metric"]), reverse=not lower)
-
-
-def best_at(
-    task: Task, run_dir: Path, nodes: list[dict], budget: float, lower: bool
-) -> dict[str, float | None]:
-    """The graded score of the best node as of each share of the budget (its saved submission, re-graded)."""
+def best_at(task: Task, run_dir: Path) -> dict[str, float | None]:
+    """The graded score of the best node as of each share of the budget (its saved submission, re-graded;
+    the node is picked as bench/paired.py's checkpoint_submission picks it)."""
     out: dict[str, float | None] = {}
     for share in POINTS:
-        ranked = _ranked([n for n in nodes if (n.get("elapsed_s") or 0.0) <= share * budget], lower)
-        score = None
-        for n in ranked[:1]:
-            sub = run_dir / "nodes" / str(n["id"]) / "submission" / task.spec.submission_file
-            if sub.is_file():
-                rep = grade(task, sub)
-                score = rep.score if rep.valid else None
-        out[f"{int(share * 100)}%"] = score
+        sub = checkpoint_submission(task, run_dir, share) if (run_dir / "run.json").is_file() else None
+        rep = grade(task, sub) if sub is not None else None
+        out[f"{int(share * 100)}%"] = rep.score if rep is not None and rep.valid else None
     return out
 
 
@@ -204,14 +194,13 @@ def automind(task: Task, budget: float, out: Path, extra: list[str]) -> dict:
     valid = [n for n in nodes if not n.get("is_buggy", True)]
     sub = run_dir / "submission.csv"
     rep = grade(task, sub) if sub.is_file() else None
-    lower = get_metric(task.spec.metric.name, task.spec.metric.lower_is_better).lower_is_better
     return {
         "t": wall,
         "first_valid": min((n.get("elapsed_s") or 0.0) for n in valid) if valid else None,
         "report": rep,
         "nodes": len(nodes),
         "valid_nodes": len(valid),
-        "at": best_at(task, run_dir, nodes, budget, lower),
+        "at": best_at(task, run_dir),
         "note": "" if proc.returncode == 0 else f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}",
     }
 
