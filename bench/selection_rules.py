@@ -35,7 +35,7 @@ from automind.task import Task
 Rule = Callable[[Node], float]
 
 
-def rules(run: Path, n_holdout: int, n_seen: int) -> dict[str, Rule]:
+def rules(run: Path, journal: Journal, n_holdout: int, n_seen: int) -> dict[str, Rule]:
     """Each rule: a valid node with a holdout score -> the score it would be ranked by."""
 
     def holdout(n: Node) -> float:
@@ -45,21 +45,20 @@ def rules(run: Path, n_holdout: int, n_seen: int) -> dict[str, Rule]:
     def own(n: Node) -> float:
         return holdout(n) if n.reported_metric is None else n.reported_metric
 
-    def pooled_rule(n: Node) -> float:  # search/trust.rank_score on a saved node
-        if n.reported_metric is None or not own_validation(n, run):
+    def pool_if(n: Node, trusted: bool) -> float:
+        if n.reported_metric is None or not trusted:
             return holdout(n)
         return pooled(n.reported_metric, holdout(n), n_holdout=n_holdout, n_seen=n_seen)
+
+    def pooled_rule(n: Node) -> float:  # search/trust.rank_score on a saved node
+        return pool_if(n, own_validation(n, run))
 
     def pooled_blends(n: Node) -> float:
-        if n.reported_metric is None or n.roles != "recipes" or n.flagged:
-            return holdout(n)
-        return pooled(n.reported_metric, holdout(n), n_holdout=n_holdout, n_seen=n_seen)
-
-    nodes = {n.id: n for n in Journal.load(run / "journal.json").nodes}
+        return pool_if(n, n.roles == "recipes" and not n.flagged)
 
     def paired(n: Node) -> float:
-        members = [nodes[i] for i in referenced_nodes(n.code, run) if i in nodes]
-        members = [m for m in members if m.holdout_metric is not None]
+        ids = set(referenced_nodes(n.code, run))
+        members = [m for m in journal.nodes if m.id in ids and m.holdout_metric is not None]
         if not members:
             return pooled_rule(n)
         return holdout(n) - sum(holdout(m) - pooled_rule(m) for m in members) / len(members)
@@ -83,7 +82,8 @@ def analyse(run: Path) -> dict | None:
     sign = -1.0 if info["task"]["lower_is_better"] else 1.0
     graded: dict[str, float] = {}
     nodes: list[Node] = []
-    for n in Journal.load(run / "journal.json").nodes:
+    journal = Journal.load(run / "journal.json")
+    for n in journal.nodes:
         sub = run / "nodes" / n.id / "submission" / task.spec.submission_file
         if n.is_buggy or n.holdout_metric is None or not sub.is_file():
             continue
@@ -96,7 +96,7 @@ def analyse(run: Path) -> dict | None:
     best = max(sign * v for v in graded.values())
     spread = best - min(sign * v for v in graded.values()) or 1.0
     out: dict = {"run": str(run), "task": task.name, "nodes": len(nodes), "best_graded": sign * best}
-    for name, key in rules(run, int(h["holdout_rows"]), int(h["train_rows_seen"])).items():
+    for name, key in rules(run, journal, int(h["holdout_rows"]), int(h["train_rows_seen"])).items():
         pick = max(nodes, key=lambda n, key=key: sign * key(n))  # max() keeps the earliest among equals
         out[name] = {"node": pick.id, "graded": graded[pick.id],
                      "regret": (best - sign * graded[pick.id]) / spread}  # fmt: skip
