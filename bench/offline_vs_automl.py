@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 # bench/paired.py (python puts this script's folder on the path)
-from paired import checkpoint_submission, rows_for
+from paired import checkpoint_submission, complete, pairs_for, pooled_row, rows_for
 
 from automind.baseline import class_order, fill_submission, load_public, trivial_submission
 from automind.grading import grade
@@ -258,6 +258,8 @@ def main() -> None:
         make_tasks(args.tasks_dir)
     extra = ["--no-knowledge"] if args.no_knowledge else []
     rows, time_rows, gain_rows, dump = [], [], [], []
+    # bench/paired.py's pairs of each gain column, for the pooled row
+    columns: dict[str, list[tuple[Task, Path, Path]]] = {}
     for folder in sorted(p for p in args.tasks_dir.iterdir() if p.is_dir()):
         if args.only and folder.name not in args.only:
             continue
@@ -299,6 +301,9 @@ def main() -> None:
         print(time_rows[-1], file=sys.stderr, flush=True)
         gains = rows_for(task, out, None)
         gain_rows.append(f"| {folder.name} | " + " | ".join(gains.values()) + " |")
+        for name, pair in pairs_for(task, out, None).items():
+            item = complete(task, pair)
+            columns.setdefault(name, []).extend([item] if item else [])
         out_root.mkdir(parents=True, exist_ok=True)
         (out_root / "results.json").write_text(json.dumps(dump, indent=1, default=str))
     head = (
@@ -316,7 +321,8 @@ def main() -> None:
         "* = the interval excludes 0\n\n"
         "| task | vs FLAML | vs AutoGluon | best node at 100 % vs 25 % |\n|---|---|---|---|"
     )
-    print("\n".join([head, *rows, head2, *time_rows, head3, *gain_rows]))
+    pooled = [pooled_row(columns)] if sum(map(len, columns.values())) > 1 else []
+    print("\n".join([head, *rows, head2, *time_rows, head3, *gain_rows, *pooled]))
 
 
 if __name__ == "__main__":

@@ -1,17 +1,25 @@
 """Is one submission really better than another on the test rows, or a few rows luckier? A paired bootstrap.
 
-    python bench/paired.py TASKS_DIR OUT [--against OUT_B]
+    python bench/paired.py TASKS_DIR OUT [OUT ...] [--against OUT_B [OUT_B ...]]
 
 OUT is a folder written by bench/offline_vs_automl.py (OUT/<task>/run/ for automind, OUT/<task>/flaml.csv,
 OUT/<task>/autogluon.csv). For every task found there it prints automind's graded gain over FLAML and over
 AutoGluon, and what the search gained between 25 % and 100 % of the budget (the saved search-time
 submissions of the best node at each point, so the final refit is in neither); with `--against`,
-automind's final submission in OUT against the one in OUT_B (e.g. a 600 s run against a 120 s run).
+automind's final submission in each OUT against the one in the OUT_B at the same place (e.g. 600 s runs
+against 120 s runs, one pair of folders per seed).
 
 Each gain is positive when automind (the first submission) is better in the metric's direction, with a
 95 % interval from resampling the test rows (the same rows for both submissions, so what they share
 cancels). An interval that contains 0 means the test set cannot tell the two apart: the bundled test
 sets have 69 to 1000 rows, where one row of accuracy is 0.1 to 1.4 points.
+
+The last row pools every pair of a column (tasks and seeds): "net" is how many more pairs automind (or
+the later node) wins than it loses, with an interval that resamples the test rows of every task and,
+within a task, the pairs (the seeds); an interval above 0 means it wins more often than it loses by more
+than the test rows' noise, however small each win. A large gain on one task counts once, so one task
+cannot carry the row; the mean of each pair's gain over its own bootstrap standard error is printed
+beside it (metric-free, so accuracy and RMSLE gains add up, but one large gain can dominate it).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +37,7 @@ from automind.grading import resolve_metric, truth_and_predictions, validate_sub
 from automind.task import Task
 
 RESAMPLES = 1000
+Pair = tuple[Path | None, Path | None]
 
 
 @dataclass
@@ -38,33 +48,99 @@ class Gain:
     rows: int
 
     def __str__(self) -> str:
-        mark = "" if self.low <= 0.0 <= self.high else " *"
-        return f"{self.value:+.4f} [{self.low:+.4f}, {self.high:+.4f}]{mark}"
+        return f"{self.value:+.4f} [{self.low:+.4f}, {self.high:+.4f}]{_mark(self.low, self.high)}"
+
+
+@dataclass
+class Pooled:
+    net: int  # pairs where a grades better minus pairs where it grades worse, on all the test rows
+    low: float  # 2.5 % and 97.5 % quantiles of the same over resamples (rows, and pairs within a task)
+    high: float
+    pairs: int
+    better: int
+    worse: int
+    mean_se: float  # mean over pairs of gain / its bootstrap standard error (one large gain can dominate it)
+
+    def __str__(self) -> str:
+        equal = self.pairs - self.better - self.worse
+        return (f"net {self.net:+d} [{self.low:+.0f}, {self.high:+.0f}]{_mark(self.low, self.high)} "
+                f"({self.pairs} pairs: {self.better} better, {self.worse} worse, {equal} equal; "
+                f"mean {self.mean_se:+.2f} SE)")  # fmt: skip
+
+
+def _mark(low: float, high: float) -> str:
+    return "" if low <= 0.0 <= high else " *"
+
+
+def _bootstrap(
+    task: Task, pairs: Sequence[tuple[Path, Path]], draws: Sequence[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair's gain on all the test rows, and on each draw of row indices (NaN where the metric is
+    undefined on a draw, e.g. AUC on a resample with one class): shapes (pairs,) and (draws, pairs)."""
+    metric = resolve_metric(task)
+    params = dict(task.spec.metric.params)
+    sign = -1.0 if metric.lower_is_better else 1.0
+    preds: dict[Path, np.ndarray] = {}
+    y = np.empty(0)
+    for path in {p for pair in pairs for p in pair}:
+        truth, pred = truth_and_predictions(task, validate_submission(task, path), metric)
+        y, preds[path] = np.asarray(truth), np.asarray(pred)
+
+    def gain(a: Path, b: Path, idx: np.ndarray) -> float:
+        try:
+            v = sign * (metric(y[idx], preds[a][idx], **params) - metric(y[idx], preds[b][idx], **params))
+        except (ValueError, ZeroDivisionError):
+            return math.nan
+        return float(v) if math.isfinite(v) else math.nan
+
+    every = np.arange(len(y))
+    point = np.array([gain(a, b, every) for a, b in pairs])
+    boot = np.array([[gain(a, b, idx) for a, b in pairs] for idx in draws]).reshape(len(draws), len(pairs))
+    return point, boot
+
+
+def _draws(rng: np.random.Generator, rows: int, resamples: int) -> list[np.ndarray]:
+    return [rng.integers(0, rows, rows) for _ in range(resamples)]
 
 
 def paired_gain(task: Task, a: Path, b: Path, resamples: int = RESAMPLES, seed: int = 0) -> Gain:
     """How much better submission `a` grades than `b` on `task`'s answers, with a paired bootstrap interval."""
-    metric = resolve_metric(task)
-    params = dict(task.spec.metric.params)
-    y, pa = truth_and_predictions(task, validate_submission(task, a), metric)
-    _, pb = truth_and_predictions(task, validate_submission(task, b), metric)
-    y, pa, pb = np.asarray(y), np.asarray(pa), np.asarray(pb)
-    sign = -1.0 if metric.lower_is_better else 1.0
+    rows = len(validate_submission(task, a))
+    point, boot = _bootstrap(task, [(a, b)], _draws(np.random.default_rng(seed), rows, resamples))
+    values = boot[:, 0][np.isfinite(boot[:, 0])]
+    low, high = np.quantile(values, [0.025, 0.975]) if len(values) else (math.nan, math.nan)
+    return Gain(float(point[0]), float(low), float(high), rows)
 
-    def gain(idx: np.ndarray) -> float:
-        return sign * (metric(y[idx], pa[idx], **params) - metric(y[idx], pb[idx], **params))
 
+def pooled_gain(
+    items: Sequence[tuple[Task, Path, Path]], resamples: int = RESAMPLES, seed: int = 0
+) -> Pooled:
+    """Over many pairs (tasks x seeds): how many more pairs the first submission wins than it loses, with a
+    bootstrap interval that resamples the test rows of each task (one draw shared by that task's pairs,
+    which grade the same rows) and the pairs within each task (the seeds)."""
     rng = np.random.default_rng(seed)
-    values = []
-    for _ in range(resamples):
-        try:
-            v = gain(rng.integers(0, len(y), len(y)))
-        except (ValueError, ZeroDivisionError):
-            continue  # e.g. a resample with one class only: AUC undefined there
-        if math.isfinite(v):
-            values.append(v)
-    low, high = np.quantile(values, [0.025, 0.975]) if values else (math.nan, math.nan)
-    return Gain(gain(np.arange(len(y))), float(low), float(high), len(y))
+    groups: dict[Path, tuple[Task, list[tuple[Path, Path]]]] = {}
+    for task, a, b in items:
+        groups.setdefault(task.root.resolve(), (task, []))[1].append((a, b))
+    points, boots = [], []
+    for task, pairs in groups.values():
+        rows = len(validate_submission(task, pairs[0][0]))
+        point, boot = _bootstrap(task, pairs, _draws(rng, rows, resamples))
+        points.append(point)
+        boots.append(boot)
+    if not points:
+        return Pooled(0, math.nan, math.nan, 0, 0, 0, math.nan)
+    every = np.concatenate(points)
+    nets = []
+    for r in range(resamples):
+        drawn = np.concatenate([b[r, rng.integers(0, b.shape[1], b.shape[1])] for b in boots])
+        nets.append(int((drawn > 0).sum() - (drawn < 0).sum()))  # NaN (metric undefined) counts neither way
+    low, high = np.quantile(nets, [0.025, 0.975])
+    scale = np.concatenate([np.nanstd(b, axis=0) for b in boots])
+    ok = scale > 0  # identical submissions: a gain of exactly 0 on every draw
+    mean_se = float(np.nanmean(np.where(ok, every / np.where(ok, scale, 1.0), 0.0)))
+    better, worse = int((every > 0).sum()), int((every < 0).sum())
+    return Pooled(better - worse, float(low), float(high), len(every), better, worse, mean_se)
 
 
 def checkpoint_submission(task: Task, run: Path, share: float) -> Path | None:
@@ -83,30 +159,49 @@ def checkpoint_submission(task: Task, run: Path, share: float) -> Path | None:
     return path if path.is_file() else None
 
 
+def pairs_for(task: Task, out: Path, against: Path | None) -> dict[str, Pair]:
+    """The submissions compared for one task, by column (None where one is missing)."""
+    final, run = out / "run" / "submission.csv", out / "run"
+    if against is not None:
+        return {"vs other run": (final, against / task.root.name / "run" / "submission.csv")}
+    return {
+        "vs FLAML": (final, out / "flaml.csv"),
+        "vs AutoGluon": (final, out / "autogluon.csv"),
+        # the search alone: both are search-time submissions (the final refit is not in either)
+        "best node at 100 % vs 25 %": (
+            (checkpoint_submission(task, run, 1.0), checkpoint_submission(task, run, 0.25))
+            if run.is_dir()
+            else (None, None)
+        ),
+    }
+
+
 def rows_for(task: Task, out: Path, against: Path | None) -> dict[str, str]:
     """The gains printed for one task (a column is '-' when a submission is missing)."""
-    final, run = out / "run" / "submission.csv", out / "run"
-    pairs: dict[str, tuple[Path | None, Path | None]] = (
-        {"vs other run": (final, against / task.root.name / "run" / "submission.csv")}
-        if against is not None
-        else {
-            "vs FLAML": (final, out / "flaml.csv"),
-            "vs AutoGluon": (final, out / "autogluon.csv"),
-            # the search alone: both are search-time submissions (the final refit is not in either)
-            "best node at 100 % vs 25 %": (
-                checkpoint_submission(task, run, 1.0),
-                checkpoint_submission(task, run, 0.25),
-            )
-            if run.is_dir()
-            else (None, None),
-        }
-    )
-    return {name: _gain_text(task, a, b) for name, (a, b) in pairs.items()}
+    return {name: _gain_text(task, *pair) for name, pair in pairs_for(task, out, against).items()}
+
+
+def pooled_row(columns: dict[str, list[tuple[Task, Path, Path]]]) -> str:
+    """The table's last row: every column's pairs pooled (see the module's docstring)."""
+    cells = []
+    for items in columns.values():
+        try:
+            cells.append(str(pooled_gain(items)) if items else "-")
+        except Exception as e:  # noqa: BLE001 - as in _gain_text
+            cells.append(f"error: {type(e).__name__}: {str(e)[:60]}")
+    return "| pooled (wins - losses) | " + " | ".join(cells) + " |"
+
+
+def complete(task: Task, pair: Pair) -> tuple[Task, Path, Path] | None:
+    """(task, a, b) when both submissions exist, for pooled_row."""
+    a, b = pair
+    return (task, a, b) if a is not None and b is not None and a.is_file() and b.is_file() else None
 
 
 def _gain_text(task: Task, a: Path | None, b: Path | None) -> str:
-    if a is None or b is None or not a.is_file() or not b.is_file():
+    if complete(task, (a, b)) is None:
         return "-"
+    assert a is not None and b is not None
     try:
         return str(paired_gain(task, a, b))
     except Exception as e:  # noqa: BLE001 - an unreadable submission is a table cell, not a crashed bench
@@ -116,23 +211,40 @@ def _gain_text(task: Task, a: Path | None, b: Path | None) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tasks_dir", type=Path)
-    ap.add_argument("out", type=Path, help="a bench/offline_vs_automl.py output folder")
-    ap.add_argument("--against", type=Path, default=None, help="another such folder: compare the final runs")
+    ap.add_argument(
+        "out", type=Path, nargs="+", help="bench/offline_vs_automl.py output folders (e.g. one per seed)"
+    )
+    ap.add_argument("--against", type=Path, nargs="+", default=None,
+                    help="as many such folders: compare each OUT's final runs with the folder at its place")  # fmt: skip
     args = ap.parse_args()
-    printed = False
-    for folder in sorted(p for p in args.out.iterdir() if p.is_dir()):
-        task_dir = args.tasks_dir / folder.name
-        if not task_dir.is_dir():
-            continue
-        row = rows_for(Task.load(task_dir), folder, args.against)
-        if not printed:
-            print("graded gain (positive: automind's final submission, or the later node, is better), 95 % "
-                  "paired-bootstrap interval over the test rows; * = the interval excludes 0\n")  # fmt: skip
-            print("| task | " + " | ".join(row) + " |\n|---|" + "---|" * len(row))
-            printed = True
-        print(f"| {folder.name} | " + " | ".join(row.values()) + " |")
-    if not printed:
-        print(f"no task of {args.tasks_dir} has results under {args.out}")
+    if args.against is not None and len(args.against) != len(args.out):
+        ap.error(
+            f"--against needs one folder per OUT: got {len(args.out)} OUT and {len(args.against)} --against"
+        )
+    againsts = args.against or [None] * len(args.out)
+    columns: dict[str, list[tuple[Task, Path, Path]]] = {}
+    for out, against in zip(args.out, againsts, strict=True):
+        if not out.is_dir():
+            ap.error(f"{out} is not a folder: give a bench/offline_vs_automl.py output folder")
+        for folder in sorted(p for p in out.iterdir() if p.is_dir()):
+            task_dir = args.tasks_dir / folder.name
+            if not task_dir.is_dir():
+                continue
+            task = Task.load(task_dir)
+            pairs = pairs_for(task, folder, against)
+            if not columns:
+                print("graded gain (positive: automind's final submission, or the later node, is better), 95 % "
+                      "paired-bootstrap interval over the test rows; * = the interval excludes 0\n")  # fmt: skip
+                print("| task | " + " | ".join(pairs) + " |\n|---|" + "---|" * len(pairs))
+            label = folder.name if len(args.out) == 1 else f"{folder.name} ({out.name})"
+            print(f"| {label} | " + " | ".join(_gain_text(task, *pair) for pair in pairs.values()) + " |")
+            for name, pair in pairs.items():
+                item = complete(task, pair)
+                columns.setdefault(name, []).extend([item] if item else [])
+    if not columns:
+        print(f"no task of {args.tasks_dir} has results under {', '.join(map(str, args.out))}")
+    elif sum(map(len, columns.values())) > 1:
+        print(pooled_row(columns))
 
 
 if __name__ == "__main__":

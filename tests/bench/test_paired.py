@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -69,3 +71,78 @@ def test_a_difference_of_a_few_rows_is_within_the_noise(paired, tmp_path):
     )
     same = paired.paired_gain(task, a, a, resamples=50)
     assert (same.value, same.low, same.high) == (0.0, 0.0, 0.0)
+
+
+def _named_task(tmp_path: Path, name: str, metric: str, n: int = 2000) -> Task:
+    rng = np.random.default_rng(zlib.crc32(name.encode()))  # str hash() differs between processes
+    y = rng.choice(["a", "b"], n) if metric == "accuracy" else rng.normal(size=n)
+    frame = pd.DataFrame({"x": rng.random(n), "y": y})
+    return Task.load(prepare_task(frame, tmp_path / name, "y", metric))
+
+
+def _slightly_better(task: Task, folder: Path, flip: bool = False) -> tuple[Path, Path]:
+    """Two submissions 6 test rows apart (18 discordant rows): too close to tell apart on one task."""
+    folder.mkdir(parents=True, exist_ok=True)
+    a = _with_errors(task, folder / "a.csv", 0.20)  # wrong on rows 0-79
+    b = _with_errors(task, folder / "b.csv", 0.215, start=6)  # wrong on rows 6-91
+    return (b, a) if flip else (a, b)
+
+
+def test_pooling_finds_a_gain_that_every_task_shows_but_none_resolves(paired, tmp_path):
+    tasks = [_named_task(tmp_path, f"t{i}-{m}", m) for i in range(3) for m in ("accuracy", "rmse")]
+    items = [(t, *_slightly_better(t, tmp_path / f"s{i}")) for i, t in enumerate(tasks)]
+    for task, a, b in items:
+        one = paired.paired_gain(task, a, b, resamples=300)
+        assert one.value > 0 and one.low <= 0.0  # each task alone: inside the noise
+    pooled = paired.pooled_gain(items, resamples=300)
+    # six pairs, each about 1.4 of its own standard errors better: more wins than losses beyond the noise
+    assert (pooled.net, pooled.better, pooled.worse) == (6, 6, 0) and 0 < pooled.low <= pooled.high <= 6
+    assert 1.0 < pooled.mean_se < 2.0 and str(pooled).startswith(f"net +6 [+{pooled.low:.0f}, +6] *")
+
+
+def test_pooling_gains_and_losses_stays_inside_the_noise(paired, tmp_path):
+    tasks = [_named_task(tmp_path, f"t{i}", "accuracy") for i in range(4)]
+    items = [(t, *_slightly_better(t, tmp_path / f"s{i}", flip=i % 2 == 1)) for i, t in enumerate(tasks)]
+    pooled = paired.pooled_gain(items, resamples=300)
+    assert pooled.low < 0 < pooled.high and pooled.net == 0 and abs(pooled.mean_se) < 0.1
+    assert (pooled.pairs, pooled.better, pooled.worse) == (4, 2, 2) and "*" not in str(pooled)
+
+
+def test_one_large_gain_counts_once_in_the_net_wins(paired, tmp_path):
+    """A huge win on one task and small losses on three: the net count is not carried by the big task."""
+    tasks = [_named_task(tmp_path, f"t{i}", "accuracy") for i in range(4)]
+    big = tasks[0]
+    items = [
+        (big, _with_errors(big, tmp_path / "good.csv", 0.05), _with_errors(big, tmp_path / "bad.csv", 0.4))
+    ]
+    items += [(t, *_slightly_better(t, tmp_path / f"s{i}", flip=True)) for i, t in enumerate(tasks[1:])]
+    pooled = paired.pooled_gain(items, resamples=300)
+    assert (pooled.net, pooled.better, pooled.worse) == (-2, 1, 3) and pooled.low < 0
+    assert pooled.mean_se > 1.0  # the standardised mean, printed beside it, is carried by the big task
+
+
+def test_the_cli_pairs_each_run_folder_with_its_own_baseline_and_pools_them(paired, tmp_path):
+    tasks_dir = tmp_path / "tasks"
+    tasks = [_named_task(tasks_dir, name, "accuracy") for name in ("alpha", "beta")]
+    outs, bases = [tmp_path / "long1", tmp_path / "long2"], [tmp_path / "short1", tmp_path / "short2"]
+    for i, task in enumerate(tasks):
+        for out, base in zip(outs, bases, strict=True):
+            for folder, share in ((out, 0.05), (base, 0.4)):
+                (folder / task.root.name / "run").mkdir(parents=True, exist_ok=True)
+                _with_errors(task, folder / task.root.name / "run" / "submission.csv", share, start=i)
+    script = str(ROOT / "bench" / "paired.py")
+    done = subprocess.run([sys.executable, script, str(tasks_dir), *map(str, outs), "--against", *map(str, bases)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    assert [r.split(" | ")[0] for r in rows[1:]] == [
+        "| alpha (long1)", "| beta (long1)", "| alpha (long2)", "| beta (long2)", "| pooled (wins - losses)"
+    ]  # fmt: skip
+    assert (
+        all(r.rstrip(" |").endswith("*") for r in rows[1:5])
+        and "net +4 [+4, +4] * (4 pairs: 4 better, 0 worse" in rows[-1]
+    )
+    wrong = subprocess.run([sys.executable, script, str(tasks_dir), *map(str, outs), "--against", str(bases[0])],
+                           capture_output=True, text=True, cwd=ROOT, timeout=300)  # fmt: skip
+    assert wrong.returncode == 2 and "--against needs one folder per OUT: got 2 OUT and 1" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
