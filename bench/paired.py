@@ -146,9 +146,12 @@ def pooled_gain(
 def checkpoint_submission(task: Task, run: Path, share: float) -> Path | None:
     """The saved submission of the best node as of `share` of the run's time limit (by the score the search
     ranked nodes with), as bench/offline_vs_automl.py grades its checkpoints."""
-    info = json.loads((run / "run.json").read_text())
+    try:
+        info = json.loads((run / "run.json").read_text())
+        nodes = json.loads((run / "journal.json").read_text())["nodes"]
+    except (OSError, ValueError, KeyError):
+        return None  # a run that crashed or is still going: no checkpoint to grade (a '-' cell)
     limit = (info.get("budget") or {}).get("time_limit_s")
-    nodes = json.loads((run / "journal.json").read_text())["nodes"]
     lower = resolve_metric(task).lower_is_better
     seen = [n for n in nodes if not n.get("is_buggy", True) and n.get("metric") is not None
             and limit is not None and (n.get("elapsed_s") or 0.0) <= share * limit]  # fmt: skip

@@ -146,3 +146,12 @@ def test_the_cli_pairs_each_run_folder_with_its_own_baseline_and_pools_them(pair
                            capture_output=True, text=True, cwd=ROOT, timeout=300)  # fmt: skip
     assert wrong.returncode == 2 and "--against needs one folder per OUT: got 2 OUT and 1" in wrong.stderr
     assert "Traceback" not in wrong.stderr
+
+
+def test_a_run_without_its_journal_has_no_checkpoint_rather_than_a_crash(paired, tmp_path):
+    task = _task(tmp_path, "accuracy")
+    run = tmp_path / "out" / "run"
+    run.mkdir(parents=True)
+    assert paired.checkpoint_submission(task, run, 1.0) is None
+    (run / "run.json").write_text("{not json")
+    assert paired.rows_for(task, run.parent, None)["best node at 100 % vs 25 %"] == "-"
