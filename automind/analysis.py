@@ -191,7 +191,7 @@ def _analyze(task: Task) -> DataAnalysis:
     if train is not None:  # targets are only ever found in a train table
         for c in targets:
             da.target[c] = _distribution(train[c])
-    da.problem_type = task.spec.problem_type or _problem_type(train, targets, da.target_columns, metric)
+    da.problem_type = task.spec.problem_type or _problem_type(train, targets, metric)
 
     skip = set(targets) | ({da.id_column} if da.id_column else set())
     for info in da.tables:
@@ -434,7 +434,7 @@ def _distribution(y: pd.Series) -> str:
     return f"{len(vc)} classes: " + ", ".join(parts) + more + imbalance
 
 
-def _problem_type(train: pd.DataFrame | None, targets: list[str], sub_targets: list[str], metric) -> str:
+def _problem_type(train: pd.DataFrame | None, targets: list[str], metric) -> str:
     if train is None or not targets or metric is None:
         if metric is not None and metric.kind == "value":
             return "regression"

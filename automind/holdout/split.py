@@ -97,7 +97,7 @@ def _group_split(train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n:
     return Split(rows, "group", why)
 
 
-def _stratified(labels: pd.Series, n_total: int, fraction: float, rng) -> Split:
+def _stratified(labels: pd.Series, fraction: float, rng) -> Split:
     rows: list[int] = []
     for _, group in sorted(labels.groupby(labels).groups.items(), key=lambda kv: str(kv[0])):
         idx = list(group)
@@ -123,7 +123,7 @@ def choose_rows(train: pd.DataFrame, test: pd.DataFrame, layout: Layout, fractio
     if found is not None:
         return found
     if layout.problem in ("binary", "multiclass") and len(layout.label_cols) == 1:
-        return _stratified(train.loc[eligible, layout.label_cols[0]], len(eligible), fraction, rng)
+        return _stratified(train.loc[eligible, layout.label_cols[0]], fraction, rng)
     rows = list(eligible)
     rng.shuffle(rows)
     return Split(sorted(int(i) for i in rows[:n]), "random", f"{n} random rows")
