@@ -184,15 +184,16 @@ def rows_for(task: Task, out: Path, against: Path | None) -> dict[str, str]:
     return {name: _gain_text(task, *pair) for name, pair in pairs_for(task, out, against).items()}
 
 
-def pooled_row(columns: dict[str, list[tuple[Task, Path, Path]]]) -> str:
-    """The table's last row: every column's pairs pooled (see the module's docstring)."""
+def pooled_row(columns: dict[str, list[tuple[Task, Path, Path]]], blank: int = 0) -> str:
+    """The table's last row: every column's pairs pooled (see the module's docstring), after `blank` empty
+    cells (a table with more label columns)."""
     cells = []
     for items in columns.values():
         try:
             cells.append(str(pooled_gain(items)) if items else "-")
         except Exception as e:  # noqa: BLE001 - as in _gain_text
             cells.append(f"error: {type(e).__name__}: {str(e)[:60]}")
-    return "| pooled (wins - losses) | " + " | ".join(cells) + " |"
+    return "| " + " | ".join(["pooled (wins - losses)", *[""] * blank, *cells]) + " |"
 
 
 def complete(task: Task, pair: Pair) -> tuple[Task, Path, Path] | None:

@@ -2,55 +2,27 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-import zlib
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
-
-from automind.prepare import prepare_task
-from automind.task import Task
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def paired():
-    spec = importlib.util.spec_from_file_location("paired", ROOT / "bench" / "paired.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["paired"] = module  # dataclasses look the module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-def _task(tmp_path: Path, metric: str, n: int = 400) -> Task:
-    rng = np.random.default_rng(0)
-    y = rng.choice(["a", "b"], n) if metric == "accuracy" else rng.normal(size=n)
-    frame = pd.DataFrame({"x": rng.random(n), "y": y})
-    return Task.load(prepare_task(frame, tmp_path / metric, "y", metric))
-
-
-def _with_errors(task: Task, path: Path, share: float, start: int = 0) -> Path:
-    """The answers with `share` of the rows, from row `start` on, made wrong (labels flipped, values shifted)."""
-    ans = pd.read_csv(task.answers_path)
-    rows = ans.index[start : start + int(share * len(ans))]
-    if ans["y"].dtype == object:
-        ans.loc[rows, "y"] = ans.loc[rows, "y"].map({"a": "b", "b": "a"})
-    else:
-        ans.loc[rows, "y"] += 1.0
-    ans.to_csv(path, index=False)
-    return path
+def paired(bench):
+    return bench("paired")
 
 
 @pytest.mark.parametrize("metric", ["accuracy", "rmse"])
-def test_a_clear_difference_is_signed_by_the_metric_direction_and_excludes_zero(paired, tmp_path, metric):
-    task = _task(tmp_path, metric)
-    good, bad = _with_errors(task, tmp_path / "g.csv", 0.05), _with_errors(task, tmp_path / "b.csv", 0.4)
+def test_a_clear_difference_is_signed_by_the_metric_direction_and_excludes_zero(
+    paired, tmp_path, metric, toy_task, wrong_on
+):
+    task = toy_task(tmp_path, metric, metric, 400)
+    good, bad = wrong_on(task, tmp_path / "g.csv", 0.05), wrong_on(task, tmp_path / "b.csv", 0.4)
     gain = paired.paired_gain(task, good, bad, resamples=200)
     assert gain.value > 0 and 0 < gain.low <= gain.value <= gain.high and gain.rows == len(pd.read_csv(good))
     back = paired.paired_gain(task, bad, good, resamples=200)
@@ -58,12 +30,12 @@ def test_a_clear_difference_is_signed_by_the_metric_direction_and_excludes_zero(
     assert str(gain).endswith("*")
 
 
-def test_a_difference_of_a_few_rows_is_within_the_noise(paired, tmp_path):
-    task = _task(tmp_path, "accuracy", n=2000)  # 400 test rows
+def test_a_difference_of_a_few_rows_is_within_the_noise(paired, tmp_path, toy_task, wrong_on):
+    task = toy_task(tmp_path, "accuracy", "accuracy", 2000)  # 400 test rows
     # a is wrong on rows 0-79, b on rows 10-93: each is right where the other is wrong on some rows
     a, b = (
-        _with_errors(task, tmp_path / "a.csv", 0.20),
-        _with_errors(task, tmp_path / "b.csv", 0.21, start=10),
+        wrong_on(task, tmp_path / "a.csv", 0.20),
+        wrong_on(task, tmp_path / "b.csv", 0.21, start=10),
     )
     gain = paired.paired_gain(task, a, b, resamples=300)
     assert (
@@ -73,24 +45,11 @@ def test_a_difference_of_a_few_rows_is_within_the_noise(paired, tmp_path):
     assert (same.value, same.low, same.high) == (0.0, 0.0, 0.0)
 
 
-def _named_task(tmp_path: Path, name: str, metric: str, n: int = 2000) -> Task:
-    rng = np.random.default_rng(zlib.crc32(name.encode()))  # str hash() differs between processes
-    y = rng.choice(["a", "b"], n) if metric == "accuracy" else rng.normal(size=n)
-    frame = pd.DataFrame({"x": rng.random(n), "y": y})
-    return Task.load(prepare_task(frame, tmp_path / name, "y", metric))
-
-
-def _slightly_better(task: Task, folder: Path, flip: bool = False) -> tuple[Path, Path]:
-    """Two submissions 6 test rows apart (18 discordant rows): too close to tell apart on one task."""
-    folder.mkdir(parents=True, exist_ok=True)
-    a = _with_errors(task, folder / "a.csv", 0.20)  # wrong on rows 0-79
-    b = _with_errors(task, folder / "b.csv", 0.215, start=6)  # wrong on rows 6-91
-    return (b, a) if flip else (a, b)
-
-
-def test_pooling_finds_a_gain_that_every_task_shows_but_none_resolves(paired, tmp_path):
-    tasks = [_named_task(tmp_path, f"t{i}-{m}", m) for i in range(3) for m in ("accuracy", "rmse")]
-    items = [(t, *_slightly_better(t, tmp_path / f"s{i}")) for i, t in enumerate(tasks)]
+def test_pooling_finds_a_gain_that_every_task_shows_but_none_resolves(
+    paired, tmp_path, toy_task, slightly_better
+):
+    tasks = [toy_task(tmp_path, f"t{i}-{m}", m) for i in range(3) for m in ("accuracy", "rmse")]
+    items = [(t, *slightly_better(t, tmp_path / f"s{i}")) for i, t in enumerate(tasks)]
     for task, a, b in items:
         one = paired.paired_gain(task, a, b, resamples=300)
         assert one.value > 0 and one.low <= 0.0  # each task alone: inside the noise
@@ -100,36 +59,36 @@ def test_pooling_finds_a_gain_that_every_task_shows_but_none_resolves(paired, tm
     assert 1.0 < pooled.mean_se < 2.0 and str(pooled).startswith(f"net +6 [+{pooled.low:.0f}, +6] *")
 
 
-def test_pooling_gains_and_losses_stays_inside_the_noise(paired, tmp_path):
-    tasks = [_named_task(tmp_path, f"t{i}", "accuracy") for i in range(4)]
-    items = [(t, *_slightly_better(t, tmp_path / f"s{i}", flip=i % 2 == 1)) for i, t in enumerate(tasks)]
+def test_pooling_gains_and_losses_stays_inside_the_noise(paired, tmp_path, toy_task, slightly_better):
+    tasks = [toy_task(tmp_path, f"t{i}", "accuracy") for i in range(4)]
+    items = [(t, *slightly_better(t, tmp_path / f"s{i}", flip=i % 2 == 1)) for i, t in enumerate(tasks)]
     pooled = paired.pooled_gain(items, resamples=300)
     assert pooled.low < 0 < pooled.high and pooled.net == 0 and abs(pooled.mean_se) < 0.1
     assert (pooled.pairs, pooled.better, pooled.worse) == (4, 2, 2) and "*" not in str(pooled)
 
 
-def test_one_large_gain_counts_once_in_the_net_wins(paired, tmp_path):
+def test_one_large_gain_counts_once_in_the_net_wins(paired, tmp_path, toy_task, wrong_on, slightly_better):
     """A huge win on one task and small losses on three: the net count is not carried by the big task."""
-    tasks = [_named_task(tmp_path, f"t{i}", "accuracy") for i in range(4)]
+    tasks = [toy_task(tmp_path, f"t{i}", "accuracy") for i in range(4)]
     big = tasks[0]
-    items = [
-        (big, _with_errors(big, tmp_path / "good.csv", 0.05), _with_errors(big, tmp_path / "bad.csv", 0.4))
-    ]
-    items += [(t, *_slightly_better(t, tmp_path / f"s{i}", flip=True)) for i, t in enumerate(tasks[1:])]
+    items = [(big, wrong_on(big, tmp_path / "good.csv", 0.05), wrong_on(big, tmp_path / "bad.csv", 0.4))]
+    items += [(t, *slightly_better(t, tmp_path / f"s{i}", flip=True)) for i, t in enumerate(tasks[1:])]
     pooled = paired.pooled_gain(items, resamples=300)
     assert (pooled.net, pooled.better, pooled.worse) == (-2, 1, 3) and pooled.low < 0
     assert pooled.mean_se > 1.0  # the standardised mean, printed beside it, is carried by the big task
 
 
-def test_the_cli_pairs_each_run_folder_with_its_own_baseline_and_pools_them(paired, tmp_path):
+def test_the_cli_pairs_each_run_folder_with_its_own_baseline_and_pools_them(
+    paired, tmp_path, toy_task, wrong_on
+):
     tasks_dir = tmp_path / "tasks"
-    tasks = [_named_task(tasks_dir, name, "accuracy") for name in ("alpha", "beta")]
+    tasks = [toy_task(tasks_dir, name, "accuracy") for name in ("alpha", "beta")]
     outs, bases = [tmp_path / "long1", tmp_path / "long2"], [tmp_path / "short1", tmp_path / "short2"]
     for i, task in enumerate(tasks):
         for out, base in zip(outs, bases, strict=True):
             for folder, share in ((out, 0.05), (base, 0.4)):
                 (folder / task.root.name / "run").mkdir(parents=True, exist_ok=True)
-                _with_errors(task, folder / task.root.name / "run" / "submission.csv", share, start=i)
+                wrong_on(task, folder / task.root.name / "run" / "submission.csv", share, start=i)
     script = str(ROOT / "bench" / "paired.py")
     done = subprocess.run([sys.executable, script, str(tasks_dir), *map(str, outs), "--against", *map(str, bases)],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)  # fmt: skip
@@ -148,8 +107,8 @@ def test_the_cli_pairs_each_run_folder_with_its_own_baseline_and_pools_them(pair
     assert "Traceback" not in wrong.stderr
 
 
-def test_a_run_without_its_journal_has_no_checkpoint_rather_than_a_crash(paired, tmp_path):
-    task = _task(tmp_path, "accuracy")
+def test_a_run_without_its_journal_has_no_checkpoint_rather_than_a_crash(paired, tmp_path, toy_task):
+    task = toy_task(tmp_path, "accuracy", "accuracy", 400)
     run = tmp_path / "out" / "run"
     run.mkdir(parents=True)
     assert paired.checkpoint_submission(task, run, 1.0) is None
