@@ -321,7 +321,7 @@ def main() -> None:
         "* = the interval excludes 0\n\n"
         "| task | vs FLAML | vs AutoGluon | best node at 100 % vs 25 % |\n|---|---|---|---|"
     )
-    pooled = [pooled_row(columns)] if sum(map(len, columns.values())) > 1 else []
+    pooled = [pooled_row(columns)] if max(map(len, columns.values()), default=0) > 1 else []
     print("\n".join([head, *rows, head2, *time_rows, head3, *gain_rows, *pooled]))
 
 

@@ -247,7 +247,7 @@ def main() -> None:
                 columns.setdefault(name, []).extend([item] if item else [])
     if not columns:
         print(f"no task of {args.tasks_dir} has results under {', '.join(map(str, args.out))}")
-    elif sum(map(len, columns.values())) > 1:
+    elif max(map(len, columns.values()), default=0) > 1:
         print(pooled_row(columns))
 
 
