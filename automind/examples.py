@@ -187,6 +187,12 @@ def resolve_task(
     path = Path(arg).expanduser()
     if path.is_dir():
         return path.resolve()
+    if path.is_file():
+        raise ExampleError(
+            f"'{arg}' is a file; automind solves a task folder (description.md, public/, task.yaml). To make "
+            f"one from a labelled table: `automind task prepare --data {arg} --target COLUMN --metric METRIC "
+            "OUT_DIR` (see docs/task-format.md), then `automind solve OUT_DIR`."
+        )
     text = str(arg)
     tasks = Path(tasks_dir).expanduser() if tasks_dir is not None else tasks_home()
     say = on_build or _say

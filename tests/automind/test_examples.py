@@ -78,6 +78,11 @@ def test_resolve_task_unknown_lists_examples(tmp_path, monkeypatch):
     assert all(n in str(e.value) for n in EXAMPLES)
     with pytest.raises(ExampleError, match="not a task folder"):
         resolve_task("./missing/folder", tasks_dir=tmp_path)
+    table = tmp_path / "data.csv"
+    table.write_text("x,y\n1,2\n")
+    with pytest.raises(ExampleError, match=r"is a file; .*`automind task prepare --data .*data.csv --target"):
+        resolve_task(str(table), tasks_dir=tmp_path)
+    assert table.read_text() == "x,y\n1,2\n" and sorted(p.name for p in tmp_path.iterdir()) == ["data.csv"]
 
 
 def test_missing_data_package_names_the_pip_command(tmp_path, monkeypatch):
