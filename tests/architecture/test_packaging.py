@@ -22,3 +22,24 @@ def test_every_package_with_code_is_shipped():
             ):
                 found.add(name)  # a folder mapped to a package of its own is counted there
     assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+
+
+def test_data_files_are_shipped_from_their_own_listed_package():
+    """A package-data glob into a subfolder ("labels/*.yaml") makes setuptools warn that the folder is not a
+    listed package, and later setuptools versions drop such files from the wheel: every data folder is a
+    listed package of its own, and every glob matches files."""
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders, listed = setup["package-dir"], set(setup["packages"])
+
+    def folder_of(pkg: str) -> Path:
+        """The source folder of a package: its nearest mapped parent's folder plus the rest of its name."""
+        base = max((p for p in folders if pkg == p or pkg.startswith(f"{p}.")), key=len)
+        return ROOT / folders[base] / Path(*pkg[len(base) :].split(".")[1:])
+
+    for pkg, globs in setup["package-data"].items():
+        assert pkg in listed, f"package-data for {pkg}, which is not in packages"
+        for pattern in globs:
+            assert "/" not in pattern, (
+                f"{pkg}: {pattern!r} reaches into a subfolder; list that folder as a package"
+            )
+            assert list(folder_of(pkg).glob(pattern)), f"{pkg}: {pattern!r} matches no file"
