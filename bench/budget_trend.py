@@ -25,7 +25,7 @@ from pathlib import Path
 
 # bench/offline_vs_automl.py and bench/paired.py (python puts this script's folder on the path)
 from offline_vs_automl import automind
-from paired import complete, pairs_for, pooled_row, rows_for
+from paired import pooled_row, rows_for
 
 from automind.grading import grade
 from automind.runs import read_run
@@ -119,16 +119,15 @@ def main() -> None:
         print(f"\n{budget:g}s against {base:g}s: graded gain of the final submission (positive: the larger budget is "
               "better), 95 % paired-bootstrap interval over the test rows; * = the interval excludes 0\n")  # fmt: skip
         print("| task | seed | gain |\n|---|---|---|")
-        column: list[tuple[Task, Path, Path]] = []
+        columns: dict[str, list[tuple[Task, Path, Path]]] = {}
         for task in tasks:
             for seed in args.seeds:
                 folder = run_dir(args.out, seed, budget, task).parent
                 against = run_dir(args.out, seed, base, task).parent.parent
-                print(f"| {task.root.name} | {seed} | {rows_for(task, folder, against)['vs other run']} |")
-                item = complete(task, pairs_for(task, folder, against)["vs other run"])
-                column.extend([item] if item else [])
-        if len(column) > 1:
-            print(pooled_row({"gain": column}, blank=1))
+                gain = rows_for(task, folder, against, columns)["vs other run"]
+                print(f"| {task.root.name} | {seed} | {gain} |")
+        if len(columns.get("vs other run", [])) > 1:
+            print(pooled_row(columns, blank=1))
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 # bench/paired.py (python puts this script's folder on the path)
-from paired import checkpoint_submission, complete, pairs_for, pooled_row, rows_for
+from paired import checkpoint_submission, pooled_row, rows_for
 
 from automind.baseline import class_order, fill_submission, load_public, trivial_submission
 from automind.grading import grade
@@ -299,11 +299,8 @@ def main() -> None:
                      for k, v in res.items()} | {"task": folder.name})  # fmt: skip
         print(rows[-1], file=sys.stderr, flush=True)
         print(time_rows[-1], file=sys.stderr, flush=True)
-        gains = rows_for(task, out, None)
+        gains = rows_for(task, out, None, columns)
         gain_rows.append(f"| {folder.name} | " + " | ".join(gains.values()) + " |")
-        for name, pair in pairs_for(task, out, None).items():
-            item = complete(task, pair)
-            columns.setdefault(name, []).extend([item] if item else [])
         out_root.mkdir(parents=True, exist_ok=True)
         (out_root / "results.json").write_text(json.dumps(dump, indent=1, default=str))
     head = (

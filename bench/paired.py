@@ -73,10 +73,11 @@ def _mark(low: float, high: float) -> str:
 
 
 def _bootstrap(
-    task: Task, pairs: Sequence[tuple[Path, Path]], draws: Sequence[np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each pair's gain on all the test rows, and on each draw of row indices (NaN where the metric is
-    undefined on a draw, e.g. AUC on a resample with one class): shapes (pairs,) and (draws, pairs)."""
+    task: Task, pairs: Sequence[tuple[Path, Path]], rng: np.random.Generator, resamples: int
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each pair's gain on all the test rows, the number of rows, and the gains on `resamples` draws of the rows with replacement, one draw
+    shared by every pair (NaN where the metric is undefined on a draw, e.g. AUC on a resample with one
+    class): shapes (pairs,) and (resamples, pairs)."""
     metric = resolve_metric(task)
     params = dict(task.spec.metric.params)
     sign = -1.0 if metric.lower_is_better else 1.0
@@ -93,20 +94,15 @@ def _bootstrap(
             return math.nan
         return float(v) if math.isfinite(v) else math.nan
 
-    every = np.arange(len(y))
-    point = np.array([gain(a, b, every) for a, b in pairs])
-    boot = np.array([[gain(a, b, idx) for a, b in pairs] for idx in draws]).reshape(len(draws), len(pairs))
-    return point, boot
-
-
-def _draws(rng: np.random.Generator, rows: int, resamples: int) -> list[np.ndarray]:
-    return [rng.integers(0, rows, rows) for _ in range(resamples)]
+    draws = [rng.integers(0, len(y), len(y)) for _ in range(resamples)]
+    point = np.array([gain(a, b, np.arange(len(y))) for a, b in pairs])
+    boot = np.array([[gain(a, b, idx) for a, b in pairs] for idx in draws]).reshape(resamples, len(pairs))
+    return point, boot, len(y)
 
 
 def paired_gain(task: Task, a: Path, b: Path, resamples: int = RESAMPLES, seed: int = 0) -> Gain:
     """How much better submission `a` grades than `b` on `task`'s answers, with a paired bootstrap interval."""
-    rows = len(validate_submission(task, a))
-    point, boot = _bootstrap(task, [(a, b)], _draws(np.random.default_rng(seed), rows, resamples))
+    point, boot, rows = _bootstrap(task, [(a, b)], np.random.default_rng(seed), resamples)
     values = boot[:, 0][np.isfinite(boot[:, 0])]
     low, high = np.quantile(values, [0.025, 0.975]) if len(values) else (math.nan, math.nan)
     return Gain(float(point[0]), float(low), float(high), rows)
@@ -124,8 +120,7 @@ def pooled_gain(
         groups.setdefault(task.root.resolve(), (task, []))[1].append((a, b))
     points, boots = [], []
     for task, pairs in groups.values():
-        rows = len(validate_submission(task, pairs[0][0]))
-        point, boot = _bootstrap(task, pairs, _draws(rng, rows, resamples))
+        point, boot, _ = _bootstrap(task, pairs, rng, resamples)
         points.append(point)
         boots.append(boot)
     if not points:
@@ -179,9 +174,21 @@ def pairs_for(task: Task, out: Path, against: Path | None) -> dict[str, Pair]:
     }
 
 
-def rows_for(task: Task, out: Path, against: Path | None) -> dict[str, str]:
-    """The gains printed for one task (a column is '-' when a submission is missing)."""
-    return {name: _gain_text(task, *pair) for name, pair in pairs_for(task, out, against).items()}
+def rows_for(
+    task: Task,
+    out: Path,
+    against: Path | None,
+    columns: dict[str, list[tuple[Task, Path, Path]]] | None = None,
+) -> dict[str, str]:
+    """The gains printed for one task (a column is '-' when a submission is missing); each complete pair is
+    also added to `columns`, by column, for pooled_row."""
+    cells = {}
+    for name, pair in pairs_for(task, out, against).items():
+        cells[name] = _gain_text(task, *pair)
+        item = _complete(task, pair)
+        if columns is not None and item is not None:
+            columns.setdefault(name, []).append(item)
+    return cells
 
 
 def pooled_row(columns: dict[str, list[tuple[Task, Path, Path]]], blank: int = 0) -> str:
@@ -196,14 +203,14 @@ def pooled_row(columns: dict[str, list[tuple[Task, Path, Path]]], blank: int = 0
     return "| " + " | ".join(["pooled (wins - losses)", *[""] * blank, *cells]) + " |"
 
 
-def complete(task: Task, pair: Pair) -> tuple[Task, Path, Path] | None:
-    """(task, a, b) when both submissions exist, for pooled_row."""
+def _complete(task: Task, pair: Pair) -> tuple[Task, Path, Path] | None:
+    """(task, a, b) when both submissions exist (what pooled_row pools)."""
     a, b = pair
     return (task, a, b) if a is not None and b is not None and a.is_file() and b.is_file() else None
 
 
 def _gain_text(task: Task, a: Path | None, b: Path | None) -> str:
-    if complete(task, (a, b)) is None:
+    if _complete(task, (a, b)) is None:
         return "-"
     assert a is not None and b is not None
     try:
@@ -227,6 +234,7 @@ def main() -> None:
         )
     againsts = args.against or [None] * len(args.out)
     columns: dict[str, list[tuple[Task, Path, Path]]] = {}
+    printed = False
     for out, against in zip(args.out, againsts, strict=True):
         if not out.is_dir():
             ap.error(f"{out} is not a folder: give a bench/offline_vs_automl.py output folder")
@@ -234,18 +242,15 @@ def main() -> None:
             task_dir = args.tasks_dir / folder.name
             if not task_dir.is_dir():
                 continue
-            task = Task.load(task_dir)
-            pairs = pairs_for(task, folder, against)
-            if not columns:
+            cells = rows_for(Task.load(task_dir), folder, against, columns)
+            if not printed:
                 print("graded gain (positive: automind's final submission, or the later node, is better), 95 % "
                       "paired-bootstrap interval over the test rows; * = the interval excludes 0\n")  # fmt: skip
-                print("| task | " + " | ".join(pairs) + " |\n|---|" + "---|" * len(pairs))
+                print("| task | " + " | ".join(cells) + " |\n|---|" + "---|" * len(cells))
+                printed = True
             label = folder.name if len(args.out) == 1 else f"{folder.name} ({out.name})"
-            print(f"| {label} | " + " | ".join(_gain_text(task, *pair) for pair in pairs.values()) + " |")
-            for name, pair in pairs.items():
-                item = complete(task, pair)
-                columns.setdefault(name, []).extend([item] if item else [])
-    if not columns:
+            print(f"| {label} | " + " | ".join(cells.values()) + " |")
+    if not printed:
         print(f"no task of {args.tasks_dir} has results under {', '.join(map(str, args.out))}")
     elif max(map(len, columns.values()), default=0) > 1:
         print(pooled_row(columns))
