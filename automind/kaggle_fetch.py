@@ -25,6 +25,10 @@ class FetchError(RuntimeError):
     """Fetching or preparing the competition failed; the message says what to set or pass."""
 
 
+class KaggleAuthError(RuntimeError):
+    """The `kaggle` client could not sign in; the message says why and what to set."""
+
+
 class CompetitionAPI(Protocol):
     def download(self, slug: str, dest: Path) -> None:
         """Put the competition's files (zips are fine) into dest."""
@@ -52,19 +56,29 @@ NO_CREDENTIALS = (
 )
 
 
+def signed_in_client() -> Any:
+    """The `kaggle` package's client, authenticated. It is imported here, lazily and quietly: it prints a
+    banner at import, and it exits (SystemExit) on a bad kaggle.json. Raises KaggleAuthError saying why."""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            from kaggle.api.kaggle_api_extended import KaggleApi
+
+            api = KaggleApi()
+            api.authenticate()
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - it raises many kinds, and exits on a bad kaggle.json
+        why = f"exit {e.code}" if isinstance(e, SystemExit) else str(e)
+        raise KaggleAuthError(f"Kaggle authentication failed ({why}). {NO_CREDENTIALS}") from e
+    return api
+
+
 class KaggleAPI:
-    """The real Kaggle client, imported lazily (it prints a banner at import and needs `six`)."""
+    """The real Kaggle client for competitions (signed in when made)."""
 
     def __init__(self) -> None:
         try:
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                from kaggle.api.kaggle_api_extended import KaggleApi
-
-                self._api = KaggleApi()
-                self._api.authenticate()
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - it raises many kinds, and exits on a bad kaggle.json
-            why = f"exit {e.code}" if isinstance(e, SystemExit) else str(e)
-            raise FetchError(f"Kaggle authentication failed ({why}). {NO_CREDENTIALS}") from e
+            self._api = signed_in_client()
+        except KaggleAuthError as e:
+            raise FetchError(str(e)) from e
 
     def download(self, slug: str, dest: Path) -> None:
         self._api.competition_download_files(slug, path=str(dest), quiet=True)

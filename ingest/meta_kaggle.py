@@ -9,8 +9,6 @@ and not embedded again, so an interrupted build resumes where it stopped.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import time
 import zipfile
 from collections.abc import Callable
@@ -37,7 +35,7 @@ class KaggleDatasets:
     """The real Kaggle client, imported lazily (it prints a banner at import and checks credentials)."""
 
     def __init__(self) -> None:
-        from automind.kaggle_fetch import NO_CREDENTIALS, has_credentials
+        from automind.kaggle_fetch import NO_CREDENTIALS, KaggleAuthError, has_credentials, signed_in_client
 
         if not has_credentials():
             raise IngestError(
@@ -45,14 +43,9 @@ class KaggleDatasets:
                 "(https://www.kaggle.com/datasets/kaggle/meta-kaggle) and run `automind ingest meta-kaggle FOLDER`."
             )
         try:
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                from kaggle.api.kaggle_api_extended import KaggleApi
-
-                self._api = KaggleApi()
-                self._api.authenticate()
-        except (Exception, SystemExit) as e:  # noqa: BLE001 - it raises many kinds, and exits on a bad kaggle.json
-            why = f"exit {e.code}" if isinstance(e, SystemExit) else str(e)
-            raise IngestError(f"Kaggle authentication failed ({why}). {NO_CREDENTIALS}") from e
+            self._api = signed_in_client()
+        except KaggleAuthError as e:
+            raise IngestError(str(e)) from e
 
     def download_file(self, dataset: str, name: str, dest: Path) -> None:
         self._api.dataset_download_file(dataset, name, path=str(dest), force=True, quiet=True)

@@ -209,6 +209,20 @@ def test_without_credentials_the_download_says_what_to_do(tmp_path, monkeypatch)
         KaggleDatasets()
 
 
+def test_an_unreadable_kaggle_json_is_a_clear_ingest_error(tmp_path, monkeypatch):
+    """The same sign-in as `task fetch` (automind.kaggle_fetch.signed_in_client): the kaggle package exits
+    on a bad kaggle.json, and that must reach the user as an IngestError naming the cause."""
+    from automind.ingest.meta_kaggle import KaggleDatasets
+
+    for var in ("KAGGLE_USERNAME", "KAGGLE_KEY", "KAGGLE_API_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    (tmp_path / "kcfg").mkdir()
+    (tmp_path / "kcfg/kaggle.json").write_text("{not json")
+    monkeypatch.setenv("KAGGLE_CONFIG_DIR", str(tmp_path / "kcfg"))
+    with pytest.raises(IngestError, match="Kaggle authentication failed.*KAGGLE_USERNAME"):
+        KaggleDatasets()
+
+
 def test_ingest_is_idempotent_and_resumes(tmp_path, hash_settings):
     store = Store.open(tmp_path / "kb", "hash")
     first = ingest_meta_kaggle(
