@@ -129,8 +129,8 @@ def solve(
     each line, False prints nothing; the lines are always in RUN_DIR/run.log.
     """
     from automind.config import load_config
-    from automind.run import resolve_task
     from automind.run import solve as run_solve
+    from automind.run_setup import resolve_task
 
     settings = load_config(_overrides(time_limit, steps, llm, seed, config)).settings
     target = task if not isinstance(task, str | os.PathLike) else resolve_task(task)
@@ -187,7 +187,7 @@ def tips(
 
 def _task_and_analysis(task: Any, notes: list[str]) -> tuple[Any, Any]:
     """The Task and its data analysis; a failed analysis is a note, the tips come from the description."""
-    from automind.run import resolve_task
+    from automind.run_setup import resolve_task
 
     loaded = task if not isinstance(task, str | os.PathLike) else resolve_task(task)
     try:

@@ -11,14 +11,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import platform
 import random
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +27,17 @@ from automind.errors import BudgetExceeded
 from automind.holdout.layout import HoldoutUnavailable
 from automind.holdout.setup import resume_holdout, start_holdout
 from automind.leaderboards import attached, reattach
-from automind.roles import Roles, Trick
+from automind.roles import Roles
+from automind.run_setup import (
+    RunKnowledge,
+    load_analysis,
+    load_knowledge,
+    merge_usage,
+    open_memory,
+    resolve_task,
+    restore_usage,
+    versions,
+)
 from automind.runlog import Budget, RunLog, finish_text, start_text, step_text
 from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider
@@ -42,14 +50,10 @@ from automind.search.verifier import task_direction
 from automind.task import Task
 
 if TYPE_CHECKING:
-    from automind.analysis import DataAnalysis
     from automind.experience import RunMemory
     from automind.holdout import Holdout
-    from automind.ingest.labeling import Label
-    from automind.llm.client import LLM
 
 Event = Callable[[str, dict[str, Any]], None]
-PAPERS_K = 3  # paper summaries retrieved for drafts
 REFIT_SHARE = 0.25  # the final refit never holds back more than this share of the time limit
 FINISH_SHARE = 0.1  # the finishing reserve never takes more than this share of a time limit
 MIN_START_S = 5.0  # no execution starts with less time left (at most FINISH_SHARE of the time limit)
@@ -106,47 +110,6 @@ class RunResult:
         }
 
 
-@dataclass
-class RunKnowledge:
-    """What the knowledge base hands a run: task labels, draft tips and the improve trick pool.
-
-    Saved as knowledge.json when the run starts, so a resumed run sees the same knowledge.
-    """
-
-    labels: list[str] = field(default_factory=list)  # "Top/Sub" or "Top", best first
-    tips: list[Trick] = field(default_factory=list)  # shown to drafts
-    pool: list[Trick] = field(default_factory=list)  # what improve steps choose from
-    papers: list[Trick] = field(default_factory=list)  # paper summaries shown to drafts
-    disabled: bool = False  # --no-knowledge or knowledge.enabled=false
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "labels": list(self.labels),
-            "tips": [asdict(t) for t in self.tips],
-            "pool": [asdict(t) for t in self.pool],
-            "papers": [asdict(t) for t in self.papers],
-        }
-        if self.disabled:
-            out["disabled"] = True
-        return out
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RunKnowledge:
-        """Read knowledge.json, including older runs' files (missing keys; trick fields since removed)."""
-        names = {f.name for f in fields(Trick)}
-
-        def tricks(key: str) -> list[Trick]:
-            return [Trick(**{k: v for k, v in t.items() if k in names}) for t in data.get(key) or []]
-
-        return cls(
-            labels=[str(x) for x in data.get("labels") or []],
-            tips=tricks("tips"),
-            pool=tricks("pool"),
-            papers=tricks("papers"),
-            disabled=bool(data.get("disabled")),
-        )
-
-
 def read_json(path: Path) -> dict[str, Any]:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
@@ -154,151 +117,6 @@ def read_json(path: Path) -> dict[str, Any]:
         raise RunError(
             f"{path}: cannot read ({e}). Is {path.parent} a run folder made by `automind solve`?"
         ) from e
-
-
-# --- preparation --------------------------------------------------------------------------------
-
-
-def resolve_task(arg: str | os.PathLike[str]) -> Task:
-    """A task folder, a bundled example name or a Kaggle competition (via automind.examples)."""
-    path = Path(arg).expanduser()
-    if not path.is_dir():
-        from automind.examples import resolve_task as resolve
-
-        path = Path(resolve(str(arg)))  # examples are built under $AUTOMIND_HOME/tasks, as `grade` expects
-    return Task.load(path)
-
-
-def load_analysis(
-    task: Task, run_dir: Path, fallbacks: list[str]
-) -> tuple[DataAnalysis | None, str, dict[str, Any]]:
-    """The data analysis (computed once, cached as run_dir/analysis.json): object, prompt text, key facts."""
-    from automind.analysis import analyze
-
-    try:
-        analysis = analyze(task, cache_path=run_dir / "analysis.json")
-    except Exception as e:  # noqa: BLE001 - the search can run without it
-        fallbacks.append(f"analysis failed ({type(e).__name__}: {e}); prompts get the task description only")
-        return None, "", {}
-    keys = ("problem_type", "modalities", "text_columns", "id_column", "target_columns")
-    dumped = analysis.model_dump(mode="json")
-    facts = {k: dumped[k] for k in keys if k in dumped}
-    return analysis, analysis.render(), facts
-
-
-def _label_text(label: Label) -> str:
-    return f"{label.top}/{label.sub}" if label.top and label.sub else label.top
-
-
-def load_knowledge(
-    task: Task, analysis: DataAnalysis | None, settings: Settings, llm: LLM | None, fallbacks: list[str]
-) -> RunKnowledge:
-    """Labels, draft tips, paper summaries and the improve trick pool; failures become fallbacks.
-
-    With an LLM the task is labelled and the tips distilled into 8-12 tricks checked for applicability
-    (AutoMind), and improves draw from those same tricks; without one (or when distillation failed)
-    improves draw from the ranked cards, recipes included, which the offline policy can execute.
-    """
-    from automind.retrieval import KnowledgeBase
-
-    try:
-        kb = KnowledgeBase.open(settings, llm=llm)
-        tips = kb.tips(task, analysis=analysis, k=settings.knowledge.k, use_llm=llm is not None)
-        fallbacks.extend(f"knowledge: {f}" for f in tips.fallbacks)
-        distilled = [t for t in tips.tricks if t.kind == "distilled"]
-        if llm is not None and distilled:
-            pool = distilled
-        else:
-            pool = kb.trick_pool(task, analysis=analysis)
-            if llm is not None:
-                fallbacks.append(
-                    "knowledge: no distilled tricks for improves (distillation fell back); improves "
-                    "draw from the ranked cards and chunks"
-                )
-        return RunKnowledge(
-            labels=[_label_text(label) for label in tips.labels],
-            tips=list(tips.tricks),
-            pool=pool,
-            papers=_papers(kb, task, analysis, fallbacks) if llm is not None else [],
-        )
-    except Exception as e:  # noqa: BLE001 - the search runs without knowledge, and says so
-        fallbacks.append(f"knowledge base unavailable ({type(e).__name__}: {e}); searching without knowledge")
-        return RunKnowledge()
-
-
-def _papers(kb: Any, task: Task, analysis: DataAnalysis | None, fallbacks: list[str]) -> list[Trick]:
-    """The most relevant paper summaries (one per paper) for LLM drafts; a failure is a fallback."""
-    try:
-        return [t for t in kb.papers(task, k=PAPERS_K, analysis=analysis) if t.text.strip()]
-    except Exception as e:  # noqa: BLE001 - drafts can do without papers, and the run says so
-        fallbacks.append(f"knowledge: paper retrieval failed ({type(e).__name__}: {e}); drafts get no papers")
-        return []
-
-
-def versions() -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = {"python": platform.python_version(), "platform": platform.platform()}
-    for pkg in ("automind", "pandas", "scikit-learn", "lightgbm", "openai", "chromadb"):
-        with contextlib.suppress(PackageNotFoundError):
-            out[pkg] = version(pkg)
-    return out
-
-
-def merge_usage(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any]:
-    """Sum two usage summaries (per role and total) so usage survives resumes."""
-    if not a:
-        return dict(b or {})
-    if not b:
-        return dict(a)
-
-    def add(x: dict[str, Any], y: dict[str, Any]) -> dict[str, Any]:
-        out = dict(x)
-        for k, v in y.items():
-            out[k] = out.get(k, 0) + v if isinstance(v, int | float) and not isinstance(v, bool) else v
-        return out
-
-    roles = dict(a.get("roles", {}))
-    for r, u in b.get("roles", {}).items():
-        roles[r] = add(roles.get(r, {}), u)
-    return {**a, **b, "roles": roles, "total": add(a.get("total", {}), b.get("total", {}))}
-
-
-def restore_usage(llm: LLM, summary: dict[str, Any]) -> None:
-    """Load an earlier session's per-role usage into a fresh LLM so totals and budgets continue."""
-    from automind.llm.client import RoleUsage
-
-    names = {f.name for f in fields(RoleUsage)}
-    for role, rec in (summary.get("roles") or {}).items():
-        llm.usage[role] = RoleUsage(**{k: v for k, v in rec.items() if k in names})
-
-
-def open_memory(
-    settings: Settings,
-    task: Task,
-    labels: list[str],
-    run_dir: Path,
-    fallbacks: list[str],
-    llm: LLM | None = None,
-) -> RunMemory | None:
-    """The experience memory for this run (Agent K), or None when disabled or unavailable (noted).
-
-    With an LLM, verified fixes are written as the model's lesson (tip + worked example)."""
-    if not settings.experience.enabled:
-        return None
-    try:
-        from automind.experience import RunMemory, open_experience
-
-        abstract = None
-        if llm is not None:
-            from automind.llm.tasks import abstract_fix
-
-            abstract = partial(abstract_fix, llm)
-        exp = open_experience(settings)
-        return RunMemory(exp, task.slug, task.description, labels, run=run_dir.name, abstract=abstract)
-    except Exception as e:  # noqa: BLE001 - the search runs without experience, and says so
-        fallbacks.append(f"experience memory unavailable ({type(e).__name__}: {e}); searching without it")
-        return None
 
 
 # --- the run --------------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ def main() -> None:
     from automind.llm.client import LLM, Reply, Usage
     from automind.llm.roles import LLMRoles
     from automind.roles import Context, Plan, Step
-    from automind.run import load_knowledge, resolve_task
+    from automind.run_setup import load_knowledge, resolve_task
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("task", help="task folder or bundled example name")

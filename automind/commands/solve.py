@@ -349,7 +349,7 @@ def register(app: typer.Typer) -> None:
                 target = task
                 if leaderboard is not None:  # load the task here to attach the board (in memory)
                     from automind.leaderboards import attach
-                    from automind.run import resolve_task
+                    from automind.run_setup import resolve_task
 
                     target = resolve_task(task)
                     attach(target, leaderboard)

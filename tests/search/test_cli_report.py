@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from automind.cli import app
 from automind.report import write_report
 from automind.roles import Trick
-from automind.run import RunKnowledge, solve
+from automind.run import solve
+from automind.run_setup import RunKnowledge
 
 runner = CliRunner()
 

@@ -14,7 +14,8 @@ from search_fakes import ScriptedRoles, make_task, saving, script
 from automind.config import SearchConfig
 from automind.grading import validate_submission
 from automind.roles import Context, LeakCheck, Plan, Trick
-from automind.run import RunError, RunKnowledge, resume, solve
+from automind.run import RunError, resume, solve
+from automind.run_setup import RunKnowledge
 from automind.search.journal import Journal, MetricValue, Node
 from automind.task import Task
 

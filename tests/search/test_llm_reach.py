@@ -17,7 +17,8 @@ import pytest
 from search_fakes import BUG, FIX, cells, script
 
 from automind.llm.stub import StubServer, error, reply
-from automind.run import load_knowledge, resume, solve
+from automind.run import resume, solve
+from automind.run_setup import load_knowledge
 
 Answer = str | dict[str, Any] | Callable[[str], Any]
 

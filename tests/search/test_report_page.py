@@ -16,7 +16,8 @@ from search_fakes import ScriptedRoles, script
 from automind.report import NODE_TABLES, NodeTable, write_report
 from automind.report_text import Scrubber, provenance
 from automind.roles import Trick
-from automind.run import RunKnowledge, solve
+from automind.run import solve
+from automind.run_setup import RunKnowledge
 
 HREF = re.compile(r"""\b(href|src)=["']([^"']*)["']""")
 

@@ -11,7 +11,8 @@ from search_fakes import BUG, FIX, ScriptedRoles, cells, script
 
 from automind.errors import RoleError
 from automind.roles import Step, Trick
-from automind.run import RunKnowledge, resume, solve
+from automind.run import resume, solve
+from automind.run_setup import RunKnowledge
 from automind.search.journal import Journal
 
 
