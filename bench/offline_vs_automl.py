@@ -18,7 +18,8 @@ For FLAML and AutoGluon, images become their downsampled pixels as columns (auto
 RMSLE-type metrics are fitted on log1p with RMSE. Every contender's actual wall time is recorded.
 Prints Markdown tables and writes results.json; the last table says which differences are more than a few
 lucky test rows (bench/paired.py: automind vs each contender, and the search's best node at 100 % vs 25 %,
-with 95 % paired-bootstrap intervals over the test rows).
+with 95 % paired-bootstrap intervals over the test rows). Every AutoGluon model that failed to train is
+listed at the end, with its error: AutoGluon only logs such a failure and goes on with fewer models.
 """
 
 from __future__ import annotations
@@ -164,10 +165,21 @@ def autogluon(task: Task, budget: float, out: Path, jobs: int) -> dict:
     else:
         proba = predictor.predict_proba(X_test)
         pred = proba.reindex(columns=classes).fillna(0.0).to_numpy()
-    best = predictor.model_best
+    best, models, failed = predictor.model_best, predictor.model_names(), model_failures(predictor)
     shutil.rmtree(path, ignore_errors=True)  # fitted models are large; the predictions are what we keep
     path_sub = fill_submission(task, prof, test, pred, classes, out / "autogluon.csv")
-    return {"t": time.time() - t0, "report": grade(task, path_sub), "best": best}
+    return {"t": time.time() - t0, "report": grade(task, path_sub), "best": best, "models": models,
+            "failed": failed}  # fmt: skip
+
+
+def model_failures(predictor) -> dict[str, str]:
+    """Each model AutoGluon tried and could not train, with why ("XGBoost": "AttributeError: ...").
+    AutoGluon only logs a failure and goes on without the model, so a broken install (a missing fastai,
+    an xgboost too old for the installed scikit-learn) silently weakens it; the bench prints these."""
+    df = predictor.model_failures()
+    if df is None or len(df) == 0:
+        return {}
+    return {str(r["model"]): f"{r['exc_type']}: {str(r['exc_str']).strip()[:100]}" for _, r in df.iterrows()}
 
 
 def best_at(task: Task, run_dir: Path) -> dict[str, float | None]:
@@ -257,7 +269,7 @@ def main() -> None:
         args.tasks_dir.mkdir(parents=True, exist_ok=True)
         make_tasks(args.tasks_dir)
     extra = ["--no-knowledge"] if args.no_knowledge else []
-    rows, time_rows, gain_rows, dump = [], [], [], []
+    rows, time_rows, gain_rows, dump, failures = [], [], [], [], []
     # bench/paired.py's pairs of each gain column, for the pooled row
     columns: dict[str, list[tuple[Task, Path, Path]]] = {}
     for folder in sorted(p for p in args.tasks_dir.iterdir() if p.is_dir()):
@@ -299,6 +311,9 @@ def main() -> None:
                      for k, v in res.items()} | {"task": folder.name})  # fmt: skip
         print(rows[-1], file=sys.stderr, flush=True)
         print(time_rows[-1], file=sys.stderr, flush=True)
+        for model, why in (res["autogluon"].get("failed") or {}).items():
+            failures.append(f"{folder.name}: AutoGluon's {model} failed to train ({why})")
+            print(failures[-1], file=sys.stderr, flush=True)
         gains = rows_for(task, out, None, columns)
         gain_rows.append(f"| {folder.name} | " + " | ".join(gains.values()) + " |")
         out_root.mkdir(parents=True, exist_ok=True)
@@ -320,6 +335,11 @@ def main() -> None:
     )
     pooled = [pooled_row(columns)] if max(map(len, columns.values()), default=0) > 1 else []
     print("\n".join([head, *rows, head2, *time_rows, head3, *gain_rows, *pooled]))
+    if failures:  # a contender that lost models to its install is weaker than it should be: say so
+        print(
+            "\ncontender models that failed to train (fix the bench environment before trusting these rows):"
+        )
+        print("\n".join(f"- {f}" for f in failures))
 
 
 if __name__ == "__main__":
