@@ -75,9 +75,9 @@ def _mark(low: float, high: float) -> str:
 def _bootstrap(
     task: Task, pairs: Sequence[tuple[Path, Path]], rng: np.random.Generator, resamples: int
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Each pair's gain on all the test rows, the number of rows, and the gains on `resamples` draws of the rows with replacement, one draw
-    shared by every pair (NaN where the metric is undefined on a draw, e.g. AUC on a resample with one
-    class): shapes (pairs,) and (resamples, pairs)."""
+    """(gains on all the test rows, shape (pairs,); gains on `resamples` draws of the rows with replacement,
+    one draw shared by every pair, shape (resamples, pairs), NaN where the metric is undefined on a draw,
+    e.g. AUC on a resample with one class; the number of test rows)."""
     metric = resolve_metric(task)
     params = dict(task.spec.metric.params)
     sign = -1.0 if metric.lower_is_better else 1.0
