@@ -1,0 +1,137 @@
+"""What did a skipped final refit cost? Run it after the fact on a copy of the run and compare.
+
+    python bench/refit_after.py TASKS_DIR RUNS_DIR [RUNS_DIR ...] --out OUT
+
+RUNS_DIR is a folder laid out as bench/offline_vs_automl.py and bench/budget_trend.py write them
+(RUNS_DIR/<task>/run). Every finished run there whose final refit was not used (run.json `refit.used` is
+false because the time left could not hold it) is copied to OUT/<RUNS_DIR name>/<task>/run, its absolute
+paths pointed at the copy (blends read their members' predictions through them), and resumed with no
+search step and no time limit left, so it goes straight to the refit (docs/holdout.md, "The final
+refit"). The original run is never written to. A copy whose refit was already used is kept.
+
+Prints each task's graded score before and after and the refit's seconds, then the refitted submissions
+against the search-time ones with bench/paired.py's paired-bootstrap intervals and pooled row: whether
+the time a refit needs would have been worth spending on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from budget_trend import load_tasks
+from paired import pooled_row, rows_for
+
+from automind.grading import grade
+from automind.task import Task
+
+
+def refit_record(run: Path) -> dict[str, Any] | None:
+    """run.json's `refit` (None without a holdout, or for a folder that is not a finished run)."""
+    info = json.loads((run / "run.json").read_text()) if (run / "run.json").is_file() else {}
+    refit = info.get("refit")
+    return refit if isinstance(refit, dict) else None
+
+
+def skipped_refit(run: Path) -> bool:
+    """A finished run with a holdout whose refit was not used."""
+    refit = refit_record(run)
+    return refit is not None and refit.get("used") is False and (run / "submission.csv").is_file()
+
+
+def refitted(run: Path) -> dict[str, Any] | None:
+    """The `refit` of a copy made earlier whose refit was used (kept, not run again), else None."""
+    refit = refit_record(run)
+    return refit if refit is not None and refit.get("used") else None
+
+
+def recorded_paths(src: Path) -> set[str]:
+    """Where the run lived when it was made (a run copied with `cp -al` still names its first folder): its
+    graded submission's folder, and the folder it is in now."""
+    info = json.loads((src / "run.json").read_text())
+    paths = {str(src.resolve())}
+    sub = (info.get("grade") or {}).get("submission")
+    if isinstance(sub, str) and sub.endswith("/submission.csv"):
+        paths.add(sub.removesuffix("/submission.csv"))
+    return paths
+
+
+def copy_run(src: Path, dst: Path) -> None:
+    """The run folder copied (links kept as links), every recorded absolute path of it pointed at the copy."""
+    shutil.rmtree(dst, ignore_errors=True)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(src, dst, symlinks=True)
+    new = str(dst.resolve())
+    pattern = re.compile("|".join(re.escape(p) for p in sorted(recorded_paths(src), key=len, reverse=True)))
+    for name in ("journal.json", "run.json"):
+        path = dst / name
+        path.write_text(pattern.sub(lambda _: new, path.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def refit_copy(src: Path, dst: Path, **resume_kw: Any) -> dict[str, Any]:
+    """Copy `src` to `dst` and resume the copy straight into its refit; run.json's `refit` of the copy."""
+    from automind.run import resume
+
+    info = json.loads((src / "run.json").read_text())
+    copy_run(src, dst)
+    overrides = {  # no step or time left to search; the memory already holds this run
+        "search.steps": max(1, int(info["steps_done"])),
+        "search.time_limit_s": None,
+        "experience.enabled": False,
+    }
+    result = resume(dst, overrides=overrides, **resume_kw)
+    return result.refit or {}
+
+
+def _score(task: Task, sub: Path) -> str:
+    rep = grade(task, sub)
+    return f"{rep.score:.5g}" if rep.valid and rep.score is not None else "invalid"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tasks_dir", type=Path)
+    ap.add_argument(
+        "runs", type=Path, nargs="+", help="folders of <task>/run, as the bench scripts write them"
+    )
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    if not args.tasks_dir.is_dir():
+        ap.error(f"{args.tasks_dir} is not a folder of tasks")
+    if len({r.resolve().name for r in args.runs}) < len(args.runs):
+        ap.error("two RUNS_DIR folders have the same name; their copies would land in one place")
+    tasks = load_tasks(args.tasks_dir, None)
+    columns: dict[str, list[tuple[Task, Path, Path]]] = {}
+    rows = []
+    for runs in args.runs:
+        for task in tasks:
+            src = runs / task.root.name / "run"
+            if not src.is_dir() or not skipped_refit(src):
+                continue
+            dst = args.out / runs.resolve().name / task.root.name / "run"
+            refit = refitted(dst) or refit_copy(src, dst)
+            print(f"{runs.name}/{task.root.name}: refit {'used' if refit.get('used') else 'not used'}, "
+                  f"{refit.get('seconds', 0):.0f} s{'' if refit.get('used') else ' (' + str(refit.get('reason')) + ')'}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+            gain = rows_for(task, dst.parent, src.parent.parent, columns)["vs other run"]
+            after = _score(task, dst / "submission.csv") if refit.get("used") else "-"
+            rows.append(f"| {task.root.name} ({runs.name}) | {_score(task, src / 'submission.csv')} | {after} | "
+                        f"{refit.get('seconds', 0):.0f} s | {gain} |")  # fmt: skip
+    if not rows:
+        print("no finished run with a skipped refit in " + ", ".join(map(str, args.runs)))
+        return
+    print("graded score of the search-time submission and of the refit on every training row; gain of the refit "
+          "(positive: better), 95 % paired-bootstrap interval over the test rows; * = the interval excludes 0\n")  # fmt: skip
+    print("| task (runs) | search-time | refitted | refit took | gain |\n|---|---|---|---|---|")
+    print("\n".join(rows))
+    if len(columns.get("vs other run", [])) > 1:
+        print(pooled_row(columns, blank=3))
+
+
+if __name__ == "__main__":
+    main()
