@@ -16,9 +16,10 @@ if TYPE_CHECKING:
     from automind.search.journal import Journal, Node
 
 
-def _pattern(run_dir: Path) -> re.Pattern[str]:
+def _pattern(run_dir: Path | str, resolve: bool = True) -> re.Pattern[str]:
     """RUN/nodes/<id> as written in a script (the resolved path), not followed by more of a name."""
-    return re.compile(re.escape(str((run_dir / "nodes").resolve())) + r"/(\d+)(?![\w.-])")
+    nodes = Path(run_dir) / "nodes"
+    return re.compile(re.escape(str(nodes.resolve() if resolve else nodes)) + r"/(\d+)(?![\w.-])")
 
 
 def referenced_nodes(code: str, run_dir: Path) -> list[str]:
@@ -30,6 +31,13 @@ def repoint(code: str, run_dir: Path) -> str:
     """`code` with every RUN/nodes/<id> path replaced by RUN/nodes/<id>/refit (where the refit of that node
     keeps its submission/ folder)."""
     return _pattern(run_dir).sub(lambda m: f"{m.group(0)}/refit", code)
+
+
+def relocate(code: str, old_run: str, run_dir: Path) -> str:
+    """`code` with every OLD_RUN/nodes/<id> path (where a moved or copied run folder was when the script was
+    written) pointed at RUN/nodes/<id>, where the run is now."""
+    here = (run_dir / "nodes").resolve()
+    return _pattern(old_run, resolve=False).sub(lambda m: f"{here}/{m.group(1)}", code)
 
 
 def refit_chain(journal: Journal, run_dir: Path, best: Node) -> list[Node] | str:

@@ -34,6 +34,7 @@ from automind.run_setup import (
     load_knowledge,
     merge_usage,
     open_memory,
+    relocate_run,
     resolve_task,
     restore_usage,
     versions,
@@ -680,6 +681,7 @@ def solve(
         "sandbox": sandbox.describe(),
         "sessions": 1,
         "holdout": holdout_info,
+        "run_dir": str(run_dir.resolve()),  # where its blends' paths point (relocate_run on a resume)
     }
     analysis, _, _ = load_analysis(task, run_dir, fallbacks)
     t = time.monotonic()
@@ -728,6 +730,7 @@ def resume(
     started = time.monotonic() if started is None else started
     run_dir = Path(run_dir)
     info, journal = load_run(run_dir)
+    relocate_run(info, journal, run_dir)  # a run folder moved or copied since: its blends read it here
     config = info.get("config") or {}
     for dotted, value in (overrides or {}).items():
         set_dotted(config, dotted, value)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from automind.experience import RunMemory
     from automind.ingest.labeling import Label
     from automind.llm.client import LLM
+    from automind.search.journal import Journal
 
 PAPERS_K = 3  # paper summaries retrieved for drafts
 
@@ -209,3 +210,32 @@ def open_memory(
     except Exception as e:  # noqa: BLE001 - the search runs without experience, and says so
         fallbacks.append(f"experience memory unavailable ({type(e).__name__}: {e}); searching without it")
         return None
+
+
+def relocate_run(info: dict[str, Any], journal: Journal, run_dir: Path) -> str | None:
+    """Point a moved or copied run at where it is now. Blends name their members' folders by absolute path
+    (RUN/nodes/<id>); in a run folder that was moved since its last session those paths name the old place,
+    so a blend would read stale files (or none) and its final refit would not find its members. Each such
+    path in the journal and in nodes/<id>/code.py is rewritten; run.json keeps the folder (`run_dir`) and
+    every earlier one (`moved_from`). Returns the old folder, or None when the run has not moved (or was made
+    before run.json recorded its folder)."""
+    from automind.atomic import write_text
+    from automind.refit import relocate
+
+    here = str(run_dir.resolve())
+    old = info.get("run_dir")
+    info["run_dir"] = here
+    if not isinstance(old, str) or old == here:
+        return None
+    changed = False
+    for node in journal.nodes:
+        code = relocate(node.code or "", old, run_dir)
+        if code != (node.code or ""):
+            node.code, changed = code, True
+            saved = run_dir / "nodes" / node.id / "code.py"
+            if saved.is_file():
+                write_text(saved, code)
+    if changed:
+        journal.save(run_dir / "journal.json")
+    info.setdefault("moved_from", []).append(old)
+    return old

@@ -4,10 +4,10 @@
 
 RUNS_DIR is a folder laid out as bench/offline_vs_automl.py and bench/budget_trend.py write them
 (RUNS_DIR/<task>/run). Every finished run there whose final refit was not used (run.json `refit.used` is
-false because the time left could not hold it) is copied to OUT/<RUNS_DIR name>/<task>/run, its absolute
-paths pointed at the copy (blends read their members' predictions through them), and resumed with no
-search step and no time limit left, so it goes straight to the refit (docs/holdout.md, "The final
-refit"). The original run is never written to. A copy whose refit was already used is kept.
+false because the time left could not hold it) is copied to OUT/<RUNS_DIR name>/<task>/run and resumed
+there with no search step and no time limit left, so it goes straight to the refit (docs/holdout.md, "The
+final refit"); the resume points the copy's blends at the copy, as for any moved run. The original run is
+never written to. A copy whose refit was already used is kept.
 
 Prints each task's graded score before and after and the refit's seconds, then the refitted submissions
 against the search-time ones with bench/paired.py's paired-bootstrap intervals and pooled row: whether
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import shutil
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 from budget_trend import load_tasks
 from paired import pooled_row, rows_for
 
+from automind.atomic import write_json
 from automind.grading import grade
 from automind.task import Task
 
@@ -50,27 +50,28 @@ def refitted(run: Path) -> dict[str, Any] | None:
     return refit if refit is not None and refit.get("used") else None
 
 
-def recorded_paths(src: Path) -> set[str]:
-    """Where the run lived when it was made (a run copied with `cp -al` still names its first folder): its
-    graded submission's folder, and the folder it is in now."""
+def made_in(src: Path) -> str:
+    """The folder the run was made in, which its blends' paths name: run.json's `run_dir`; for runs made
+    before it was recorded, the folder of its graded submission (a run copied with `cp -al` still names
+    its first folder), else where it is now."""
     info = json.loads((src / "run.json").read_text())
-    paths = {str(src.resolve())}
     sub = (info.get("grade") or {}).get("submission")
+    if isinstance(info.get("run_dir"), str):
+        return str(info["run_dir"])
     if isinstance(sub, str) and sub.endswith("/submission.csv"):
-        paths.add(sub.removesuffix("/submission.csv"))
-    return paths
+        return sub.removesuffix("/submission.csv")
+    return str(src.resolve())
 
 
 def copy_run(src: Path, dst: Path) -> None:
-    """The run folder copied (links kept as links), every recorded absolute path of it pointed at the copy."""
+    """The run folder copied (links kept as links), its run.json naming the folder it was made in, so that
+    the resume points the copy's blends at the copy (automind.run_setup.relocate_run)."""
     shutil.rmtree(dst, ignore_errors=True)
     dst.parent.mkdir(parents=True, exist_ok=True)
     shutil.copytree(src, dst, symlinks=True)
-    new = str(dst.resolve())
-    pattern = re.compile("|".join(re.escape(p) for p in sorted(recorded_paths(src), key=len, reverse=True)))
-    for name in ("journal.json", "run.json"):
-        path = dst / name
-        path.write_text(pattern.sub(lambda _: new, path.read_text(encoding="utf-8")), encoding="utf-8")
+    info = json.loads((dst / "run.json").read_text())
+    info["run_dir"] = made_in(src)
+    write_json(dst / "run.json", info)
 
 
 def refit_copy(src: Path, dst: Path, **resume_kw: Any) -> dict[str, Any]:

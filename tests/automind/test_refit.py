@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from automind.refit import referenced_nodes, refit_chain, refit_seconds, repoint
+from automind.refit import referenced_nodes, refit_chain, refit_seconds, relocate, repoint
 from automind.search.journal import Journal, MetricValue, Node
 
 
@@ -17,6 +17,17 @@ def test_node_folders_are_found_and_repointed_without_touching_longer_names(tmp_
     assert f"'{nodes}/1/refit/submission/oof.npy'" in moved and f"r'{nodes}/10/refit'" in moved
     assert f"'{nodes}/1/refit'\n" in moved and f"'{nodes}/1x/oof.npy'" in moved  # not a node folder: kept
     assert repoint("print(1)", tmp_path) == "print(1)"
+
+
+def test_a_moved_run_is_relocated_node_folder_by_node_folder(tmp_path: Path):
+    """Only OLD/nodes/<id> paths move; a longer name, another folder under OLD, and other text stay."""
+    old, here = "/data/old/run", tmp_path / "run"
+    code = (f"a = '{old}/nodes/3/submission/oof.npy'\nb = '{old}/nodes/3x'\nc = '{old}/holdout/x'\n"
+            f"d = '/data/old/run2/nodes/4'\n")  # fmt: skip
+    out = relocate(code, old, here)
+    assert f"a = '{(here / 'nodes').resolve()}/3/submission/oof.npy'" in out
+    assert f"'{old}/nodes/3x'" in out and f"'{old}/holdout/x'" in out and "'/data/old/run2/nodes/4'" in out
+    assert referenced_nodes(out, here) == ["3"] and referenced_nodes(code, here) == []
 
 
 def _valid(j: Journal, code: str, exec_s: float, **kw) -> Node:

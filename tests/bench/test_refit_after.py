@@ -73,7 +73,7 @@ def test_a_skipped_refit_is_run_on_a_copy_and_compared(tmp_path, monkeypatch):
     info = json.loads((copy / "run.json").read_text())
     assert info["refit"]["used"] is True
     assert "training rows: 300" in (copy / "nodes" / "0" / "refit" / "output.txt").read_text()
-    assert str(src) not in (copy / "journal.json").read_text() + json.dumps(info)
+    assert info["run_dir"] == str(copy.resolve()) and info["moved_from"] == [str(src.resolve())]
     row = next(line for line in done.stdout.splitlines() if line.startswith("| tiny (runs) |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert float(cells[1]) < 0.7 and cells[2] == "1" and cells[4].endswith("*")  # all-zero vs the rule

@@ -375,6 +375,34 @@ def test_an_ensemble_is_refitted_with_its_members_on_all_rows(big_task, tmp_path
     assert "Final refit of node 2 (with the nodes it blends, each re-run first: " in report
 
 
+def test_a_moved_run_points_its_blends_at_its_new_folder_and_refits_them(
+    big_task, tmp_path, settings_factory
+):
+    """An ensemble names its members' folders by absolute path; after the run folder is moved, a resume
+    points those paths at the new folder, so the blend's final refit re-runs its members there."""
+    drafts = [rows_seen(script(0.7, threshold=0.6)), rows_seen(script(0.7, threshold=0.4))]
+    s = _on(settings_factory, **{"search.steps": 3, "search.num_drafts": 2, "search.refine.outer": 0,
+                                 "search.ensemble.rounds": 1, "search.ensemble.start_share": 0.5,
+                                 "verify.refit": False})  # fmt: skip
+    res = solve(big_task, s, out=tmp_path / "run", roles=BlendingRoles({"draft": drafts}))
+    assert res.best is res.journal.get("2") and res.refit["reason"] == "verify.refit is off"
+    old = str((tmp_path / "run").resolve())
+    assert json.loads((tmp_path / "run/run.json").read_text())["run_dir"] == old
+    moved = tmp_path / "elsewhere" / "run"
+    moved.parent.mkdir()
+    (tmp_path / "run").rename(moved)
+
+    again = resume(moved, overrides={"verify.refit": True}, roles=BlendingRoles({}))
+    assert again.refit["used"] and sorted(again.refit["members"]) == ["0", "1"]
+    assert "members trained on 300,300 rows" in (moved / "nodes/2/refit/output.txt").read_text()
+    info = json.loads((moved / "run.json").read_text())
+    assert info["run_dir"] == str(moved.resolve()) and info["moved_from"] == [old]
+    code = again.journal.get("2").code
+    assert old not in code and str(moved.resolve()) in code
+    assert (moved / "nodes/2/code.py").read_text() == code == (moved / "best_solution.py").read_text()
+    assert old not in Journal.load(moved / "journal.json").get("2").code
+
+
 def test_an_ensemble_whose_member_fails_its_refit_keeps_the_search_time_submission(
     big_task, tmp_path, settings_factory
 ):
