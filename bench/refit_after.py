@@ -74,7 +74,7 @@ def copy_run(src: Path, dst: Path) -> None:
     write_json(dst / "run.json", info)
 
 
-def refit_copy(src: Path, dst: Path, **resume_kw: Any) -> dict[str, Any]:
+def refit_copy(src: Path, dst: Path) -> dict[str, Any]:
     """Copy `src` to `dst` and resume the copy straight into its refit; run.json's `refit` of the copy."""
     from automind.run import resume
 
@@ -85,7 +85,7 @@ def refit_copy(src: Path, dst: Path, **resume_kw: Any) -> dict[str, Any]:
         "search.time_limit_s": None,
         "experience.enabled": False,
     }
-    result = resume(dst, overrides=overrides, **resume_kw)
+    result = resume(dst, overrides=overrides)
     return result.refit or {}
 
 
