@@ -285,9 +285,13 @@ class Runner:
         node, or of the ensemble the policy would build now when that needs more (a blend found late in the
         run otherwise met no time for its members' refit: food-reviews at 600 s kept an ensemble's search-time
         submission, 95 s needed, none left), each run scaled to the full training data. A refit that is more
-        than REFIT_SHARE of the time limit or than the time still left is not reserved (it is skipped at the
-        end, so holding time back for it would only leave the time unused: a 600 s run once stopped at
-        531 s, keeping 126 s for a refit of a best node found with 69 s to go)."""
+        than REFIT_SHARE of the time limit, or that would not be started with the time still left (less
+        than FIT_SHARE of it, the rule `refit` starts by), is not reserved: it is skipped at the end, so
+        holding time back for it would only leave the time unused (a 600 s run once stopped at 531 s,
+        keeping 126 s for a refit that then could not run). One that would be started keeps all it needs,
+        or all that is left: the reserve must not vanish when a step ends a second into it (a 600 s run once
+        held 89 s for 90 s of search, dropped it when a 6 s step overran by one second, searched on, and
+        skipped the refit)."""
         from automind.refit import ensemble_chain, refit_chain, refit_seconds
 
         agent = getattr(self, "agent", None)
@@ -301,7 +305,8 @@ class Runner:
         if self.time_limit is None:
             return max(needs, default=0.0)
         left = self.time_limit - self.elapsed() - finish_reserve(self.settings, self.time_limit)
-        return max((n for n in needs if n <= min(REFIT_SHARE * self.time_limit, left)), default=0.0)
+        held = [min(n, left) for n in needs if n <= REFIT_SHARE * self.time_limit and FIT_SHARE * n <= left]
+        return max(held, default=0.0)
 
     def refit_budget(self) -> float:
         """Seconds the final refit may take: the execution caps, within what is left of the time limit

@@ -297,15 +297,19 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
     assert Runner.refit_reserve(runner(30.0, 120.0)) == 0.0  # 35 s > REFIT_SHARE * 120 s: not reserved
     assert REFIT_SHARE * 120.0 < 35.0
     assert Runner.refit_reserve(runner(30.0, None)) == pytest.approx(30.0 / 0.85)  # no time limit: all of it
-    # a best node found late: its refit no longer fits, so its time goes to the search instead
     assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=90.0)) == pytest.approx(20.0)  # 25 s left
-    assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=100.0)) == 0.0  # 15 s left < 20 s
+    # a step that ends a second inside the reserve: the refit would still be started, so all that is left is
+    # kept for it (the reserve used to drop to 0 here, and the search spent the refit's time)
+    assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=96.0)) == pytest.approx(19.0)
+    assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=100.0)) == pytest.approx(15.0)  # half of 20 s: 10
+    # a best node found so late that its refit would not be started: its time goes to the search instead
+    assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=106.0)) == 0.0  # 9 s < half of 20 s
 
 
 def test_the_reserve_keeps_time_to_refit_the_ensemble_that_is_due():
     """In the ensemble share the reserve covers the refit of the members the due ensemble would blend (a late
-    ensemble best could otherwise not be refitted); before that share, and when that refit would not fit,
-    only the best node's own refit is kept."""
+    ensemble best could otherwise not be refitted); before that share, and when that refit would not be
+    started with the time left, only the best node's own refit is kept."""
     from types import SimpleNamespace
 
     from automind.run import Runner
@@ -329,7 +333,8 @@ def test_the_reserve_keeps_time_to_refit_the_ensemble_that_is_due():
     assert reserve(600.0, 460.0) == pytest.approx((10.0 + 8.0) / 0.8)  # ensemble due: both members
     both = cfg.ensemble.model_copy(update={"members": 3})
     assert reserve(600.0, 460.0, ensemble=both) == pytest.approx(48.0 / 0.8)  # the three best lineages
-    assert reserve(600.0, 550.0, ensemble=both) == pytest.approx(10.0 / 0.8)  # 45 s left: 60 s cannot run
+    assert reserve(600.0, 550.0, ensemble=both) == pytest.approx(45.0)  # 45 s left: a 60 s refit still starts
+    assert reserve(600.0, 570.0, ensemble=both) == pytest.approx(10.0 / 0.8)  # 25 s left: it would not start
     off = cfg.ensemble.model_copy(update={"rounds": 0})
     assert reserve(600.0, 460.0, ensemble=off) == pytest.approx(10.0 / 0.8)  # no ensembles: no such refit
     for _ in range(cfg.ensemble.rounds):
