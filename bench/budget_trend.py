@@ -42,12 +42,17 @@ def finished(run: Path) -> bool:
     return (run / "submission.csv").is_file() and read_run(run).status in DONE
 
 
+def graded_text(task: Task, submission: Path) -> str:
+    """A submission's graded score as the tables print it ('invalid' when it does not grade)."""
+    rep = grade(task, submission)
+    return f"{rep.score:.5g}" if rep.valid and rep.score is not None else "invalid"
+
+
 def summary(task: Task, run: Path) -> dict[str, str]:
     """Graded score, nodes and run time of a finished run, as printed."""
     info = json.loads((run / "run.json").read_text())
     nodes = json.loads((run / "journal.json").read_text())["nodes"]
-    rep = grade(task, run / "submission.csv")
-    score = f"{rep.score:.5g}" if rep.valid and rep.score is not None else "invalid"
+    score = graded_text(task, run / "submission.csv")
     took = info.get("finished_after_s") or info.get("elapsed_s")
     return {"score": score, "nodes": str(len(nodes)), "time": "-" if took is None else f"{float(took):.0f}s"}
 

@@ -23,38 +23,28 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from budget_trend import load_tasks
+from budget_trend import graded_text, load_tasks
 from paired import pooled_row, rows_for
 
 from automind.atomic import write_json
-from automind.grading import grade
 from automind.task import Task
 
 
-def refit_record(run: Path) -> dict[str, Any] | None:
-    """run.json's `refit` (None without a holdout, or for a folder that is not a finished run)."""
-    info = json.loads((run / "run.json").read_text()) if (run / "run.json").is_file() else {}
+def run_info(run: Path) -> dict[str, Any]:
+    """run.json of a run folder ({} for a folder that holds none)."""
+    return json.loads((run / "run.json").read_text()) if (run / "run.json").is_file() else {}
+
+
+def refit_of(info: dict[str, Any]) -> dict[str, Any]:
+    """run.json's `refit` ({} without a holdout, or for a folder that is not a finished run)."""
     refit = info.get("refit")
-    return refit if isinstance(refit, dict) else None
+    return refit if isinstance(refit, dict) else {}
 
 
-def skipped_refit(run: Path) -> bool:
-    """A finished run with a holdout whose refit was not used."""
-    refit = refit_record(run)
-    return refit is not None and refit.get("used") is False and (run / "submission.csv").is_file()
-
-
-def refitted(run: Path) -> dict[str, Any] | None:
-    """The `refit` of a copy made earlier whose refit was used (kept, not run again), else None."""
-    refit = refit_record(run)
-    return refit if refit is not None and refit.get("used") else None
-
-
-def made_in(src: Path) -> str:
+def made_in(src: Path, info: dict[str, Any]) -> str:
     """The folder the run was made in, which its blends' paths name: run.json's `run_dir`; for runs made
     before it was recorded, the folder of its graded submission (a run copied with `cp -al` still names
     its first folder), else where it is now."""
-    info = json.loads((src / "run.json").read_text())
     sub = (info.get("grade") or {}).get("submission")
     if isinstance(info.get("run_dir"), str):
         return str(info["run_dir"])
@@ -63,35 +53,22 @@ def made_in(src: Path) -> str:
     return str(src.resolve())
 
 
-def copy_run(src: Path, dst: Path) -> None:
-    """The run folder copied (links kept as links), its run.json naming the folder it was made in, so that
-    the resume points the copy's blends at the copy (automind.run_setup.relocate_run)."""
+def refit_copy(src: Path, dst: Path, info: dict[str, Any]) -> dict[str, Any]:
+    """Copy `src` (whose run.json is `info`) to `dst`, links kept as links, its run.json naming the folder
+    the run was made in, so that the resume points the copy's blends at the copy
+    (automind.run_setup.relocate_run); resume the copy straight into its refit; the copy's `refit`."""
+    from automind.run import resume
+
     shutil.rmtree(dst, ignore_errors=True)
     dst.parent.mkdir(parents=True, exist_ok=True)
     shutil.copytree(src, dst, symlinks=True)
-    info = json.loads((dst / "run.json").read_text())
-    info["run_dir"] = made_in(src)
-    write_json(dst / "run.json", info)
-
-
-def refit_copy(src: Path, dst: Path) -> dict[str, Any]:
-    """Copy `src` to `dst` and resume the copy straight into its refit; run.json's `refit` of the copy."""
-    from automind.run import resume
-
-    info = json.loads((src / "run.json").read_text())
-    copy_run(src, dst)
+    write_json(dst / "run.json", {**info, "run_dir": made_in(src, info)})
     overrides = {  # no step or time left to search; the memory already holds this run
         "search.steps": max(1, int(info["steps_done"])),
         "search.time_limit_s": None,
         "experience.enabled": False,
     }
-    result = resume(dst, overrides=overrides)
-    return result.refit or {}
-
-
-def _score(task: Task, sub: Path) -> str:
-    rep = grade(task, sub)
-    return f"{rep.score:.5g}" if rep.valid and rep.score is not None else "invalid"
+    return resume(dst, overrides=overrides).refit or {}
 
 
 def main() -> None:
@@ -112,16 +89,18 @@ def main() -> None:
     for runs in args.runs:
         for task in tasks:
             src = runs / task.root.name / "run"
-            if not src.is_dir() or not skipped_refit(src):
-                continue
+            info = run_info(src)
+            if refit_of(info).get("used") is not False or not (src / "submission.csv").is_file():
+                continue  # not a finished run whose refit was skipped
             dst = args.out / runs.resolve().name / task.root.name / "run"
-            refit = refitted(dst) or refit_copy(src, dst)
+            kept = refit_of(run_info(dst))  # a copy refitted by an earlier call is not run again
+            refit = kept if kept.get("used") else refit_copy(src, dst, info)
             print(f"{runs.name}/{task.root.name}: refit {'used' if refit.get('used') else 'not used'}, "
                   f"{refit.get('seconds', 0):.0f} s{'' if refit.get('used') else ' (' + str(refit.get('reason')) + ')'}",
                   file=sys.stderr, flush=True)  # fmt: skip
             gain = rows_for(task, dst.parent, src.parent.parent, columns)["vs other run"]
-            after = _score(task, dst / "submission.csv") if refit.get("used") else "-"
-            rows.append(f"| {task.root.name} ({runs.name}) | {_score(task, src / 'submission.csv')} | {after} | "
+            after = graded_text(task, dst / "submission.csv") if refit.get("used") else "-"
+            rows.append(f"| {task.root.name} ({runs.name}) | {graded_text(task, src / 'submission.csv')} | {after} | "
                         f"{refit.get('seconds', 0):.0f} s | {gain} |")  # fmt: skip
     if not rows:
         print("no finished run with a skipped refit in " + ", ".join(map(str, args.runs)))
