@@ -31,8 +31,17 @@ from automind.task import Task
 
 
 def run_info(run: Path) -> dict[str, Any]:
-    """run.json of a run folder ({} for a folder that holds none)."""
-    return json.loads((run / "run.json").read_text()) if (run / "run.json").is_file() else {}
+    """run.json of a run folder ({} for a folder that holds none, or one it cannot read, said on stderr:
+    one broken run should not stop the others)."""
+    path = run / "run.json"
+    if not path.is_file():
+        return {}
+    try:
+        info = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        print(f"{path}: unreadable ({exc}); that run is left out", file=sys.stderr)
+        return {}
+    return info if isinstance(info, dict) else {}
 
 
 def refit_of(info: dict[str, Any]) -> dict[str, Any]:

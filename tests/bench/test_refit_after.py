@@ -63,11 +63,18 @@ def test_a_skipped_refit_is_run_on_a_copy_and_compared(tmp_path, monkeypatch):
     assert res.refit is not None and res.refit["used"] is False  # 7 s could not hold it
     before = _digest(src)
 
+    broken = tmp_path / "broken" / "tiny" / "run"  # a run.json cut short: said and left out, not a traceback
+    broken.mkdir(parents=True)
+    (broken / "run.json").write_text('{"refit": {"used": fa')
+    (broken / "submission.csv").write_text("id,y\n")
+
     out = tmp_path / "out"
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "refit_after.py"), str(tmp_path / "tasks"),
-                           str(tmp_path / "runs"), "--out", str(out)],
+                           str(tmp_path / "broken"), str(tmp_path / "runs"), "--out", str(out)],
                           capture_output=True, text=True, cwd=tmp_path, timeout=300)  # fmt: skip
     assert done.returncode == 0, done.stderr
+    assert f"{broken / 'run.json'}: unreadable" in done.stderr and "Traceback" not in done.stderr
+    assert not (out / "broken").exists()
     assert _digest(src) == before  # the original run is never written to
     copy = out / "runs" / "tiny" / "run"
     info = json.loads((copy / "run.json").read_text())
