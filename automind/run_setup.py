@@ -212,13 +212,13 @@ def open_memory(
         return None
 
 
-def relocate_run(info: dict[str, Any], journal: Journal, run_dir: Path) -> str | None:
+def relocate_run(info: dict[str, Any], journal: Journal, run_dir: Path) -> None:
     """Point a moved or copied run at where it is now. Blends name their members' folders by absolute path
     (RUN/nodes/<id>); in a run folder that was moved since its last session those paths name the old place,
     so a blend would read stale files (or none) and its final refit would not find its members. Each such
     path in the journal and in nodes/<id>/code.py is rewritten; run.json keeps the folder (`run_dir`) and
-    every earlier one (`moved_from`). Returns the old folder, or None when the run has not moved (or was made
-    before run.json recorded its folder)."""
+    every earlier one (`moved_from`). Nothing changes when the run has not moved, or was made before run.json
+    recorded its folder."""
     from automind.atomic import write_text
     from automind.refit import relocate
 
@@ -226,7 +226,7 @@ def relocate_run(info: dict[str, Any], journal: Journal, run_dir: Path) -> str |
     old = info.get("run_dir")
     info["run_dir"] = here
     if not isinstance(old, str) or old == here:
-        return None
+        return
     changed = False
     for node in journal.nodes:
         code = relocate(node.code or "", old, run_dir)
@@ -238,4 +238,3 @@ def relocate_run(info: dict[str, Any], journal: Journal, run_dir: Path) -> str |
     if changed:
         journal.save(run_dir / "journal.json")
     info.setdefault("moved_from", []).append(old)
-    return old

@@ -17,7 +17,6 @@ the time a refit needs would have been worth spending on it.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ from budget_trend import graded_text, load_tasks
 from paired import pooled_row, rows_for
 
 from automind.atomic import write_json
+from automind.report import json_or_problem
 from automind.task import Task
 
 
@@ -36,11 +36,9 @@ def run_info(run: Path) -> dict[str, Any]:
     path = run / "run.json"
     if not path.is_file():
         return {}
-    try:
-        info = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        print(f"{path}: unreadable ({exc}); that run is left out", file=sys.stderr)
-        return {}
+    info, why = json_or_problem(path)
+    if why is not None:
+        print(f"{path}: unreadable, {why}; that run is left out", file=sys.stderr)
     return info if isinstance(info, dict) else {}
 
 
@@ -54,9 +52,9 @@ def made_in(src: Path, info: dict[str, Any]) -> str:
     """The folder the run was made in, which its blends' paths name: run.json's `run_dir`; for runs made
     before it was recorded, the folder of its graded submission (a run copied with `cp -al` still names
     its first folder), else where it is now."""
-    sub = (info.get("grade") or {}).get("submission")
     if isinstance(info.get("run_dir"), str):
         return str(info["run_dir"])
+    sub = (info.get("grade") or {}).get("submission")
     if isinstance(sub, str) and sub.endswith("/submission.csv"):
         return sub.removesuffix("/submission.csv")
     return str(src.resolve())
