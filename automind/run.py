@@ -448,8 +448,10 @@ class Runner:
         if left is not None and left > 0:
             est = estimate(self.journal, decision.action, parent)
             need = max(FIT_SHARE * (est or 0.0), self.start_floor(decision.action))
+            kept = self.finish_budget()
             self.info["stopped_early"] = (
-                f"the next step ({decision.describe()}) needs at least {need:.0f} s and {left:.0f} s were left"
+                f"the next step ({decision.describe()}) needs at least {need:.1f} s and {left:.1f} s of search "
+                "time were left" + (f" ({kept:.0f} s kept for the final refit and report)" if kept >= 1 else "")
             )
             self.log.write(f"stopping early: {self.info['stopped_early']}")
         return None

@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Split a labelled CSV into public train/test, private answers, a sample submission and task.yaml."""
         from automind.metrics import UnknownMetricError
-        from automind.prepare import PrepareError, prepare_task, read_labelled_csv
+        from automind.prepare import PrepareError, prepare_task, read_labelled_csv, unlabelled_rows
 
         if on_bad_lines not in ("error", "skip"):
             fail(f"--on-bad-lines {on_bad_lines!r}: use error or skip.")
@@ -84,6 +84,11 @@ def register(app: typer.Typer) -> None:
         console.print(f"[green]prepared[/] {out}")
         if bad.count:
             note(f"skipped {bad.describe()} (--on-bad-lines skip).")
+        if dropped := unlabelled_rows(df, tgt):
+            note(
+                f"left out {dropped} of {len(df)} row(s) of {data} with no value in {', '.join(target)}: "
+                "they can be neither trained on nor graded."
+            )
         _summary(out)
 
     @group.command("check")

@@ -172,3 +172,23 @@ def test_a_correlation_metric_accepts_the_constant_sample(tmp_path):
     out = Path(prepare_task(df, tmp_path / "task", target="y", metric="spearman"))
     report = grade(out, out / "public" / "sample_submission.csv")
     assert not report.valid and report.score_undefined and "non-finite" in (report.error or "")
+
+
+def test_rows_without_a_target_are_left_out_and_counted(tmp_path):
+    """A survey table where most wages are missing: the split keeps the labelled rows and says how many
+    rows it dropped, instead of shrinking the task silently."""
+    rng = np.random.default_rng(1)
+    wages = rng.normal(20, 5, 80).round(2)
+    wages[rng.permutation(80)[:30]] = np.nan
+    data = tmp_path / "slid.csv"
+    pd.DataFrame({"age": rng.integers(18, 65, 80), "wages": wages}).to_csv(data, index=False)
+    r = _prepare(data, tmp_path / "task", target="wages", metric="rmse")
+    assert r.exit_code == 0, r.output
+    assert f"left out 30 of 80 row(s) of {data} with no value in wages" in _text(r)
+    train = pd.read_csv(tmp_path / "task/public/train.csv")
+    answers = pd.read_csv(tmp_path / "task/private/answers.csv")
+    assert len(train) + len(answers) == 50 and train["wages"].notna().all()
+    full = tmp_path / "full.csv"
+    pd.DataFrame({"age": [1, 2, 3, 4, 5, 6], "y": [1.0, 2.5, 3, 4, 5, 6]}).to_csv(full, index=False)
+    r = _prepare(full, tmp_path / "t2", target="y", metric="rmse")
+    assert r.exit_code == 0 and "left out" not in _text(r)
