@@ -451,7 +451,8 @@ class Runner:
             kept = self.finish_budget()
             self.info["stopped_early"] = (
                 f"the next step ({decision.describe()}) needs at least {need:.1f} s and {left:.1f} s of search "
-                "time were left" + (f" ({kept:.0f} s kept for the final refit and report)" if kept >= 1 else "")
+                "time were left"
+                + (f" ({kept:.0f} s kept for the final refit and report)" if kept >= 1 else "")
             )
             self.log.write(f"stopping early: {self.info['stopped_early']}")
         return None
