@@ -121,6 +121,9 @@ class AblationRun:
     label: str  # the component ablated, or "all"
     code: str
     change: str = ""  # what the variant changes, e.g. "model: portfolio -> lgbm"
+    # the solution itself: under its slice it must score what the solution scored, else the slices measure a
+    # cut-down solution (a portfolio that trains only its first model) and the ablation stops there
+    reproduces: bool = False
 
 
 @dataclass

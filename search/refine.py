@@ -15,6 +15,7 @@ measure anything are not started either, and an attempt's time is in proportion 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -119,10 +120,35 @@ def _ablate(
         (folder / f"{name}.py").write_text(run.code, encoding="utf-8")
         (folder / f"{name}.txt").write_text(output, encoding="utf-8")
         results.append(AblationResult(run, output[-OUTPUT_CHARS:], metric, error))
+        if run.reproduces and (why := _not_reproduced(base, metric, error, share)):
+            record["ablation_note"] = why
+            break
     record["outputs"] = [
         {"label": r.run.label, "change": r.run.change, "metric": r.metric, "error": r.error} for r in results
     ]
     return results
+
+
+def _not_reproduced(base: Node, metric: float | None, error: str | None, share: float | None) -> str | None:
+    """Why the run of the solution itself under the ablation's slice does not stand for the solution (None
+    when it does). Scripts scale to the limit they are told: given a slice shorter than it needs, a
+    portfolio trains only its first model, and every variant is then compared on that cut-down solution (at
+    120 s on two fresh tasks the table said "model changes nothing" of a portfolio that beat its LightGBM).
+    The same script on the same rows gives the same score, so a different one means the slices changed
+    what is measured; the other variants are not run and the block is chosen without measurements."""
+    own = base.reported_metric
+    cut = f" (given {share:.0f} s)" if share is not None else ""
+    if error is not None:
+        return (
+            f"ablation stopped: the solution itself failed{cut}: {error[:120]}; the block is chosen without "
+            "measurements"
+        )
+    if metric is None or own is None or math.isclose(metric, own, rel_tol=1e-4, abs_tol=1e-6):
+        return None
+    return (
+        f"ablation stopped: the solution itself scored {metric:.6g} against its own {own:.6g}{cut}, so the "
+        "slices measure a cut-down solution; the block is chosen without measurements"
+    )
 
 
 def _attempts(

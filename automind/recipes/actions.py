@@ -79,7 +79,10 @@ class RecipeSearchActions:
         ]
         if not variants:  # nothing to measure: the block is chosen among the unmeasured components
             return []
-        return [AblationRun(BASELINE, ctx.parent_code or "", "the solution as it is"), *variants]
+        return [
+            AblationRun(BASELINE, ctx.parent_code or "", "the solution as it is", reproduces=True),
+            *variants,
+        ]
 
     def summarise_ablation(self, ctx: Context, results: list[AblationResult]) -> Ablation:
         """The component -> effect table against the baseline run (else the solution's own score), largest

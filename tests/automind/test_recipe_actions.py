@@ -67,6 +67,7 @@ def test_offline_refine_ablates_picks_the_strongest_block_and_rewrites_only_it(r
     ctx = _parent(roles, task)
     baseline, *runs = roles.ablation_scripts(ctx, [], [])
     assert baseline.label == "baseline" and baseline.code == ctx.parent_code  # measured under the same limit
+    assert baseline.reproduces and not any(r.reproduces for r in runs)  # checked against the solution's score
     names = [r.label for r in runs]
     assert "model" in names and "postprocess" in names and "validation" not in names  # neutral: not ablated
     for r in runs:  # each ablation script differs from the solution in its component's block only

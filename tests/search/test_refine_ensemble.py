@@ -12,6 +12,7 @@ from search_fakes import ScriptedRoles, make_task, saving, script
 from automind.config import SearchConfig, load_config
 from automind.llm.replay import ReplayLLM
 from automind.llm.roles import LLMRoles
+from automind.roles import AblationRun
 from automind.run import solve
 from automind.search.agent import Agent
 from automind.search.journal import Journal, MetricValue, Node
@@ -118,6 +119,48 @@ def test_solve_takes_a_refine_step_and_an_ensemble(task_dir, tmp_path, settings_
     assert "ensemble of #4, #1" in report and "4: 0.500" in report
     log = (tmp_path / "run" / "run.log").read_text()
     assert "| node 5 | ensemble of nodes 4, 1 |" in log  # every member named, not only the first
+
+
+class WithBaseline(ScriptedRoles):
+    """The offline roles' shape: the solution itself first (`reproduces`), then the variants."""
+
+    def __init__(self, codes, baseline):
+        super().__init__(codes)
+        self.baseline = baseline
+
+    def ablation_scripts(self, ctx, covered, refined):
+        code = self.baseline if self.baseline is not None else ctx.parent_code or ""
+        return [AblationRun("baseline", code, "as it is", reproduces=True),
+                *super().ablation_scripts(ctx, covered, refined)]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("baseline", "why"),
+    [
+        (script(0.5), "ablation stopped: the solution itself scored 0.5 against its own 0.6"),
+        (script(0.6, bug=True), "ablation stopped: the solution itself failed"),
+        (None, None),  # the solution reproduces: every variant runs
+    ],
+)
+def test_an_ablation_whose_baseline_is_not_the_solution_stops_there(
+    task_dir, tmp_path, settings_factory, baseline, why
+):
+    """A baseline that scores otherwise than the solution under the ablation's slice (a portfolio cut to its
+    first model) means every variant would be compared on a different solution: the other scripts are not
+    run, the record says why, and the step still refines a block."""
+    roles = WithBaseline({"*": [script(0.6)]}, baseline)
+    s = settings_factory(**{"search.steps": 2, "search.num_drafts": 1, "search.refine.outer": 1,
+                            "search.refine.inner": 1})  # fmt: skip
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    (rec,) = res.journal.get("0").ablations
+    ran = [o["label"] for o in rec["outputs"]]
+    assert len(rec["run_seconds"]) == len(ran) and rec["attempts"] == ["1"]
+    if why is None:
+        assert ran == ["baseline", "threshold"] and "ablation_note" not in rec
+        return
+    assert ran == ["baseline"] and rec["ablation_note"].startswith(why)
+    assert "the block is chosen without measurements" in rec["ablation_note"]
+    assert "ablation stopped: the solution itself" in (tmp_path / "run" / "report.html").read_text()
 
 
 def test_refine_step_with_failing_ablation_is_recorded_and_counted(task_dir, tmp_path, settings_factory):
