@@ -310,12 +310,10 @@ def _describe(name: str, metric: Metric, problem: str, id_col: str, targets: lis
     )
 
 
-def unlabelled_rows(df: pd.DataFrame, target: str | list[str]) -> int:
+def unlabelled_rows(df: pd.DataFrame, targets: list[str]) -> int:
     """Rows with no value in a target column: prepare_task leaves them out (nothing to grade or learn), and
     the CLI says how many, since on some data (survey panels) that is a large share."""
-    targets = [target] if isinstance(target, str) else list(target)
-    present = [t for t in targets if t in df.columns]
-    return int(df[present].isna().any(axis=1).sum()) if present else 0
+    return int(df[targets].isna().any(axis=1).sum())
 
 
 def prepare_task(

@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
         console.print(f"[green]prepared[/] {out}")
         if bad.count:
             note(f"skipped {bad.describe()} (--on-bad-lines skip).")
-        if dropped := unlabelled_rows(df, tgt):
+        if dropped := unlabelled_rows(df, target):
             note(
                 f"left out {dropped} of {len(df)} row(s) of {data} with no value in {', '.join(target)}: "
                 "they can be neither trained on nor graded."
