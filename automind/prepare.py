@@ -362,7 +362,7 @@ def prepare_task(
     elif df[id_col].duplicated().any():
         dup = df.loc[df[id_col].duplicated(), id_col].iloc[0]
         raise PrepareError(
-            f"id column '{id_col}' has duplicates (e.g. {dup!r}); ids must be unique. Omit --id to add one."
+            f"id column '{id_col}' has duplicates (e.g. {_plain(dup)}); ids must be unique. Omit --id to add one."
         )
     else:
         df = df[[id_col] + [c for c in df.columns if c != id_col]]
@@ -384,9 +384,10 @@ def prepare_task(
                 bad = df.loc[numbers.isna(), t].iloc[0]
                 raise PrepareError(
                     f"metric '{m.name}' scores numeric predictions, but target '{t}' has non-numeric "
-                    f"values (e.g. {bad!r}). Use a classification metric such as accuracy or log_loss, "
+                    f"values (e.g. {_plain(bad)}). Use a classification metric such as accuracy or log_loss, "
                     f"or convert the column to numbers."
                 )
+        _refuse_out_of_domain(df, targets, m)
 
     stratify = None
     if problem in ("binary", "multiclass") and isinstance(y, pd.Series):
@@ -407,7 +408,7 @@ def prepare_task(
     try:
         _write(stage, train, test, sub, id_col, targets, m, params, problem, lower_is_better,
                name or out.name, description)  # fmt: skip
-        _sample_must_grade(stage, _missing_classes(df, test, targets, problem))
+        _sample_must_grade(stage, problem, _missing_classes(df, test, targets, problem))
         _check_out_dir(out, force)
         out.mkdir(parents=True, exist_ok=True)
         for entry in OWNED:
@@ -440,7 +441,21 @@ def _missing_classes(df: pd.DataFrame, test: pd.DataFrame, targets: list[str], p
     )
 
 
-def _sample_must_grade(stage: Path, hint: str = "") -> None:
+def _refuse_out_of_domain(df: pd.DataFrame, targets: list[str], m: Metric) -> None:
+    """A regression metric that cannot score the answers against themselves (RMSLE with values <= -1)
+    cannot score any submission either: say so before splitting, naming the target and the metric."""
+    y = df[targets].apply(pd.to_numeric).to_numpy(dtype=float)
+    y = y[:, 0] if len(targets) == 1 else y
+    try:
+        m(y, y)
+    except (ValueError, ZeroDivisionError) as e:
+        raise PrepareError(
+            f"metric '{m.name}' cannot score target {', '.join(repr(t) for t in targets)}: "
+            f"{str(e).rstrip('.')}. Pick a metric defined for these values (rmse or mae take any number)."
+        ) from e
+
+
+def _sample_must_grade(stage: Path, problem: str, hint: str = "") -> None:
     """The sample submission is graded against the answers before anything reaches OUT_DIR."""
     import warnings
 
@@ -456,8 +471,12 @@ def _sample_must_grade(stage: Path, hint: str = "") -> None:
     if not report.valid and not report.score_undefined:  # constant predictions may leave a metric undefined
         raise PrepareError(
             f"the sample submission of this split does not grade ({(report.error or '').rstrip('.')}{hint}). "
-            "Usually a class is too rare for the test set: raise --test-size, drop the rare class, or pick "
-            "another metric."
+            + (
+                "Usually a class is too rare for the test set: raise --test-size, drop the rare class, or pick "
+                "another metric."
+                if problem in ("binary", "multiclass", "multilabel")
+                else "Check the metric against the target's values, or pick another metric."
+            )
         )
 
 

@@ -192,3 +192,24 @@ def test_rows_without_a_target_are_left_out_and_counted(tmp_path):
     pd.DataFrame({"age": [1, 2, 3, 4, 5, 6], "y": [1.0, 2.5, 3, 4, 5, 6]}).to_csv(full, index=False)
     r = _prepare(full, tmp_path / "t2", target="y", metric="rmse")
     assert r.exit_code == 0 and "left out" not in _text(r)
+
+
+def test_a_metric_undefined_on_the_target_is_named_before_splitting(tmp_path, folder_state):
+    # RMSLE cannot score values <= -1: the answers themselves could not be graded, whatever the split
+    df = pd.DataFrame({"a": range(60), "label": np.arange(60) - 30.0})
+    df.to_csv(tmp_path / "d.csv", index=False)
+    before = folder_state(tmp_path)
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task", metric="rmsle")
+    assert r.exit_code == 1
+    assert "metric 'rmsle' cannot score target 'label'" in _text(r) and "30 value(s) <= -1" in _text(r)
+    assert "class is too rare" not in _text(r)  # the advice for classification splits does not apply
+    assert folder_state(tmp_path) == before
+    assert _prepare(tmp_path / "d.csv", tmp_path / "task", metric="rmse").exit_code == 0
+
+
+def test_duplicate_ids_are_quoted_as_plain_values(tmp_path):
+    df = pd.DataFrame({"key": [1, 2, 2, 3] * 15, "a": range(60), "label": ["x", "y"] * 30})
+    df.to_csv(tmp_path / "d.csv", index=False)
+    r = _prepare(tmp_path / "d.csv", tmp_path / "task", "--id", "key")
+    assert r.exit_code == 1 and "id column 'key' has duplicates (e.g. 2)" in _text(r)
+    assert "np." not in _text(r)
