@@ -254,6 +254,7 @@ def run_bench(
     """Run the grid; results are appended to out_dir/records.jsonl so a rerun skips finished jobs."""
     out_dir.mkdir(parents=True, exist_ok=True)
     log = out_dir / "records.jsonl"
+    log.touch()  # marks the folder as a bench's before any run is written there (the CLI's own_out_folder)
     done: dict[tuple[str, str, int], JobRecord] = {}
     if log.is_file():
         for line in log.read_text().splitlines():

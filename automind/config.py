@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from automind.limits import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S
 
@@ -45,6 +45,15 @@ class RoleConfig(_Model):
 
 
 # The keys of automind.llm.providers.PROVIDERS (a test keeps the two equal).
+def _on_off(value: Any) -> Any:
+    """YAML 1.1 reads on/off/yes/no as booleans, so a file's `holdout: off` and AUTOMIND_VERIFY__HOLDOUT=off
+    arrive as False: give a word-valued setting its word back."""
+    return ("on" if value else "off") if isinstance(value, bool) else value
+
+
+ToolsMode = Annotated[Literal["auto", "off"], BeforeValidator(_on_off)]
+HoldoutMode = Annotated[Literal["auto", "on", "off"], BeforeValidator(_on_off)]
+
 ProviderName = Literal["auto", "none", "openai", "replay", "record"]
 SPEC_FORMS = "auto, none, openai, openai:MODEL, replay:PATH or record:PATH"
 
@@ -102,7 +111,7 @@ class LLMConfig(_Model):
     budget_tokens: int | None = None
     budget_usd: float | None = None
     one_model: bool = False  # use llm.model for every role (role temperatures still apply)
-    tools: Literal["auto", "off"] = "auto"  # off: ask for JSON in text (servers without function calling)
+    tools: ToolsMode = "auto"  # off: ask for JSON in text (servers without function calling)
     # The model's context window in tokens. Prompts are fitted into it (minus the reply's share) by
     # cutting their lowest-priority sections first, each cut logged; a 4k local model needs 4096.
     context_tokens: int = Field(32768, ge=1024)
@@ -180,7 +189,7 @@ class VerifyConfig(_Model):
 
     # auto: a hidden holdout when the task's layout allows it and there are enough rows (run.json says why
     # not otherwise); on: required (the run refuses to start when it cannot split); off: scripts' own scores
-    holdout: Literal["auto", "on", "off"] = "auto"
+    holdout: HoldoutMode = "auto"
     holdout_fraction: float = Field(0.15, gt=0, le=0.5)
     holdout_min_rows: int = Field(200, ge=10)  # auto: no holdout below this many labelled training rows
     # a node is suspect when its own score beats the holdout score by more than z standard errors of the gap

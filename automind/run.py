@@ -30,10 +30,12 @@ from automind.leaderboards import attached, reattach
 from automind.roles import Roles
 from automind.run_setup import (
     RunKnowledge,
+    claim_run_dir,
     load_analysis,
     load_knowledge,
     merge_usage,
     open_memory,
+    out_dir_problem,
     relocate_run,
     resolve_task,
     restore_usage,
@@ -651,22 +653,21 @@ def solve(
     started = time.monotonic() if started is None else started
     task = task_arg if isinstance(task_arg, Task) else resolve_task(task_arg)
     run_dir = Path(out) if out else default_run_dir(settings, task)
-    if (run_dir / "journal.json").exists():
-        raise RunError(
-            f"{run_dir} already holds a run. Use --resume {run_dir} to continue it, or another --out."
-        )
+    if why := out_dir_problem(run_dir):  # a user's folder is never written into (its files would be replaced)
+        raise RunError(why)
     from automind.sandbox.core import preflight
 
     sandbox = preflight(task, settings)  # refused inputs stop here, before anything is written
     if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
         roles = assemble.make_roles(settings)
-    try:  # the split reads the task before anything is written; `on` refuses a task it cannot split
+    release = claim_run_dir(run_dir)  # marked first, so a start interrupted from here on can reuse it
+    try:  # `on` refuses a task it cannot split: the folder is then given back as it was
         holdout, holdout_info = start_holdout(task, settings, run_dir)
     except HoldoutUnavailable as e:
+        release()
         raise RunError(
             f"verify.holdout is on, but {e}. Set verify.holdout to auto or off for this task."
         ) from e
-    run_dir.mkdir(parents=True, exist_ok=True)
     fallbacks: list[str] = [sandbox.fallback] if sandbox.fallback else []
     if holdout is None and settings.verify.holdout == "auto":
         fallbacks.append(

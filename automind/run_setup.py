@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
+import shutil
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from functools import partial
 from pathlib import Path
@@ -68,6 +70,47 @@ class RunKnowledge:
             papers=tricks("papers"),
             disabled=bool(data.get("disabled")),
         )
+
+
+RUN_MARK = ".automind-run"  # written first into every run folder: what makes a non-empty folder ours
+
+
+def out_dir_problem(run_dir: Path) -> str | None:
+    """Why a new run may not write into run_dir (None when it may). A run writes submission.csv,
+    report.html, holdout/, nodes/ and more, replacing what is there, so it takes only a new or empty folder,
+    or one automind claimed for a run that was interrupted before its search began (it holds RUN_MARK)."""
+    if run_dir.exists() and not run_dir.is_dir():
+        return f"{run_dir} exists and is not a folder. Pass a new or empty folder with --out."
+    if (run_dir / "journal.json").exists():
+        return f"{run_dir} already holds a run. Use --resume {run_dir} to continue it, or another --out."
+    entries = sorted(p.name for p in run_dir.iterdir()) if run_dir.is_dir() else []
+    if entries and RUN_MARK not in entries:
+        shown = ", ".join(entries[:5]) + (f" and {len(entries) - 5} more" if len(entries) > 5 else "")
+        return (
+            f"{run_dir} is not empty ({shown}) and is not a run folder: a run writes submission.csv, "
+            "report.html, holdout/, nodes/ and other files there and would replace any of the same name. "
+            "Pass a new or empty folder with --out."
+        )
+    return None
+
+
+def claim_run_dir(run_dir: Path) -> Callable[[], None]:
+    """Create run_dir (or take an empty one) and mark it as a run's. Returns what gives the folder back as it
+    was (removed when it was new, emptied of the mark when it was empty) for a start refused after this."""
+    from automind.atomic import write_text
+
+    new = not run_dir.exists()
+    empty = not new and not any(run_dir.iterdir())
+    run_dir.mkdir(parents=True, exist_ok=True)
+    write_text(run_dir / RUN_MARK, "This folder holds an automind run (automind solve --out).\n")
+
+    def release() -> None:
+        if new:
+            shutil.rmtree(run_dir, ignore_errors=True)
+        elif empty:
+            (run_dir / RUN_MARK).unlink(missing_ok=True)
+
+    return release
 
 
 def resolve_task(arg: str | os.PathLike[str]) -> Task:

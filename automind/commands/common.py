@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -63,6 +64,21 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
+
+
+def own_out_folder(out: Path, state: str, option: str = "--out") -> None:
+    """Fail unless `out` is new, empty, or a folder this command made before (it holds `state`): the command
+    writes its tables and runs there and would replace a user's files of the same names."""
+    if out.exists() and not out.is_dir():
+        fail(f"{option} {out}: exists and is not a folder. Pass a new or empty folder.")
+    entries = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if entries and state not in entries:
+        shown = ", ".join(entries[:5]) + (f" and {len(entries) - 5} more" if len(entries) > 5 else "")
+        fail(
+            f"{option} {out}: not empty ({shown}) and holds no {state}, so it is not a folder this command "
+            "made; its files could be replaced. Pass a new or empty folder, or the folder of an earlier run "
+            "to resume it."
+        )
 
 
 def note(message: str) -> None:

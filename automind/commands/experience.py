@@ -16,6 +16,7 @@ from automind.commands.common import (
     fail,
     json_help,
     llm_spec,
+    own_out_folder,
     print_json,
     settings,
 )
@@ -213,6 +214,7 @@ def curriculum_run(
     if retries < 0 or rounds < 1:
         fail(f"--rounds must be at least 1 and --retries at least 0 (got {rounds} and {retries}).")
     budget = _time_limit(time_limit, budget_per_task, "--budget-per-task")
+    own_out_folder(out, "curriculum.json")
     overrides = _solve_overrides(budget, steps, llm_spec(llm, no_llm), store)
     cfg = settings(overrides)
     embedder = get_embedder(cfg.knowledge.embedder)
@@ -313,6 +315,7 @@ def bench(
     except (ValueError, FileNotFoundError) as e:
         fail(str(e))
     settings(overrides)  # validate before starting a long grid
+    own_out_folder(out, "records.jsonl")
     if ray:
         from automind.extras import MissingExtra, require
 

@@ -216,9 +216,11 @@ def check_out_dir(out: Path) -> str | None:
     import os
     import tempfile
 
+    from automind.run_setup import out_dir_problem
+
     out = out.expanduser()
-    if out.exists() and not out.is_dir():
-        return f"--out {out}: exists and is not a folder. Pass a new or existing folder for the run."
+    if why := out_dir_problem(out):
+        return f"--out {out}: {why.removeprefix(f'{out} ')}"
     probe = out
     while not probe.exists():
         probe = probe.parent

@@ -69,3 +69,17 @@ def test_bench_grades_every_job_and_writes_tables(tasks: Path, tmp_path: Path) -
     }
     assert (out / "bench.md").read_text().count("| cls |") == 2
     assert "<table>" in (out / "bench.html").read_text()
+
+
+@pytest.mark.parametrize("command", ["bench", "curriculum"])
+def test_a_users_folder_is_refused_as_out(tasks: Path, tmp_path: Path, command: str, folder_state) -> None:
+    # both write their tables, state and runs/ into --out: a folder they did not make is not theirs to fill
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "bench.md").write_text("my notes\n")
+    before = folder_state(tmp_path)
+    argv = ["bench", str(tasks)] if command == "bench" else ["curriculum", "run", str(tasks)]
+    res = CliRunner().invoke(app, [*argv, "--steps", "1", "--llm", "none", "--out", str(out)])
+    state = "records.jsonl" if command == "bench" else "curriculum.json"
+    assert res.exit_code == 1 and f"not empty (bench.md) and holds no {state}" in " ".join(res.output.split())
+    assert folder_state(tmp_path) == before

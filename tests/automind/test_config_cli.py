@@ -34,6 +34,17 @@ def test_layers_in_order_with_sources(tmp_path: Path, monkeypatch: pytest.Monkey
     assert rows["sandbox.threads"] == "default"
 
 
+def test_on_off_words_survive_yaml_in_files_and_env(tmp_path: Path) -> None:
+    # YAML 1.1 reads off/on as booleans; the documented `AUTOMIND_VERIFY__HOLDOUT=off` must still mean "off"
+    (tmp_path / "automind.yaml").write_text("verify:\n  holdout: on\nllm:\n  tools: off\n")
+    s = load_config(cwd=tmp_path, environ={}).settings
+    assert (s.verify.holdout, s.llm.tools) == ("on", "off")
+    s = load_config(cwd=tmp_path, environ={"AUTOMIND_VERIFY__HOLDOUT": "off"}).settings
+    assert s.verify.holdout == "off"
+    with pytest.raises(ConfigError, match="llm.tools"):  # `on` is not one of tools' words
+        load_config(cwd=tmp_path, environ={"AUTOMIND_LLM__TOOLS": "on"})
+
+
 def test_bad_values_name_the_key_and_source(tmp_path: Path) -> None:
     (tmp_path / "automind.yaml").write_text("search:\n  steps: many\n")
     with pytest.raises(ConfigError, match=r"search\.steps \(from .*automind\.yaml\)"):

@@ -141,6 +141,12 @@ def test_on_refuses_a_layout_it_cannot_split_before_writing_anything(task_dir, t
             task_dir, _on(settings_factory), out=tmp_path / "run", roles=ScriptedRoles({"*": [script(0.7)]})
         )
     assert not (tmp_path / "run").exists()
+    (tmp_path / "empty").mkdir()  # an empty folder given by the user is left empty
+    with pytest.raises(RunError, match="verify.holdout is on"):
+        solve(
+            task_dir, _on(settings_factory), out=tmp_path / "empty", roles=ScriptedRoles({"*": [script(0.7)]})
+        )
+    assert not any((tmp_path / "empty").iterdir())
 
 
 def test_resume_keeps_the_split_and_old_runs_resume_without_one(big_task, tmp_path, settings_factory):

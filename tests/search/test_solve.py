@@ -250,6 +250,42 @@ def test_existing_run_folder_is_not_overwritten(task_dir, tmp_path, settings_fac
         solve(task_dir, s, out=tmp_path / "run", roles=roles)
 
 
+def test_a_users_folder_is_never_written_into(task_dir, tmp_path, settings_factory, folder_state):
+    """A run replaces submission.csv, report.html, holdout/... in its folder: only a new or empty folder, or
+    one a run marked for itself, is taken. The task's own folder is refused too."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+    from automind.run import RunError
+    from automind.run_setup import RUN_MARK
+
+    roles = ScriptedRoles({"*": [script(0.6)]})
+    s = settings_factory(**{"search.steps": 1})
+    mine = tmp_path / "mine"
+    (mine / "holdout").mkdir(parents=True)
+    (mine / "submission.csv").write_text("id,y\nmy own work\n")
+    (mine / "holdout/data.csv").write_text("a\n1\n")
+    before = folder_state(tmp_path)
+    for out in (mine, task_dir):
+        with pytest.raises(RunError, match="is not empty .* and is not a run folder"):
+            solve(task_dir, s, out=out, roles=roles)
+        r = CliRunner().invoke(app, ["solve", str(task_dir), "--llm", "none", "--out", str(out)])
+        assert (
+            r.exit_code == 1
+            and "is not a run folder" in r.output
+            and "Pass a new or empty folder" in r.output
+        )
+    assert folder_state(tmp_path) == before  # nothing written, nothing replaced
+    # a start interrupted after its folder was marked leaves a folder that the same command reuses
+    partial = tmp_path / "partial"
+    (partial / "holdout").mkdir(parents=True)
+    (partial / RUN_MARK).write_text("")
+    assert solve(task_dir, s, out=partial, roles=roles).status == "finished"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert solve(task_dir, s, out=empty, roles=roles).status == "finished"
+
+
 def test_bad_llm_spec_leaves_no_empty_run_folder(task_dir, tmp_path, settings_factory):
     s = settings_factory(**{"llm.provider": f"replay:{tmp_path / 'missing.jsonl'}"})
     with pytest.raises(Exception, match="missing.jsonl"):
