@@ -94,8 +94,9 @@ def load_run_files(run_dir: str | Path) -> tuple[dict[str, Any], Journal, list[s
     run_dir = Path(run_dir)
     path = run_dir / "journal.json"
     if not path.is_file():
+        what = "no such folder" if not run_dir.exists() else "no journal.json"
         raise ReportError(
-            f"{run_dir}: no journal.json. Pass a run folder made by `automind solve` (see `automind runs list`)."
+            f"{run_dir}: {what}. Pass a run folder made by `automind solve` (see `automind runs list`)."
         )
     data, why = json_or_problem(path)
     if why is None:

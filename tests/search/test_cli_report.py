@@ -123,8 +123,9 @@ def test_ctrl_c_before_the_first_step_says_so(task_dir, tmp_path, scripted, monk
         (["solve"], "give a TASK"),
         (["solve", "x", "--coder", "fast"], "--coder 'fast'"),
         (["solve", "/no/such/task", "--no-knowledge"], "not a"),
-        (["solve", "--resume", "/no/such/run"], "no journal.json"),
-        (["report", "/no/such/run"], "no journal.json"),
+        (["solve", "--resume", "/no/such/run"], "/no/such/run: no such folder"),
+        (["report", "/no/such/run"], "/no/such/run: no such folder"),
+        (["report", "."], ".: no journal.json"),
         (["runs", "list", "--dir", "/no/such/dir"], "no such folder"),
     ],
 )
