@@ -44,7 +44,6 @@ class RoleConfig(_Model):
     max_tokens: int | None = None
 
 
-# The keys of automind.llm.providers.PROVIDERS (a test keeps the two equal).
 def _on_off(value: Any) -> Any:
     """YAML 1.1 reads on/off/yes/no as booleans, so a file's `holdout: off` and AUTOMIND_VERIFY__HOLDOUT=off
     arrive as False: give a word-valued setting its word back."""
@@ -54,6 +53,7 @@ def _on_off(value: Any) -> Any:
 ToolsMode = Annotated[Literal["auto", "off"], BeforeValidator(_on_off)]
 HoldoutMode = Annotated[Literal["auto", "on", "off"], BeforeValidator(_on_off)]
 
+# The keys of automind.llm.providers.PROVIDERS (a test keeps the two equal).
 ProviderName = Literal["auto", "none", "openai", "replay", "record"]
 SPEC_FORMS = "auto, none, openai, openai:MODEL, replay:PATH or record:PATH"
 
