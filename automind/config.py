@@ -33,7 +33,10 @@ class ConfigError(ValueError):
 
 class _Model(BaseModel):
     # No inf/nan anywhere: an infinite timeout or budget is never what a user meant and breaks deadlines.
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+    # A number given for a text setting (AUTOMIND_LLM__MODEL=7, YAML-typed) is that text.
+    model_config = ConfigDict(
+        extra="forbid", validate_assignment=True, allow_inf_nan=False, coerce_numbers_to_str=True
+    )
 
 
 class RoleConfig(_Model):
@@ -299,11 +302,14 @@ def set_dotted(d: dict[str, Any], dotted: str, value: Any) -> None:
 
 
 def _parse_scalar(text: str) -> Any:
-    """Env values and CLI overrides are YAML scalars, so `true`, `3` and `0.5` get their types."""
+    """Env values and CLI overrides are YAML scalars, so `true`, `3` and `0.5` get their types. YAML 1.1's
+    other booleans (yes/no/on/off) stay words: a switch setting or a model name may be one of them, and a
+    true/false setting reads them as booleans anyway."""
     try:
-        return yaml.safe_load(text)
+        value = yaml.safe_load(text)
     except yaml.YAMLError:
         return text
+    return text if isinstance(value, bool) and text.strip().lower() not in ("true", "false") else value
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:

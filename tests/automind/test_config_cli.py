@@ -43,6 +43,11 @@ def test_on_off_words_survive_yaml_in_files_and_env(tmp_path: Path) -> None:
     assert s.verify.holdout == "off"
     with pytest.raises(ConfigError, match="llm.tools"):  # `on` is not one of tools' words
         load_config(cwd=tmp_path, environ={"AUTOMIND_LLM__TOOLS": "on"})
+    # a text setting keeps its word or number; a true/false setting still reads yes/no
+    env = {"AUTOMIND_LLM__MODEL": "no", "AUTOMIND_VERIFY__REFIT": "no", "AUTOMIND_SEARCH__STEPS": "3"}
+    s = load_config(cwd=tmp_path, environ=env).settings
+    assert (s.llm.model, s.verify.refit, s.search.steps) == ("no", False, 3)
+    assert load_config(cwd=tmp_path, environ={"AUTOMIND_LLM__MODEL": "7"}).settings.llm.model == "7"
 
 
 def test_bad_values_name_the_key_and_source(tmp_path: Path) -> None:
