@@ -366,9 +366,13 @@ def ingest(
     items: list[tuple[str, Any]] = []
     for src in sources:
         try:
-            items.extend(discover(str(src), kind))
+            found = list(discover(str(src), kind))
         except LoadError as e:
             report.failed.append((e.source, e.reason))
+            continue
+        if not found:  # a folder with nothing to read: say so, or an empty report looks like success
+            report.failed.append((str(src), _nothing_found(kind)))
+        items.extend(found)
 
     with make_progress(progress) as bar:
         files = bar.add_task("files", total=len(items), info="")
@@ -396,6 +400,17 @@ def ingest(
         )
     report.seconds = round(time.perf_counter() - t0, 3)
     return report
+
+
+def _nothing_found(kind: str) -> str:
+    from automind.ingest.loaders import LOADERS
+
+    loaders = [v for k, v in LOADERS.items() if kind in ("auto", k)]
+    suffixes = sorted({e for loader in loaders for e in loader.extensions})
+    return (
+        f"no file to ingest in this folder (read: {', '.join(suffixes) or 'whole folders of this kind'}; "
+        "other files and hidden ones are skipped). Check the path, or pass --kind"
+    )
 
 
 def _has_store(store) -> bool:

@@ -94,3 +94,15 @@ def test_stats_export_rm(corpus, tmp_path):
 def test_unknown_kind_is_rejected(corpus, tmp_path):
     res = _ingest(corpus, "--store", tmp_path / "kb", "--kind", "videos")
     assert res.exit_code == 1 and "solutions-index" in res.output
+
+
+def test_a_folder_with_nothing_to_ingest_is_a_failure_not_an_empty_success(tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "sheet.xlsx").write_bytes(b"PK\x03\x04")
+    res = _ingest(tmp_path / "notes", "--store", tmp_path / "kb", "--json")
+    assert res.exit_code == 1
+    (failed,) = json.loads(res.stdout)["failed"]
+    assert (
+        failed["source"] == str(tmp_path / "notes") and "no file to ingest in this folder" in failed["reason"]
+    )
+    assert ".md" in failed["reason"] and ".pdf" in failed["reason"]
