@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+# bench/offline_vs_automl.py (python puts this script's folder on the path)
+from offline_vs_automl import solve_env
 
 from automind.grading import grade
 from automind.metrics import get_metric
@@ -54,7 +56,9 @@ def solve(task: Task, mode: str, budget: float, seed: int, out: Path, steps: int
            "--time-limit", str(budget), "--steps", str(steps or 100000), "--seed", str(seed), "--holdout", mode,
            "--out", str(run), "--json"]  # fmt: skip
     t0 = time.time()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "160"})
+    proc = subprocess.run(
+        cmd, capture_output=True, text=True, env=solve_env(run.parent / f"experience-{mode}")
+    )
     wall = time.time() - t0
     if not (run / "journal.json").is_file():
         return {"mode": mode, "wall": wall, "error": proc.stderr.strip()[-400:]}

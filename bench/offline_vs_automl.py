@@ -6,7 +6,9 @@ Every sub-folder of TASKS_DIR that loads as a task (made by `automind examples m
 or by `--make-tasks`, which builds the bundled examples and scikit-learn's breast-cancer, diabetes and wine
 sets into TASKS_DIR) is solved by each contender in turn, each fitted on the public train file only and
 graded on the private answers with automind.grading.grade:
-- automind: `automind solve TASK --llm none --time-limit BUDGET` (no step limit). Besides its final
+- automind: `automind solve TASK --llm none --time-limit BUDGET` (no step limit), with an empty experience
+  store of its own (OUT/TASK/experience), so each run starts as a new user's first run and none depends on
+  the runs before it (the user's store is neither read nor written). Besides its final
   submission, the best node as of 25 %, 50 % and 100 % of the budget (by the score the search ranks nodes
   with, docs/holdout.md) is re-graded from its saved
   nodes/<id>/submission/ — the real answers are used here only, never inside the search;
@@ -193,13 +195,21 @@ def best_at(task: Task, run_dir: Path) -> dict[str, float | None]:
     return out
 
 
+def solve_env(store: Path) -> dict[str, str]:
+    """The environment of one bench solve: an empty experience store of its own at `store`. Runs that share
+    the user's store learn trick priors from the runs before them, the same task's included, so their
+    scores would depend on what ran earlier and in which order."""
+    shutil.rmtree(store, ignore_errors=True)
+    return {**os.environ, "COLUMNS": "160", "AUTOMIND_EXPERIENCE__STORE": str(store)}
+
+
 def automind(task: Task, budget: float, out: Path, extra: list[str]) -> dict:
     run_dir = out / "run"
     shutil.rmtree(run_dir, ignore_errors=True)
     cmd = [str(Path(sys.executable).parent / "automind"), "solve", str(task.root), "--llm", "none",
            "--time-limit", str(budget), "--steps", "100000", "--out", str(run_dir), *extra]  # fmt: skip
     t0 = time.time()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "160"})
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=solve_env(out / "experience"))
     wall = time.time() - t0
     journal = run_dir / "journal.json"
     nodes = json.loads(journal.read_text())["nodes"] if journal.is_file() else []
