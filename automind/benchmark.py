@@ -5,6 +5,11 @@ the run folder (journal.json / run.json) and graded against the task's private a
 in-process one after another, or on a Ray cluster (`ray_address`), where each worker runs the same
 job function (task folders and the output folder must then be on a shared filesystem, and the
 knowledge/experience stores on a chroma server: `--store http://host:port`).
+
+Every job has an empty experience store of its own (OUT/experience/<job>) unless `experience.store` is set:
+with one shared store a job would learn trick priors from the jobs before it, the same task's other variants
+included, and a variant's score would depend on the order of the grid. `automind curriculum run` is the
+command whose solves learn from each other.
 """
 
 from __future__ import annotations
@@ -265,7 +270,9 @@ def run_bench(
     todo = [(t, v, s) for t, v, s in grid if (t.name, v, s) not in done]
 
     def args(t: Path, v: str, s: int) -> tuple:
-        return (str(t), str(out_dir / "runs" / f"{t.name}__{v}__s{s}"), v, s, overrides)
+        name = f"{t.name}__{v}__s{s}"
+        own = {"experience.store": str(out_dir / "experience" / name)}  # jobs do not learn from each other
+        return (str(t), str(out_dir / "runs" / name), v, s, {**own, **overrides})
 
     def keep(d: dict[str, Any]) -> None:
         rec = JobRecord(**d)

@@ -301,7 +301,10 @@ def bench(
         False, "--json", help=json_help("{rows: one per task and variant, records: one per job}")
     ),
 ) -> None:
-    """Run every task x variant x seed, grade, and write bench.md / bench.html."""
+    """Run every task x variant x seed, grade, and write bench.md / bench.html.
+
+    Each job starts from an empty experience store of its own (OUT/experience/), so no job learns from the
+    jobs before it; `automind curriculum run` is the command whose solves learn from each other."""
     from dataclasses import asdict
 
     from automind.benchmark import aggregate, find_tasks, parse_variants, run_bench, to_markdown, write_tables

@@ -50,14 +50,18 @@ def test_tables_render_every_row() -> None:
 def test_run_bench_grid_logs_records_and_skips_finished_jobs(tmp_path: Path) -> None:
     tasks = _tasks(tmp_path, ["x", "y"])
     calls: list[tuple[str, str, int]] = []
+    stores: list[str] = []
 
     def job(task_dir: str, run_dir: str, variant: str, seed: int, overrides: dict) -> dict:
         calls.append((Path(task_dir).name, variant, seed))
+        stores.append(overrides["experience.store"])
         return asdict(JobRecord(Path(task_dir).name, variant, seed, valid=True, score=float(seed)))
 
     out = tmp_path / "bench"
     recs = run_bench(tasks, out, ["default", "no-knowledge"], 2, {}, job=job)
     assert len(recs) == 8 and len(calls) == 8
+    # each job starts from an empty experience store of its own: no job learns from the ones before it
+    assert len(set(stores)) == 8 and all(Path(s).parent == out / "experience" for s in stores)
     assert len((out / "records.jsonl").read_text().splitlines()) == 8
     calls.clear()
     again = run_bench(tasks, out, ["default", "no-knowledge", "one-pass"], 2, {}, job=job)
