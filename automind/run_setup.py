@@ -75,6 +75,15 @@ class RunKnowledge:
 RUN_MARK = ".automind-run"  # written first into every run folder: what makes a non-empty folder ours
 
 
+def unowned_contents(folder: Path, mark: str) -> str | None:
+    """The first names in `folder` when it holds something but not `mark` (the file a command writes first
+    into a folder it owns), else None: a command that writes there could replace a user's files."""
+    entries = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+    if not entries or mark in entries:
+        return None
+    return ", ".join(entries[:5]) + (f" and {len(entries) - 5} more" if len(entries) > 5 else "")
+
+
 def out_dir_problem(run_dir: Path) -> str | None:
     """Why a new run may not write into run_dir (None when it may). A run writes submission.csv,
     report.html, holdout/, nodes/ and more, replacing what is there, so it takes only a new or empty folder,
@@ -83,9 +92,7 @@ def out_dir_problem(run_dir: Path) -> str | None:
         return f"{run_dir} exists and is not a folder. Pass a new or empty folder with --out."
     if (run_dir / "journal.json").exists():
         return f"{run_dir} already holds a run. Use --resume {run_dir} to continue it, or another --out."
-    entries = sorted(p.name for p in run_dir.iterdir()) if run_dir.is_dir() else []
-    if entries and RUN_MARK not in entries:
-        shown = ", ".join(entries[:5]) + (f" and {len(entries) - 5} more" if len(entries) > 5 else "")
+    if shown := unowned_contents(run_dir, RUN_MARK):
         return (
             f"{run_dir} is not empty ({shown}) and is not a run folder: a run writes submission.csv, "
             "report.html, holdout/, nodes/ and other files there and would replace any of the same name. "

@@ -69,11 +69,11 @@ def fail(message: str, code: int = 1) -> NoReturn:
 def own_out_folder(out: Path, state: str, option: str = "--out") -> None:
     """Fail unless `out` is new, empty, or a folder this command made before (it holds `state`): the command
     writes its tables and runs there and would replace a user's files of the same names."""
+    from automind.run_setup import unowned_contents
+
     if out.exists() and not out.is_dir():
         fail(f"{option} {out}: exists and is not a folder. Pass a new or empty folder.")
-    entries = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
-    if entries and state not in entries:
-        shown = ", ".join(entries[:5]) + (f" and {len(entries) - 5} more" if len(entries) > 5 else "")
+    if shown := unowned_contents(out, state):
         fail(
             f"{option} {out}: not empty ({shown}) and holds no {state}, so it is not a folder this command "
             "made; its files could be replaced. Pass a new or empty folder, or the folder of an earlier run "
