@@ -46,13 +46,19 @@ TIME_LIMIT_DEFAULT = 300.0
 def _experience(store: str | None):
     """The experience store; a damaged or (for an explicit --store) missing store is a clear error."""
     from automind.experience import ExperienceStore
-    from automind.store import Store, StoreError
+    from automind.store import DB_FILE, Store, StoreError, StoreMissingError
 
     s = settings({"experience.store": store} if store else None)
     location = s.experience.store or s.knowledge.store
     try:
         opened = Store.open(
             location, s.knowledge.embedder, create=store is None, timeout=s.knowledge.timeout_s, lazy=True
+        )
+    except StoreMissingError:  # the generic message would send the user to `automind ingest`
+        fail(
+            f"no experience store at {location} (no {DB_FILE} there). Check the --store path; "
+            "`automind solve` records experience in the experience.store setting's folder "
+            "(the knowledge store when that is unset)."
         )
     except (StoreError, ValueError) as e:
         fail(str(e))

@@ -102,3 +102,21 @@ def test_experience_cli_stats_query_export_prune(tmp_path: Path, monkeypatch: py
     res = run(app, ["experience", "prune", "--task", "t1", "--yes", "--store", store])
     assert res.exit_code == 0 and "removed 1" in res.output
     assert e.store.count(NEGATIVE) == 0 and e.store.count(POSITIVE) == 1
+
+
+def test_experience_cli_names_a_missing_experience_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong --store is called an experience store, and the advice is the command that fills one."""
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep")
+    for where in (mine, tmp_path / "typo"):
+        for args in (["stats"], ["query", "x"], ["export", str(tmp_path / "e.jsonl")], ["prune", "--yes"]):
+            res = CliRunner().invoke(app, ["experience", *args, "--store", str(where)])
+            assert res.exit_code == 1, res.output
+            assert f"no experience store at {where}" in res.output and "automind solve" in res.output
+            assert "ingest" not in res.output and "Traceback" not in res.output
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"] and not (tmp_path / "typo").exists()
+    assert not (tmp_path / "e.jsonl").exists()
