@@ -21,6 +21,7 @@ import pandas as pd
 import yaml
 
 from automind.metrics import Metric, get_metric, positive_label, sorted_labels
+from automind.task_checks import TABULAR
 
 OWNED = (
     "public",
@@ -138,14 +139,45 @@ def scan_csv_file(path: Path, sep: str = ",", encoding: str = "utf-8", errors: s
     return scan
 
 
+# Separators a file saved by a spreadsheet or a database export commonly uses instead of the comma.
+OTHER_SEPARATORS = {";": "';'", "\t": "tabs", "|": "'|'"}
+
+
+def default_separator(path: Path) -> str:
+    """The field separator a file's suffix promises: tab for .tsv, else the comma."""
+    return TABULAR.get(path.suffix.lower(), ",")
+
+
+def _refuse_other_separator(path: Path, header: list[str], sep: str) -> None:
+    """A one-field header holding another separator means every row would read as one column."""
+    if len(header) != 1:
+        return
+    counts = {other: header[0].count(other) for other in OTHER_SEPARATORS if other != sep}
+    other, n = max(counts.items(), key=lambda kv: kv[1], default=("", 0))
+    if n:
+        given = "tab" if sep == "\t" else repr(sep)
+        flag = "$'\\t'" if other == "\t" else repr(other)
+        raise PrepareError(
+            f"{path}: the header row reads as one column (no {given}); the file looks separated by "
+            f"{OTHER_SEPARATORS[other]} ({n} in the header). Pass --sep {flag}."
+        )
+
+
 def read_labelled_csv(
-    path: Path, on_bad_lines: Literal["error", "skip"] = "error", encoding: str = "utf-8"
+    path: Path,
+    on_bad_lines: Literal["error", "skip"] = "error",
+    encoding: str = "utf-8",
+    sep: str | None = None,
 ) -> tuple[pd.DataFrame, BadLines]:
     """Read a labelled CSV, refusing rows with a different field count unless on_bad_lines is "skip".
 
     pandas alone would take extra fields on the first row as an index (shifting every column) or stop
     at the first long row; this reads each row's field count first so the error can name every bad line.
+    `sep` defaults to the suffix's separator (tab for .tsv).
     """
+    sep = sep or default_separator(path)
+    if len(sep) != 1:
+        raise PrepareError(f"--sep {sep!r}: give one character, e.g. ',' or ';' (a tab: --sep $'\\t').")
     try:
         undecodable = first_undecodable(path, encoding)
         if undecodable is not None:
@@ -154,11 +186,12 @@ def read_labelled_csv(
                 f"{path}: not {encoding} text (byte 0x{value:02x} on line {line}). Pass the file's encoding "
                 "with --encoding (e.g. latin-1 or cp1252); the task is written as UTF-8."
             )
-        bad = scan_csv_file(path, ",", encoding)
+        bad = scan_csv_file(path, sep, encoding)
     except (OSError, csv.Error) as e:
         raise PrepareError(f"{path}: cannot read as CSV ({e}).") from e
     if bad.header_fields == 0:
         raise PrepareError(f"{path}: empty file. Pass a CSV with a header row and labelled rows.")
+    _refuse_other_separator(path, bad.header, sep)
     source: Path | io.StringIO = path
     if bad.count:
         if on_bad_lines != "skip":
@@ -168,13 +201,18 @@ def read_labelled_csv(
             )
         rows: list[list[str]] = []
         with path.open(encoding=encoding, newline="") as f:
-            scan_csv(f, keep=rows)
+            scan_csv(f, sep, keep=rows)
         buffer = io.StringIO()
         csv.writer(buffer).writerows(rows)
         buffer.seek(0)
         source = buffer
     try:
-        df = pd.read_csv(source, index_col=False, encoding=encoding if source is path else None)
+        df = pd.read_csv(
+            source,
+            sep=sep if source is path else ",",
+            index_col=False,
+            encoding=encoding if source is path else None,
+        )
     except Exception as e:  # noqa: BLE001 - any parse failure is the user's file
         raise PrepareError(f"{path}: cannot read as CSV ({e}).") from e
     return df, bad

@@ -46,6 +46,12 @@ def register(app: typer.Typer) -> None:
         encoding: str = typer.Option(
             "utf-8", "--encoding", help="Text encoding of --data (the task is UTF-8)."
         ),
+        sep: str | None = typer.Option(
+            None,
+            "--sep",
+            help="Field separator of --data, one character (a tab: --sep $'\\t').",
+            show_default="tab for .tsv, else ','",
+        ),
         problem_type: str | None = typer.Option(
             None,
             "--problem-type",
@@ -72,7 +78,7 @@ def register(app: typer.Typer) -> None:
             fail(f"{description}: cannot read as UTF-8 Markdown ({e}).")
         tgt = target[0] if len(target) == 1 else target
         try:
-            df, bad = read_labelled_csv(data, on_bad_lines, encoding)  # type: ignore[arg-type]
+            df, bad = read_labelled_csv(data, on_bad_lines, encoding, sep)  # type: ignore[arg-type]
             out = prepare_task(df, out_dir, tgt, metric, id_col=id_col, test_size=test_size, seed=seed,
                                description=text, name=name, force=force, problem_type=problem_type)  # fmt: skip
         except (PrepareError, UnknownMetricError) as e:

@@ -213,3 +213,39 @@ def test_duplicate_ids_are_quoted_as_plain_values(tmp_path):
     r = _prepare(tmp_path / "d.csv", tmp_path / "task", "--id", "key")
     assert r.exit_code == 1 and "id column 'key' has duplicates (e.g. 2)" in _text(r)
     assert "np." not in _text(r)
+
+
+def _write(path: Path, sep: str, rows: int = 60) -> Path:
+    rng = np.random.default_rng(1)
+    lines = [sep.join(["a", "b", "label"])]
+    lines += [
+        sep.join([f"{rng.random():.3f}", "x,y" if sep != "," else "xy", "pq"[i % 2]]) for i in range(rows)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(("name", "sep", "said"), [("data.csv", ";", "';'"), ("data.txt", "\t", "tabs")])
+def test_a_file_with_another_separator_is_named_and_nothing_written(tmp_path, folder_state, name, sep, said):
+    """Read with commas, a ';' or tab file is one column: the error names the separator and the flag."""
+    data = _write(tmp_path / name, sep)
+    before = folder_state(tmp_path)
+    r = _prepare(data, tmp_path / "task")
+    assert r.exit_code == 1
+    assert f"the header row reads as one column (no ','); the file looks separated by {said}" in _text(r)
+    assert "--sep" in _text(r) and "not in the data" not in _text(r)
+    assert folder_state(tmp_path) == before
+    r = _prepare(data, tmp_path / "task", "--sep", sep)
+    assert r.exit_code == 0, r.output
+    train = pd.read_csv(tmp_path / "task/public/train.csv")  # the task itself is comma-separated
+    assert {"a", "b", "label"} <= set(train.columns) and train["a"].between(0, 1).all()
+    assert set(train["b"]) == {"x,y"}  # a comma inside a field of a ';' or tab file stays in the value
+
+
+def test_a_tsv_file_is_read_with_tabs(tmp_path):
+    data = _write(tmp_path / "data.tsv", "\t")
+    r = _prepare(data, tmp_path / "task")
+    assert r.exit_code == 0, r.output
+    assert set(pd.read_csv(tmp_path / "task/public/train.csv")["label"]) == {"p", "q"}
+    r = _prepare(data, tmp_path / "other", "--sep", ";;")
+    assert r.exit_code == 1 and "--sep ';;': give one character" in _text(r)
