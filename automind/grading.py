@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from automind.csv_scan import looks_separated_by
 from automind.metrics import Metric, UnknownMetricError, get_metric
 
 if TYPE_CHECKING:
@@ -188,6 +189,11 @@ def validate_submission(task: Task | str | Path, path: str | Path) -> pd.DataFra
         )
     id_col = _id_column(task, cols)
     missing = [c for c in cols if c not in sub.columns]
+    if missing and (guess := looks_separated_by(list(sub.columns))):
+        raise SubmissionError(
+            f"{path}: {guess[1]}. A submission is comma-separated like public/{task.spec.sample_submission}: "
+            "write it with pandas `to_csv(index=False)` and no `sep`."
+        )
     if missing:
         raise SubmissionError(
             f"{path}: missing column(s) {missing}; found {list(sub.columns)}. "

@@ -7,21 +7,26 @@ so the same inputs always give the same task.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import pandas as pd
 import yaml
 
+from automind.csv_scan import (
+    BadLines,
+    default_separator,
+    first_undecodable,
+    looks_separated_by,
+    scan_csv,
+    scan_csv_file,
+)
 from automind.metrics import Metric, get_metric, positive_label, sorted_labels
-from automind.task_checks import TABULAR
 
 OWNED = (
     "public",
@@ -34,133 +39,6 @@ MAX_CLASSES = 50  # an integer target with more distinct values than this is tre
 
 class PrepareError(ValueError):
     """Bad arguments to prepare_task; the message names the column/file and what to do."""
-
-
-@dataclass
-class BadLines:
-    """A CSV's header, its row count, and the rows whose field count differs from the header's."""
-
-    header: list[str] = field(default_factory=list)
-    rows: int = 0  # rows with the header's field count
-    count: int = 0  # rows without it
-    lines: list[int] = field(default_factory=list)  # 1-based file line of the first few bad rows
-    fields: list[int] = field(default_factory=list)  # field count of each listed line
-
-    @property
-    def header_fields(self) -> int:
-        return len(self.header)
-
-    def describe(self, limit: int = 8) -> str:
-        shown = ", ".join(
-            f"{ln} ({n} fields)" for ln, n in zip(self.lines[:limit], self.fields, strict=False)
-        )
-        more = f" and {self.count - limit} more" if self.count > limit else ""
-        return f"{self.count} row(s) whose field count differs from the header's {self.header_fields}: line {shown}{more}"
-
-
-def scan_csv(text: io.TextIOBase, sep: str = ",", keep: list[list[str]] | None = None) -> BadLines:
-    """Count fields row by row with the csv module (quotes and embedded newlines handled like pandas).
-
-    Blank lines are skipped as pandas skips them; `keep` collects the header and the good rows.
-    """
-    csv.field_size_limit(2**31 - 1)  # long free-text fields (essays, reviews) are ordinary data
-    reader = csv.reader(text, delimiter=sep)
-    header = next(reader, None) or []
-    scan = BadLines(header)
-    if keep is not None and header:
-        keep.append(header)
-    start = reader.line_num + 1
-    for row in reader:
-        if not any(f.strip() for f in row):
-            pass
-        elif len(row) != len(header):
-            scan.count += 1
-            if len(scan.lines) < 20:
-                scan.lines.append(start)
-                scan.fields.append(len(row))
-        else:
-            scan.rows += 1
-            if keep is not None:
-                keep.append(row)
-        start = reader.line_num + 1
-    return scan
-
-
-def first_undecodable(
-    path: Path, encoding: str = "utf-8", chunk: int = 1 << 20
-) -> tuple[int, int, int] | None:
-    """(file offset, byte value, 1-based line) of the first byte not valid in encoding, or None; chunked."""
-    decoder = codecs.getincrementaldecoder(encoding)()
-    offset, lines = 0, 1
-    with path.open("rb") as f:
-        while block := f.read(chunk):
-            try:
-                decoder.decode(block)
-            except UnicodeDecodeError as e:
-                # the decoder may hold back the start of a multi-byte character from the previous block
-                at = max(0, e.start - len(e.object) + len(block))
-                return offset + at, block[at], lines + block[:at].count(b"\n")
-            offset += len(block)
-            lines += block.count(b"\n")
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError:
-            return offset, 0, lines  # a multi-byte character cut off at the end of the file
-    return None
-
-
-def _has_byte(path: Path, byte: bytes, chunk: int = 1 << 20) -> bool:
-    with path.open("rb") as f:
-        return any(byte in block for block in iter(lambda: f.read(chunk), b""))
-
-
-def scan_csv_file(path: Path, sep: str = ",", encoding: str = "utf-8", errors: str = "strict") -> BadLines:
-    """scan_csv over a file; without any quote character a row is one line, so fields are counted on bytes
-    (about four times faster than the csv module on a large file)."""
-    ascii_compatible = 'a,"\n'.encode(encoding, errors="replace") == b'a,"\n'
-    if not ascii_compatible or _has_byte(path, b'"'):
-        with path.open(encoding=encoding, errors=errors, newline="") as f:
-            return scan_csv(f, sep)
-    delim = sep.encode()
-    with path.open("rb") as f:
-        first = f.readline()
-        header = first.decode(encoding, errors="replace").rstrip("\r\n")
-        scan = BadLines(header.split(sep) if header else [])
-        want = len(scan.header) - 1
-        for number, line in enumerate(f, start=2):
-            n = line.count(delim)
-            if n == want:
-                scan.rows += 1
-            elif line.strip():
-                scan.count += 1
-                if len(scan.lines) < 20:
-                    scan.lines.append(number)
-                    scan.fields.append(n + 1)
-    return scan
-
-
-# Separators a file saved by a spreadsheet or a database export commonly uses instead of the comma.
-OTHER_SEPARATORS = {";": "';'", "\t": "tabs", "|": "'|'"}
-
-
-def default_separator(path: Path) -> str:
-    """The field separator a file's suffix promises: tab for .tsv, else the comma."""
-    return TABULAR.get(path.suffix.lower(), ",")
-
-
-def _refuse_other_separator(path: Path, header: list[str], sep: str) -> None:
-    """A one-field header holding another separator means every row would read as one column."""
-    if len(header) != 1:
-        return
-    counts = {other: header[0].count(other) for other in OTHER_SEPARATORS if other != sep}
-    other, n = max(counts.items(), key=lambda kv: kv[1], default=("", 0))
-    if n:
-        given = "tab" if sep == "\t" else repr(sep)
-        flag = "$'\\t'" if other == "\t" else repr(other)
-        raise PrepareError(
-            f"{path}: the header row reads as one column (no {given}); the file looks separated by "
-            f"{OTHER_SEPARATORS[other]} ({n} in the header). Pass --sep {flag}."
-        )
 
 
 def read_labelled_csv(
@@ -191,7 +69,9 @@ def read_labelled_csv(
         raise PrepareError(f"{path}: cannot read as CSV ({e}).") from e
     if bad.header_fields == 0:
         raise PrepareError(f"{path}: empty file. Pass a CSV with a header row and labelled rows.")
-    _refuse_other_separator(path, bad.header, sep)
+    if guess := looks_separated_by(bad.header, sep):
+        flag = "$'\\t'" if guess[0] == "\t" else repr(guess[0])
+        raise PrepareError(f"{path}: {guess[1]}. Pass --sep {flag}.")
     source: Path | io.StringIO = path
     if bad.count:
         if on_bad_lines != "skip":

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from automind.csv_scan import TABULAR, first_undecodable, scan_csv_file
 from automind.task import Task
 
-TABULAR = {".csv": ",", ".tsv": "\t"}
 SHOW_LINES = 8
 
 
@@ -63,7 +63,6 @@ def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
         return _parquet_columns(path, res)
     if suffix not in TABULAR:
         return None
-    from automind.prepare import first_undecodable, scan_csv_file
 
     errors = "strict"
     bad_byte = first_undecodable(path)

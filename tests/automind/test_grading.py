@@ -73,6 +73,18 @@ def test_invalid_submissions(binary, tmp_path, mutate, match):
     assert not report.valid and report.score is None and report.error
 
 
+@pytest.mark.parametrize(("sep", "said"), [(";", "';'"), ("\t", "tabs")])
+def test_a_submission_with_another_separator_says_so(binary, tmp_path, sep, said):
+    """Saved from a spreadsheet with ';' or tabs, every row reads as one column: the error says why."""
+    path = tmp_path / "sub.csv"
+    _answers(binary).to_csv(path, index=False, sep=sep)
+    with pytest.raises(SubmissionError, match=f"looks separated by {said}.*comma-separated") as e:
+        validate_submission(binary, path)
+    assert "missing column" not in str(e.value)
+    report = grade(binary, path)
+    assert not report.valid and report.score is None
+
+
 def test_missing_and_unparsable_files(binary, tmp_path):
     with pytest.raises(SubmissionError, match="not found"):
         validate_submission(binary, tmp_path / "nope.csv")

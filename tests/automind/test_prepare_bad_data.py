@@ -150,7 +150,7 @@ def test_quoted_separators_and_newlines_are_not_bad_rows(tmp_path):
 
 
 def test_undecodable_byte_far_into_the_file_is_located(tmp_path):
-    from automind.prepare import first_undecodable
+    from automind.csv_scan import first_undecodable
 
     path = tmp_path / "big.csv"
     body = "é,1\n" * 400_000  # two-byte characters across several read blocks

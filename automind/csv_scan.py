@@ -1,0 +1,139 @@
+"""Scans of a delimited text file before pandas reads it: field counts per row, the first undecodable byte,
+and the separator a one-column header betrays. Shared by `task prepare` (reading the user's table),
+`task check` (the task's public files) and grading (a submission)."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TABULAR = {".csv": ",", ".tsv": "\t"}  # the separator each tabular suffix promises
+# Separators a spreadsheet or a database export commonly uses instead of the comma, as named to the user.
+OTHER_SEPARATORS = {";": "';'", "\t": "tabs", "|": "'|'"}
+
+
+def default_separator(path: Path) -> str:
+    """The field separator a file's suffix promises: tab for .tsv, else the comma."""
+    return TABULAR.get(path.suffix.lower(), ",")
+
+
+def looks_separated_by(header: list[str], sep: str = ",") -> tuple[str, str] | None:
+    """(separator, what to tell the user) when a one-field header holds another common separator: read
+    with `sep`, every row of such a file would be one column."""
+    if len(header) != 1:
+        return None
+    counts = {other: header[0].count(other) for other in OTHER_SEPARATORS if other != sep}
+    other, n = max(counts.items(), key=lambda kv: kv[1], default=("", 0))
+    if not n:
+        return None
+    given = "tab" if sep == "\t" else repr(sep)
+    return other, (
+        f"the header row reads as one column (no {given}); the file looks separated by "
+        f"{OTHER_SEPARATORS[other]} ({n} in the header)"
+    )
+
+
+@dataclass
+class BadLines:
+    """A CSV's header, its row count, and the rows whose field count differs from the header's."""
+
+    header: list[str] = field(default_factory=list)
+    rows: int = 0  # rows with the header's field count
+    count: int = 0  # rows without it
+    lines: list[int] = field(default_factory=list)  # 1-based file line of the first few bad rows
+    fields: list[int] = field(default_factory=list)  # field count of each listed line
+
+    @property
+    def header_fields(self) -> int:
+        return len(self.header)
+
+    def describe(self, limit: int = 8) -> str:
+        shown = ", ".join(
+            f"{ln} ({n} fields)" for ln, n in zip(self.lines[:limit], self.fields, strict=False)
+        )
+        more = f" and {self.count - limit} more" if self.count > limit else ""
+        return f"{self.count} row(s) whose field count differs from the header's {self.header_fields}: line {shown}{more}"
+
+
+def scan_csv(text: io.TextIOBase, sep: str = ",", keep: list[list[str]] | None = None) -> BadLines:
+    """Count fields row by row with the csv module (quotes and embedded newlines handled like pandas).
+
+    Blank lines are skipped as pandas skips them; `keep` collects the header and the good rows.
+    """
+    csv.field_size_limit(2**31 - 1)  # long free-text fields (essays, reviews) are ordinary data
+    reader = csv.reader(text, delimiter=sep)
+    header = next(reader, None) or []
+    scan = BadLines(header)
+    if keep is not None and header:
+        keep.append(header)
+    start = reader.line_num + 1
+    for row in reader:
+        if not any(f.strip() for f in row):
+            pass
+        elif len(row) != len(header):
+            scan.count += 1
+            if len(scan.lines) < 20:
+                scan.lines.append(start)
+                scan.fields.append(len(row))
+        else:
+            scan.rows += 1
+            if keep is not None:
+                keep.append(row)
+        start = reader.line_num + 1
+    return scan
+
+
+def first_undecodable(
+    path: Path, encoding: str = "utf-8", chunk: int = 1 << 20
+) -> tuple[int, int, int] | None:
+    """(file offset, byte value, 1-based line) of the first byte not valid in encoding, or None; chunked."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    offset, lines = 0, 1
+    with path.open("rb") as f:
+        while block := f.read(chunk):
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as e:
+                # the decoder may hold back the start of a multi-byte character from the previous block
+                at = max(0, e.start - len(e.object) + len(block))
+                return offset + at, block[at], lines + block[:at].count(b"\n")
+            offset += len(block)
+            lines += block.count(b"\n")
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return offset, 0, lines  # a multi-byte character cut off at the end of the file
+    return None
+
+
+def _has_byte(path: Path, byte: bytes, chunk: int = 1 << 20) -> bool:
+    with path.open("rb") as f:
+        return any(byte in block for block in iter(lambda: f.read(chunk), b""))
+
+
+def scan_csv_file(path: Path, sep: str = ",", encoding: str = "utf-8", errors: str = "strict") -> BadLines:
+    """scan_csv over a file; without any quote character a row is one line, so fields are counted on bytes
+    (about four times faster than the csv module on a large file)."""
+    ascii_compatible = 'a,"\n'.encode(encoding, errors="replace") == b'a,"\n'
+    if not ascii_compatible or _has_byte(path, b'"'):
+        with path.open(encoding=encoding, errors=errors, newline="") as f:
+            return scan_csv(f, sep)
+    delim = sep.encode()
+    with path.open("rb") as f:
+        first = f.readline()
+        header = first.decode(encoding, errors="replace").rstrip("\r\n")
+        scan = BadLines(header.split(sep) if header else [])
+        want = len(scan.header) - 1
+        for number, line in enumerate(f, start=2):
+            n = line.count(delim)
+            if n == want:
+                scan.rows += 1
+            elif line.strip():
+                scan.count += 1
+                if len(scan.lines) < 20:
+                    scan.lines.append(number)
+                    scan.fields.append(n + 1)
+    return scan
