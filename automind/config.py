@@ -401,6 +401,22 @@ def _source_of(key: str, sources: dict[str, str]) -> str:
     return sources[dotted]
 
 
+def _unknown_key(loc: tuple[Any, ...], defaults: dict[str, Any]) -> str:
+    """Name the closest real setting (a typo is the usual cause) or list the section's settings."""
+    import difflib
+
+    parent: Any = defaults
+    for part in loc[:-1]:
+        parent = parent.get(str(part), {}) if isinstance(parent, dict) else {}
+    known = sorted(parent) if isinstance(parent, dict) else []
+    prefix = "".join(f"{p}." for p in loc[:-1])
+    close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
+    if close:
+        return f"no such setting; did you mean {prefix}{close[0]}?"
+    where = f"{prefix[:-1]} has" if prefix else "the sections are"
+    return f"no such setting ({where}: {', '.join(known)}); `automind config show` lists every setting."
+
+
 def load_config(
     overrides: dict[str, Any] | None = None,
     *,
@@ -425,9 +441,11 @@ def load_config(
         settings = Settings.model_validate(merged)
     except ValidationError as e:
         problems = []
+        defaults = Settings().model_dump(mode="python")
         for err in e.errors():
             key = ".".join(str(p) for p in err["loc"])
-            problems.append(f"  {key} (from {_source_of(key, sources)}): {err['msg']}")
+            why = _unknown_key(err["loc"], defaults) if err["type"] == "extra_forbidden" else err["msg"]
+            problems.append(f"  {key} (from {_source_of(key, sources)}): {why}")
         raise ConfigError("invalid configuration:\n" + "\n".join(problems)) from e
     mode = mode_of(settings.llm, environ)
     unset = {k: v for k, v in MODE_DEFAULTS[mode].items() if k not in sources}

@@ -68,6 +68,18 @@ def test_unknown_section_and_bad_env_name_their_source(tmp_path: Path) -> None:
         load_config(cwd=tmp_path / "nowhere", environ={"AUTOMIND_SEARCH__STEPS": "abc"})
 
 
+def test_a_misspelt_setting_names_the_real_one(tmp_path: Path) -> None:
+    """A typo gets the closest setting at its level; a name close to none lists the level's settings."""
+    (tmp_path / "automind.yaml").write_text("search:\n  stepz: 5\n  refine:\n    outr: 2\nserch: {}\n")
+    with pytest.raises(ConfigError) as e:
+        load_config(cwd=tmp_path, environ={})
+    text = str(e.value)
+    assert "search.stepz (from" in text and "did you mean search.steps?" in text
+    assert "did you mean search.refine.outer?" in text and "did you mean search?" in text
+    with pytest.raises(ConfigError, match=r"no such setting \(sandbox has: .*memory_mb.*timeout_s"):
+        load_config(cwd=tmp_path / "nowhere", environ={"AUTOMIND_SANDBOX__QQQQ": "1"})
+
+
 def test_out_of_range_limits_are_refused(tmp_path: Path) -> None:
     for key, value in [("sandbox.timeout_s", -1), ("search.steps", 0), ("search.trick_prob", 1.5)]:
         with pytest.raises(ConfigError, match=rf"{key} \(from a command-line flag\)"):
