@@ -97,7 +97,7 @@ def stats(
 @experience_app.command("query")
 def query(
     text: str = typer.Argument(..., help="An error message, or a task description."),
-    k: int = typer.Option(5, "--k", metavar="N", help="How many entries."),
+    k: int = typer.Option(5, "--k", metavar="N", min=1, help="How many entries."),
     negative: bool = typer.Option(False, "--negative", help="Search the negative store instead."),
     store: str | None = STORE_OPT,
     as_json: bool = typer.Option(False, "--json", help=json_help("the entries (kind, task, text, ...)")),
@@ -195,9 +195,9 @@ def curriculum_run(
     ),
     budget_per_task: float | None = typer.Option(None, "--budget-per-task", hidden=True),  # the old name
     steps: int | None = STEPS_OPT,
-    rounds: int = typer.Option(1, "--rounds", metavar="N", help="Times each task is to be solved."),
+    rounds: int = typer.Option(1, "--rounds", metavar="N", min=1, help="Times each task is to be solved."),
     retries: int = typer.Option(
-        1, "--retries", metavar="N", help="Times a failed task is tried again (it stays in the pool)."
+        1, "--retries", metavar="N", min=0, help="Times a failed task is tried again (it stays in the pool)."
     ),
     llm: str | None = typer.Option(
         None, "--llm", metavar="SPEC", help=LLM_HELP, show_default="llm.provider setting"
@@ -273,7 +273,7 @@ def bench(
     tasks_dir: Path = typer.Argument(
         ..., metavar="TASKS_DIR", help="Folder of task folders (with private answers for grading)."
     ),
-    seeds: int = typer.Option(3, "--seeds", metavar="N", help="Seeds per task and variant."),
+    seeds: int = typer.Option(3, "--seeds", metavar="N", min=1, help="Seeds per task and variant."),
     time_limit: float = typer.Option(
         TIME_LIMIT_DEFAULT,
         "--time-limit",

@@ -83,3 +83,21 @@ def test_a_users_folder_is_refused_as_out(tasks: Path, tmp_path: Path, command: 
     state = "records.jsonl" if command == "bench" else "curriculum.json"
     assert res.exit_code == 1 and f"not empty (bench.md) and holds no {state}" in " ".join(res.output.split())
     assert folder_state(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["bench", "{tasks}", "--seeds", "0"],
+        ["curriculum", "run", "{tasks}", "--rounds", "0"],
+        ["curriculum", "run", "{tasks}", "--retries", "-1"],
+        ["experience", "query", "x", "--k", "0"],
+    ],
+)
+def test_counts_below_their_minimum_are_refused(tasks: Path, tmp_path: Path, args: list[str]) -> None:
+    """`--seeds 0` once ran no job and wrote empty tables as if the bench had been run."""
+    out = tmp_path / "out"
+    argv = [a.format(tasks=tasks) for a in args] + (["--out", str(out)] if args[0] != "experience" else [])
+    res = CliRunner().invoke(app, argv)
+    assert res.exit_code == 2 and "Invalid value" in res.output, res.output
+    assert not out.exists()
