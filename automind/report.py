@@ -727,12 +727,16 @@ def render(run_dir: str | Path, page_dir: str | Path | None = None) -> str:
     return page.scrub.known(html)  # the last guard: a known machine folder anywhere becomes its label
 
 
+def report_path(run_dir: str | Path, out: str | Path | None = None) -> Path:
+    """Where the report goes: OUT, OUT/report.html when OUT is a folder, else RUN_DIR/report.html."""
+    path = Path(out) if out else Path(run_dir) / "report.html"
+    return path / "report.html" if path.is_dir() else path
+
+
 def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     """Render and write the report (into OUT/report.html when OUT is a folder); nothing half-written is left."""
     run_dir = Path(run_dir)
-    path = Path(out) if out else run_dir / "report.html"
-    if path.is_dir():
-        path = path / "report.html"
+    path = report_path(run_dir, out)
     html = render(run_dir, path.parent)
     try:
         return write_text(path, html)

@@ -81,6 +81,15 @@ def own_out_folder(out: Path, state: str, option: str = "--out") -> None:
         )
 
 
+def refuse_existing_file(path: Path, force: bool) -> None:
+    """An output file given on the command line never silently replaces a file that is already there."""
+    if not force and path.exists() and not path.is_dir():
+        fail(f"{path} already exists. Pass --force to replace it, or give a new file name.")
+
+
+FORCE_FILE_HELP = "Replace the output file when it already exists."
+
+
 def note(message: str) -> None:
     """One line on stderr (so --json output stays parseable): what was done on the user's behalf, and where."""
     err_console.print(f"[dim]note:[/] {message}", highlight=False, soft_wrap=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from automind.commands.common import (
+    FORCE_FILE_HELP,
     LLM_HELP,
     NO_LLM_HELP,
     STORE_HELP,
@@ -18,6 +19,7 @@ from automind.commands.common import (
     llm_spec,
     own_out_folder,
     print_json,
+    refuse_existing_file,
     settings,
 )
 
@@ -121,7 +123,9 @@ def query(
 
 @experience_app.command("export")
 def export(
-    path: Path = typer.Argument(..., help="JSONL file to write."), store: str | None = STORE_OPT
+    path: Path = typer.Argument(..., help="JSONL file to write."),
+    store: str | None = STORE_OPT,
+    force: bool = typer.Option(False, "--force", help=FORCE_FILE_HELP),
 ) -> None:
     """Write every experience entry (both stores) as JSONL."""
     from automind.commands.knowledge import write_jsonl_atomically
@@ -129,6 +133,7 @@ def export(
 
     if path.is_dir():
         fail(f"{path} is a folder; give a file name for the JSONL export, e.g. {path / 'experience.jsonl'}")
+    refuse_existing_file(path, force)
     with _store_errors():
         exp = _experience(store)
         rows = (

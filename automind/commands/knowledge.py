@@ -13,7 +13,16 @@ import typer
 from typer.core import TyperGroup
 
 from automind.atomic import write_with
-from automind.commands.common import STORE_HELP, console, fail, json_help, print_json, settings
+from automind.commands.common import (
+    FORCE_FILE_HELP,
+    STORE_HELP,
+    console,
+    fail,
+    json_help,
+    print_json,
+    refuse_existing_file,
+    settings,
+)
 
 knowledge_app = typer.Typer(help="Inspect and maintain the knowledge store.", no_args_is_help=True)
 
@@ -257,12 +266,14 @@ def export(
     kind: str | None = typer.Option(
         None, "--kind", help="Only this kind (cards, posts, competitions, ...).", show_default="every kind"
     ),
+    force: bool = typer.Option(False, "--force", help=FORCE_FILE_HELP),
 ) -> None:
     """Write every chunk with its metadata as JSON lines."""
     from automind.store import StoreError
 
     if path.is_dir():
         fail(f"{path} is a folder; give a file name for the JSONL export, e.g. {path / 'knowledge.jsonl'}")
+    refuse_existing_file(path, force)
     st = _open(store, None, strict=False, create=False)
     try:
         present = st.kinds()

@@ -10,6 +10,7 @@ from typing import Any
 import typer
 
 from automind.commands.common import (
+    FORCE_FILE_HELP,
     LLM_HELP,
     NO_LLM_HELP,
     console,
@@ -18,6 +19,7 @@ from automind.commands.common import (
     llm_spec,
     note,
     print_json,
+    refuse_existing_file,
 )
 from automind.commands.common import settings as load_settings
 from automind.limits import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S
@@ -409,10 +411,15 @@ def register(app: typer.Typer) -> None:
             help="Where to write the HTML: a file, or a folder for report.html.",
             show_default="RUN_DIR/report.html",
         ),  # fmt: skip
+        force: bool = typer.Option(
+            False, "--force", help=FORCE_FILE_HELP + " (RUN_DIR/report.html always is)"
+        ),
     ) -> None:
         """Write a self-contained HTML report: solution tree, best score over time, tricks, cost, fallbacks."""
-        from automind.report import ReportError, load_run_files, write_report
+        from automind.report import ReportError, load_run_files, report_path, write_report
 
+        if out is not None and report_path(run_dir, out).resolve() != report_path(run_dir).resolve():
+            refuse_existing_file(report_path(run_dir, out), force)
         try:
             _, _, problems = load_run_files(run_dir)
             for p in problems:

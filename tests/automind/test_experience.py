@@ -99,6 +99,13 @@ def test_experience_cli_stats_query_export_prune(tmp_path: Path, monkeypatch: py
     out = tmp_path / "exp.jsonl"
     assert run(app, ["experience", "export", str(out), "--store", store]).exit_code == 0
     assert len(out.read_text().splitlines()) == 2
+    out.write_text("my notes")  # an existing file is the user's until --force says otherwise
+    res = run(app, ["experience", "export", str(out), "--store", store])
+    assert (
+        res.exit_code == 1 and "already exists. Pass --force" in res.output and out.read_text() == "my notes"
+    )
+    assert run(app, ["experience", "export", str(out), "--store", store, "--force"]).exit_code == 0
+    assert len(out.read_text().splitlines()) == 2
     res = run(app, ["experience", "prune", "--task", "t1", "--yes", "--store", store])
     assert res.exit_code == 0 and "removed 1" in res.output
     assert e.store.count(NEGATIVE) == 0 and e.store.count(POSITIVE) == 1

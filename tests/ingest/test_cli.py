@@ -69,6 +69,12 @@ def test_stats_export_rm(corpus, tmp_path):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == sum(k["chunks"] for k in stats.values())
     assert all("embedding" not in r and r["metadata"]["source"] for r in rows)
+    res = runner.invoke(app, ["knowledge", "export", str(out), "--store", str(store)])
+    assert res.exit_code == 1 and "already exists. Pass --force" in res.output  # not replaced silently
+    assert len(out.read_text().splitlines()) == len(rows)
+    assert (
+        runner.invoke(app, ["knowledge", "export", str(out), "--store", str(store), "--force"]).exit_code == 0
+    )
 
     # without --yes it asks, and "n" removes nothing
     res = runner.invoke(

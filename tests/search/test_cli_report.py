@@ -59,6 +59,18 @@ def test_solve_json_resume_report_and_runs_list(task_dir, tmp_path, scripted):
     res = runner.invoke(app, ["report", str(out)])
     assert res.exit_code == 0 and (out / "report.html").is_file()
 
+    assert runner.invoke(app, ["report", str(out)]).exit_code == 0  # its own report.html is rewritten
+    mine = tmp_path / "mine.html"
+    mine.write_text("my notes")
+    for where in (mine, tmp_path):  # a file, or a folder whose report.html is the user's
+        if where == tmp_path:
+            (tmp_path / "report.html").write_text("my notes")
+        res = runner.invoke(app, ["report", str(out), "--out", str(where)])
+        assert res.exit_code == 1 and "already exists. Pass --force" in " ".join(res.output.split())
+    assert mine.read_text() == "my notes" and (tmp_path / "report.html").read_text() == "my notes"
+    assert runner.invoke(app, ["report", str(out), "--out", str(mine), "--force"]).exit_code == 0
+    assert "<html" in mine.read_text().lower()
+
     res = runner.invoke(app, ["runs", "list", "--dir", str(tmp_path / "runs"), "--json"])
     rows = json.loads(res.output)
     assert (
