@@ -118,6 +118,9 @@ def _find(raw: Path, word: str) -> Path | None:
     return max(hits, key=lambda p: p.stat().st_size) if hits else None
 
 
+DOWNLOADED = ".automind-download"  # in raw/: the slug of a complete download made by this command
+
+
 def fetch_competition(
     slug: str,
     out_dir: str | Path,
@@ -126,30 +129,77 @@ def fetch_competition(
     target: str | list[str] | None = None,
     force: bool = False,
 ) -> Path:
-    """Download `slug` into out_dir/raw and prepare a task in out_dir from its train file."""
-    import pandas as pd
+    """Download `slug` into out_dir/raw and prepare a task in out_dir from its train file.
 
+    A complete earlier download of the same competition in out_dir/raw is reused, so a run that stopped at
+    preparing (an unknown metric, an ambiguous target) is fixed by running it again with the missing flag."""
     out = Path(out_dir).expanduser().resolve()
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise FetchError(f"{out}: not empty. Choose an empty or new OUT_DIR, or pass --force.")
+    raw = out / "raw"
+    mark = raw / DOWNLOADED
+    reuse = mark.is_file() and mark.read_text(encoding="utf-8").strip() == slug
+    if out.is_dir():
+        _check_out(out, reuse, force)
     if api is None:
         if not has_credentials():
             raise FetchError(NO_CREDENTIALS)
         api = KaggleAPI()
+    if not reuse:
+        _download(api, slug, out, raw)
+    kept = f" The download is kept in {raw} and reused when you run the command again."
+    try:
+        return _prepare_fetched(slug, out, raw, api, metric, target)
+    except FetchError as e:
+        raise FetchError(f"{e}{kept}") from e
+
+
+def _check_out(out: Path, reuse: bool, force: bool) -> None:
+    """OUT_DIR may hold this competition's earlier download; anything else needs --force, and a raw/ that
+    automind did not download is never written into."""
+    others = sorted(p.name for p in out.iterdir() if not (reuse and p.name == "raw"))
+    if others and not force:
+        raise FetchError(
+            f"{out}: not empty ({', '.join(others[:5])}). Choose an empty or new OUT_DIR, or pass --force to "
+            "download into OUT_DIR/raw and replace public/, private/, task.yaml and description.md there."
+        )
     raw = out / "raw"
-    made = out if not out.exists() else raw if not raw.exists() else None
+    if raw.exists() and not reuse:
+        if not (raw / DOWNLOADED).is_file():
+            raise FetchError(
+                f"{raw}: exists and is not a download automind made; it is left alone. Move it away or choose "
+                "another OUT_DIR."
+            )
+        shutil.rmtree(raw)  # another competition's download, made by this command
+
+
+def _download(api: CompetitionAPI, slug: str, out: Path, raw: Path) -> None:
+    """Download and unzip into raw/; the mark is written last, so only a complete download is reused."""
+    made = out if not out.exists() else raw
     raw.mkdir(parents=True, exist_ok=True)
     try:
         api.download(slug, raw)
     except Exception as e:  # noqa: BLE001 - network, 403 (rules not accepted), 404 (bad slug)
-        if made is not None:  # leave nothing behind, so a retry needs no --force
-            shutil.rmtree(made, ignore_errors=True)
+        shutil.rmtree(made, ignore_errors=True)  # leave nothing behind, so a retry needs no --force
         if isinstance(e, FetchError):
             raise
         raise FetchError(
             f"downloading '{slug}' from Kaggle failed ({e}). Check the network, the competition name, and that you "
             f"accepted its rules at https://www.kaggle.com/c/{slug}/rules."
         ) from e
+    _unzip_all(raw)
+    (raw / DOWNLOADED).write_text(slug + "\n", encoding="utf-8")
+
+
+def _prepare_fetched(
+    slug: str,
+    out: Path,
+    raw: Path,
+    api: CompetitionAPI,
+    metric: str | None,
+    target: str | list[str] | None,
+) -> Path:
+    """Split the downloaded train file into a task in `out` and attach the leaderboards."""
+    import pandas as pd
+
     _unzip_all(raw)
     try:
         info = api.info(slug) or {}

@@ -151,7 +151,12 @@ def register(app: typer.Typer) -> None:
         target: list[str] | None = typer.Option(
             None, "--target", help="Target column(s) (default: sample submission)."
         ),
-        force: bool = typer.Option(False, "--force", help="Write into a non-empty OUT_DIR."),
+        force: bool = typer.Option(
+            False,
+            "--force",
+            help="Write into a non-empty OUT_DIR: the download goes to raw/; public/, private/, task.yaml and "
+            "description.md are replaced.",
+        ),
     ) -> None:
         """Download a Kaggle competition and prepare it (train split 90/10, seed 0, as MLE-bench does)."""
         from automind.kaggle_fetch import FetchError, fetch_competition

@@ -135,11 +135,29 @@ def test_fetch_errors(tmp_path):
     with pytest.raises(FetchError, match="rules"):
         fetch_competition("x", tmp_path / "a", api=FakeKaggle(fail=OSError("403 Forbidden")))
     assert not (tmp_path / "a").exists()  # a failed download leaves nothing, so a retry needs no --force
-    with pytest.raises(FetchError, match="Known metrics"):
+    with pytest.raises(FetchError, match="Known metrics.*download is kept in .*reused"):
         fetch_competition("x", tmp_path / "b", api=FakeKaggle(metric="SomethingExotic"))
-    assert fetch_competition(
-        "x", tmp_path / "b", api=FakeKaggle(metric="SomethingExotic"), metric="auc", force=True
-    )
+    again = FakeKaggle(metric="SomethingExotic")  # the same command with the missing flag, no --force
+    assert fetch_competition("x", tmp_path / "b", api=again, metric="auc")
+    assert again.calls == []  # the earlier download was reused, not fetched again
+
+
+def test_fetch_never_writes_into_a_users_raw_folder(tmp_path, folder_state):
+    out = tmp_path / "k"
+    (out / "raw").mkdir(parents=True)
+    (out / "raw" / "train.csv").write_text("mine\n")
+    (out / "notes.txt").write_text("mine\n")
+    before = folder_state(tmp_path)
+    with pytest.raises(FetchError, match=r"not empty \(notes.txt, raw\).*--force"):
+        fetch_competition("fake-comp", out, api=FakeKaggle())
+    with pytest.raises(FetchError, match="is not a download automind made"):
+        fetch_competition("fake-comp", out, api=FakeKaggle(), force=True)
+    assert folder_state(tmp_path) == before
+    api = FakeKaggle()  # another competition's download made by automind is replaced under --force
+    fetch_competition("fake-comp", tmp_path / "j", api=api)
+    fetch_competition("other-comp", tmp_path / "j", api=api, force=True)
+    assert api.calls == ["fake-comp", "other-comp"] and (tmp_path / "j/raw/other-comp.zip").is_file()
+    assert not (tmp_path / "j/raw/fake-comp.zip").exists()
 
 
 def test_fetch_without_credentials(tmp_path, monkeypatch):
