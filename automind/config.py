@@ -178,6 +178,8 @@ class CodingConfig(_Model):
 class SandboxConfig(_Model):
     timeout_s: float = Field(600.0, gt=0)
     memory_mb: int = Field(8192, ge=0)  # 0: no memory limit
+    # what one execution may write into its workspace; unset: half the disk space free when a run starts; 0: none
+    disk_mb: int | None = Field(None, ge=0)
     threads: int = Field(2, ge=1)
     output_head_chars: int = 4000
     output_tail_chars: int = 6000

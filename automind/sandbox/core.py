@@ -16,14 +16,16 @@ from automind.sandbox.isolation import Isolation, Mode, choose
 from automind.sandbox.process import (
     POLL_S,
     SUPERVISOR_FAILED,
+    DiskWatch,
     ExitWaiter,
     Launch,
     child_path,
+    disk_cap_mb,
     kill_and_reap,
     limit_hit,
     spawn,
 )
-from automind.sandbox.result import ExecResult, Status, load_json, read_capture
+from automind.sandbox.result import ExecResult, Kill, Status, load_json, read_capture
 
 if TYPE_CHECKING:
     from automind.config import Settings
@@ -51,6 +53,7 @@ class Sandbox:
         timeout_s: float,
         memory_mb: int | None,
         threads: int,
+        disk_mb: int | None = None,
         extra_inputs: dict[str, Path] | None = None,
         head_chars: int = 4000,
         tail_chars: int = 6000,
@@ -72,6 +75,7 @@ class Sandbox:
         self.workdir = Path(workdir).expanduser().resolve()
         self.timeout_s = float(timeout_s)
         self.memory_mb = int(memory_mb) if memory_mb else None
+        self.disk_mb = disk_cap_mb(self.workdir, disk_mb)
         self.threads = max(1, int(threads))
         self.extra_inputs = {k: Path(v) for k, v in (extra_inputs or {}).items()}
         self.head_chars, self.tail_chars = head_chars, tail_chars
@@ -119,6 +123,7 @@ class Sandbox:
         s = settings.sandbox
         kw.setdefault("timeout_s", s.timeout_s)
         kw.setdefault("memory_mb", s.memory_mb)
+        kw.setdefault("disk_mb", s.disk_mb)
         kw.setdefault("threads", s.threads)
         kw.setdefault("allow_external_symlinks", s.allow_external_symlinks)
         kw.setdefault("isolation", s.isolation)
@@ -207,16 +212,19 @@ class Sandbox:
         limit = self.limit(timeout_s)
         t0 = time.monotonic()
         run = self.launch([sys.executable, name], ws, boot, limit_s=limit)
-        killed: Status | None = None
+        killed: Kill | None = None
+        disk = DiskWatch(ws, self.disk_mb)
         waiter = ExitWaiter(run.proc.pid)
         try:
             while not waiter.wait(POLL_S):
-                killed = limit_hit(run.tree.poll(), self.memory_mb, time.monotonic() - t0, limit)
+                killed = limit_hit(run.tree.poll(), self.memory_mb, time.monotonic() - t0, limit, disk)
                 if killed:
                     break
         finally:
             waiter.close()
             code_ = kill_and_reap(run.proc, run.tree)
+            if killed == "disk":
+                disk.free()
             run.out.close()
             run.err.close()
         wall = time.monotonic() - t0
@@ -236,7 +244,7 @@ class Sandbox:
     def result(
         self,
         code: int | None,
-        killed: Status | None,
+        killed: Kill | None,
         limit: float,
         wall: float,
         peak: float,
@@ -272,10 +280,16 @@ class Sandbox:
         )
 
     def _ending(
-        self, code: int | None, killed: Status | None, limit: float, exc_type: str | None
+        self, code: int | None, killed: Kill | None, limit: float, exc_type: str | None
     ) -> tuple[Status, str]:
         if killed == "timeout":
             return "timeout", f"timed out after {limit:g} s; the process tree was killed"
+        if killed == "disk":
+            return "error", (
+                f"wrote more than the disk limit of {self.disk_mb} MB into its working folder (sandbox.disk_mb); "
+                "the process tree was killed and the large files it wrote were deleted to give the space back. "
+                "Write less: no per-step files, no copies of the inputs"
+            )
         if killed == "memory":
             return "memory", (
                 f"exceeded the memory limit of {self.memory_mb} MB (the process tree's proportional set "

@@ -15,10 +15,12 @@ import json
 import os
 import select
 import signal
+import stat
 import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -26,19 +28,96 @@ from typing import IO, Any
 
 from automind.sandbox.env import MARKER_VAR
 from automind.sandbox.errors import SandboxError
-from automind.sandbox.result import Status
+from automind.sandbox.result import Kill
 
 POLL_S = 0.1
+DISK_EVERY_S = 1.0  # a walk of the workspace costs more than a memory poll
 SUPERVISOR_FAILED = 125  # the supervisor's own failure (see child/supervisor.py)
 
 
-def limit_hit(mem_mb: float, memory_mb: float | None, elapsed_s: float, limit_s: float) -> Status | None:
+def limit_hit(
+    mem_mb: float, memory_mb: float | None, elapsed_s: float, limit_s: float, disk: DiskWatch | None = None
+) -> Kill | None:
     """Which limit an execution has crossed, if any: memory is checked first, as the kill reason matters."""
     if memory_mb and mem_mb > memory_mb:
         return "memory"
+    if disk is not None and disk.over():
+        return "disk"
     if elapsed_s > limit_s:
         return "timeout"
     return None
+
+
+def _walk(root: Path, skip: frozenset[str]) -> Iterator[tuple[os.DirEntry[str], os.stat_result]]:
+    """Every entry under `root` with its own stat (links not followed), leaving out the top-level names in
+    `skip`: input/ is read-only to the script (a mount, or copies made before it started) and can be big."""
+    stack, top = [root], True
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                for entry in it:
+                    if top and entry.name in skip:
+                        continue
+                    with contextlib.suppress(OSError):  # a file removed while we walk
+                        st = entry.stat(follow_symlinks=False)
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(Path(entry.path))
+                        yield entry, st
+        except OSError:
+            pass
+        top = False
+
+
+def tree_bytes(root: Path, skip: frozenset[str] = frozenset({"input"})) -> int:
+    """Disk blocks in use under `root`, input/ left out."""
+    return sum(st.st_blocks * 512 for _, st in _walk(root, skip))
+
+
+def disk_cap_mb(workdir: Path, disk_mb: int | None) -> int | None:
+    """The disk limit of one execution: `disk_mb` when set (0: none), else half the space free where the
+    workspaces go when the sandbox is made, so one runaway script leaves the disk half free."""
+    import shutil
+
+    if disk_mb is not None:
+        return int(disk_mb) or None
+    probe = workdir
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        return max(1, shutil.disk_usage(probe).free // 2**21)
+    except OSError:
+        return None
+
+
+class DiskWatch:
+    """How much an execution has written into its workspace, looked at every DISK_EVERY_S: generated code
+    that writes without end (a log in a loop, a checkpoint per step) is stopped before it fills the disk."""
+
+    def __init__(self, workspace: Path, cap_mb: int | None):
+        self.workspace, self.cap_mb = workspace, cap_mb
+        self.base = tree_bytes(workspace) if cap_mb else 0
+        self.due = time.monotonic() + DISK_EVERY_S
+        self.started = time.time() - 1  # mtimes are wall-clock; a second of slack for coarse timestamps
+        self.written_mb = 0.0
+
+    def over(self) -> bool:
+        if not self.cap_mb or time.monotonic() < self.due:
+            return False
+        self.due = time.monotonic() + DISK_EVERY_S
+        self.written_mb = max(0, tree_bytes(self.workspace) - self.base) / 2**20
+        return self.written_mb > self.cap_mb
+
+    def free(self, min_bytes: int = 1 << 20) -> float:
+        """After a kill: delete the files of at least `min_bytes` written since the start, so the space goes
+        back to the user (the next execution starts from a disk as free as before); MB removed."""
+        removed = 0
+        for entry, st in list(_walk(self.workspace, frozenset({"input"}))):
+            if stat.S_ISREG(st.st_mode) and st.st_size >= min_bytes and st.st_mtime >= self.started:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+                    removed += st.st_blocks * 512
+        return removed / 2**20
 
 
 def address_space_cap(memory_mb: int | None) -> int | None:

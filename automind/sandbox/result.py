@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 Status = Literal["ok", "error", "timeout", "memory"]
+Kill = Literal["timeout", "memory", "disk"]  # why the sandbox killed an execution (disk ends as "error")
 
 
 @dataclass

@@ -11,8 +11,8 @@ import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from automind.sandbox.process import POLL_S, Tree, child_path, exited, kill_and_reap, limit_hit
-from automind.sandbox.result import ExecResult, Status, file_size, load_json
+from automind.sandbox.process import POLL_S, DiskWatch, Tree, child_path, exited, kill_and_reap, limit_hit
+from automind.sandbox.result import ExecResult, Kill, file_size, load_json
 
 if TYPE_CHECKING:
     import subprocess
@@ -96,7 +96,8 @@ class Session:
         self.cells += 1
         t0 = time.monotonic()
         self.tree.peak_mb = 0.0
-        killed: Status | None = None
+        killed: Kill | None = None
+        disk = DiskWatch(self.workspace, sb.disk_mb)
         reply: dict[str, Any] | None = None
         self._send(code)
         while reply is None:
@@ -110,7 +111,7 @@ class Session:
                     line, self._buf = self._buf.split(b"\n", 1)
                     reply = json.loads(line)
                     break
-            killed = limit_hit(self.tree.poll(), sb.memory_mb, time.monotonic() - t0, limit)
+            killed = limit_hit(self.tree.poll(), sb.memory_mb, time.monotonic() - t0, limit, disk)
             if killed:
                 break
         wall = time.monotonic() - t0
@@ -120,6 +121,8 @@ class Session:
             exc = {k: reply.get(k) for k in ("exc_type", "traceback")}
         else:
             code_ = kill_and_reap(self.proc, self.tree)
+            if killed == "disk":
+                disk.free()
             sb.check_supervisor(code_, self.boot)
             exc = load_json(report / "exception.json")
             self.dead_reason = killed or f"the interpreter exited with code {code_}"
