@@ -29,10 +29,12 @@ from automind.holdout.setup import resume_holdout, start_holdout
 from automind.leaderboards import attached, reattach
 from automind.roles import Roles
 from automind.run_setup import (
+    RunInUse,
     RunKnowledge,
     claim_run_dir,
     load_analysis,
     load_knowledge,
+    lock_run_dir,
     merge_usage,
     open_memory,
     out_dir_problem,
@@ -660,62 +662,72 @@ def solve(
     sandbox = preflight(task, settings)  # refused inputs stop here, before anything is written
     if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
         roles = assemble.make_roles(settings)
-    release = claim_run_dir(run_dir)  # marked first, so a start interrupted from here on can reuse it
-    try:  # `on` refuses a task it cannot split: the folder is then given back as it was
-        holdout, holdout_info = start_holdout(task, settings, run_dir)
-    except HoldoutUnavailable as e:
-        release()
-        raise RunError(
-            f"verify.holdout is on, but {e}. Set verify.holdout to auto or off for this task."
-        ) from e
-    fallbacks: list[str] = [sandbox.fallback] if sandbox.fallback else []
-    if holdout is None and settings.verify.holdout == "auto":
-        fallbacks.append(
-            f"holdout off: {holdout_info['reason']}; nodes are ranked by their own validation scores"
+    try:  # marked first, so a start interrupted from here on can reuse it
+        lock = claim_run_dir(run_dir)
+    except RunInUse as e:
+        raise RunError(str(e)) from e
+    try:
+        try:  # `on` refuses a task it cannot split: the folder is then given back as it was
+            holdout, holdout_info = start_holdout(task, settings, run_dir)
+        except HoldoutUnavailable as e:
+            lock.give_back()
+            raise RunError(
+                f"verify.holdout is on, but {e}. Set verify.holdout to auto or off for this task."
+            ) from e
+        fallbacks: list[str] = [sandbox.fallback] if sandbox.fallback else []
+        if holdout is None and settings.verify.holdout == "auto":
+            fallbacks.append(
+                f"holdout off: {holdout_info['reason']}; nodes are ranked by their own validation scores"
+            )
+        info: dict[str, Any] = {
+            "task": {
+                "path": str(task.root),
+                "name": task.name,
+                "slug": task.slug,
+                "metric": task.spec.metric.name,
+                "lower_is_better": task_direction(task),
+                "leaderboards": attached(
+                    task
+                ),  # boards given with --leaderboard, so a resume grades the same
+            },
+            "config": settings.model_dump(mode="json"),
+            "versions": versions(),
+            "roles": roles.name,
+            "started_at": datetime.now().isoformat(timespec="seconds"),
+            "fallbacks": fallbacks,
+            "sandbox": sandbox.describe(),
+            "sessions": 1,
+            "holdout": holdout_info,
+            "run_dir": str(run_dir.resolve()),  # where its blends' paths point (relocate_run on a resume)
+        }
+        analysis, _, _ = load_analysis(task, run_dir, fallbacks)
+        t = time.monotonic()
+        if no_knowledge or not settings.knowledge.enabled:
+            knowledge = RunKnowledge(disabled=True)
+        else:
+            knowledge = load_knowledge(task, analysis, settings, roles.llm, fallbacks)
+        info["knowledge"] = {
+            "disabled": knowledge.disabled,
+            "labels": knowledge.labels,
+            "tips": len(knowledge.tips),
+            "pool": len(knowledge.pool),
+            "papers": len(knowledge.papers),
+            "seconds": round(time.monotonic() - t, 3),
+        }
+        write_json(run_dir / "knowledge.json", knowledge.to_json())
+        journal = Journal(
+            lower_is_better=task_direction(task), max_debug_depth=settings.search.max_debug_depth
         )
-    info: dict[str, Any] = {
-        "task": {
-            "path": str(task.root),
-            "name": task.name,
-            "slug": task.slug,
-            "metric": task.spec.metric.name,
-            "lower_is_better": task_direction(task),
-            "leaderboards": attached(task),  # boards given with --leaderboard, so a resume grades the same
-        },
-        "config": settings.model_dump(mode="json"),
-        "versions": versions(),
-        "roles": roles.name,
-        "started_at": datetime.now().isoformat(timespec="seconds"),
-        "fallbacks": fallbacks,
-        "sandbox": sandbox.describe(),
-        "sessions": 1,
-        "holdout": holdout_info,
-        "run_dir": str(run_dir.resolve()),  # where its blends' paths point (relocate_run on a resume)
-    }
-    analysis, _, _ = load_analysis(task, run_dir, fallbacks)
-    t = time.monotonic()
-    if no_knowledge or not settings.knowledge.enabled:
-        knowledge = RunKnowledge(disabled=True)
-    else:
-        knowledge = load_knowledge(task, analysis, settings, roles.llm, fallbacks)
-    info["knowledge"] = {
-        "disabled": knowledge.disabled,
-        "labels": knowledge.labels,
-        "tips": len(knowledge.tips),
-        "pool": len(knowledge.pool),
-        "papers": len(knowledge.papers),
-        "seconds": round(time.monotonic() - t, 3),
-    }
-    write_json(run_dir / "knowledge.json", knowledge.to_json())
-    journal = Journal(lower_is_better=task_direction(task), max_debug_depth=settings.search.max_debug_depth)
-    runner = Runner(
-        task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
-        safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
-        holdout=holdout,
-        started=started,
-    )  # fmt: skip
-    runner.save("running")
-    return runner.run()
+        runner = Runner(
+            task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
+            safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
+            holdout=holdout,
+            started=started,
+        )  # fmt: skip
+        runner.save("running")
+        return runner.run()
+    finally:
+        lock.close()
 
 
 def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Journal]:
@@ -738,36 +750,44 @@ def resume(
     """Continue a run from its journal to the budget recorded in run.json (steps and time already spent count)."""
     started = time.monotonic() if started is None else started
     run_dir = Path(run_dir)
-    info, journal = load_run(run_dir)
-    relocate_run(info, journal, run_dir)  # a run folder moved or copied since: its blends read it here
-    config = info.get("config") or {}
-    for dotted, value in (overrides or {}).items():
-        set_dotted(config, dotted, value)
-    settings = Settings.model_validate(config)
-    task = reattach(Task.load(info["task"]["path"]), info["task"].get("leaderboards"))
-    from automind.sandbox.core import preflight
-
-    sandbox = preflight(task, settings)
-    info["sandbox"] = sandbox.describe()
-    if sandbox.fallback and sandbox.fallback not in info.setdefault("fallbacks", []):
-        info["fallbacks"].append(sandbox.fallback)
-    saved = run_dir / "knowledge.json"
-    knowledge = RunKnowledge.from_json(read_json(saved)) if saved.is_file() else RunKnowledge()
-    if roles is None:
-        roles = assemble.make_roles(settings)
-    info["config"] = settings.model_dump(mode="json")
-    info["sessions"] = int(info.get("sessions", 1)) + 1
-    try:  # runs made before holdouts existed have no record: they go on without one
-        holdout = resume_holdout(run_dir, info.get("holdout"))
-    except ValueError as e:
+    load_run(run_dir)  # a folder that is not a run is refused before anything is written into it
+    try:
+        lock = lock_run_dir(run_dir)
+    except RunInUse as e:
         raise RunError(str(e)) from e
-    runner = Runner(
-        task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
-        safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
-        holdout=holdout,
-        started=started,
-    )  # fmt: skip
-    return runner.run()
+    try:
+        info, journal = load_run(run_dir)
+        relocate_run(info, journal, run_dir)  # a run folder moved or copied since: its blends read it here
+        config = info.get("config") or {}
+        for dotted, value in (overrides or {}).items():
+            set_dotted(config, dotted, value)
+        settings = Settings.model_validate(config)
+        task = reattach(Task.load(info["task"]["path"]), info["task"].get("leaderboards"))
+        from automind.sandbox.core import preflight
+
+        sandbox = preflight(task, settings)
+        info["sandbox"] = sandbox.describe()
+        if sandbox.fallback and sandbox.fallback not in info.setdefault("fallbacks", []):
+            info["fallbacks"].append(sandbox.fallback)
+        saved = run_dir / "knowledge.json"
+        knowledge = RunKnowledge.from_json(read_json(saved)) if saved.is_file() else RunKnowledge()
+        if roles is None:
+            roles = assemble.make_roles(settings)
+        info["config"] = settings.model_dump(mode="json")
+        info["sessions"] = int(info.get("sessions", 1)) + 1
+        try:  # runs made before holdouts existed have no record: they go on without one
+            holdout = resume_holdout(run_dir, info.get("holdout"))
+        except ValueError as e:
+            raise RunError(str(e)) from e
+        runner = Runner(
+            task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
+            safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
+            holdout=holdout,
+            started=started,
+        )  # fmt: skip
+        return runner.run()
+    finally:
+        lock.close()
 
 
 def _safety_factory(settings: Settings, given: Roles | None) -> Callable[[], Roles]:

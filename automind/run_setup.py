@@ -101,15 +101,66 @@ def out_dir_problem(run_dir: Path) -> str | None:
     return None
 
 
-def claim_run_dir(run_dir: Path) -> Callable[[], None]:
-    """Create run_dir (or take an empty one) and mark it as a run's. Returns what gives the folder back as it
-    was (removed when it was new, emptied of the mark when it was empty) for a start refused after this."""
-    from automind.atomic import write_text
+class RunInUse(ValueError):
+    """Another automind process is running this run folder."""
 
+
+@dataclass
+class RunLock:
+    """The run folder's mark, held open with an exclusive flock while one process runs the folder: a second
+    `solve --resume` (or a `solve --out` racing the first) is refused instead of writing the same journal and
+    nodes. The kernel drops the lock when the process ends, however it ends, so nothing stale is left."""
+
+    run_dir: Path
+    fd: int | None
+    release: Callable[[], None] = lambda: None  # gives a just-claimed folder back (a start refused after it)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # unlocks
+            self.fd = None
+
+    def give_back(self) -> None:
+        self.close()
+        self.release()
+
+
+def lock_run_dir(run_dir: Path) -> RunLock:
+    """Lock run_dir's mark (created when missing: runs made before it existed); RunInUse when it is held."""
+    import fcntl
+    import socket
+    from datetime import datetime
+
+    mark = run_dir / RUN_MARK
+    fd = os.open(mark, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError as e:
+        holder = os.read(fd, 4096).decode("utf-8", "replace").strip().splitlines()[-1:]
+        os.close(fd)
+        raise RunInUse(
+            f"{run_dir} is being run by another automind process right now ({holder[0] if holder else 'busy'}). "
+            "Wait for it to finish, or stop it (Ctrl-C, or kill its pid), then resume with --resume."
+        ) from e
+    except OSError:  # a filesystem without locks (some network mounts): the run goes on unguarded, as before
+        pass
+    os.ftruncate(fd, 0)
+    started = datetime.now().isoformat(timespec="seconds")
+    os.write(fd, f"{MARK_TEXT}pid {os.getpid()} on {socket.gethostname()}, since {started}\n".encode())
+    return RunLock(run_dir, fd)
+
+
+MARK_TEXT = "This folder holds an automind run (automind solve --out).\n"
+
+
+def claim_run_dir(run_dir: Path) -> RunLock:
+    """Create run_dir (or take an empty one), mark it as a run's and lock it. The lock's `give_back()` gives
+    the folder back as it was (removed when it was new, emptied of the mark when it was empty) for a start
+    refused after this; `close()` just unlocks, when the run ends."""
     new = not run_dir.exists()
     empty = not new and not any(run_dir.iterdir())
     run_dir.mkdir(parents=True, exist_ok=True)
-    write_text(run_dir / RUN_MARK, "This folder holds an automind run (automind solve --out).\n")
+    lock = lock_run_dir(run_dir)  # raises, touching nothing, when another process holds the folder
 
     def release() -> None:
         if new:
@@ -117,7 +168,8 @@ def claim_run_dir(run_dir: Path) -> Callable[[], None]:
         elif empty:
             (run_dir / RUN_MARK).unlink(missing_ok=True)
 
-    return release
+    lock.release = release
+    return lock
 
 
 def resolve_task(arg: str | os.PathLike[str]) -> Task:

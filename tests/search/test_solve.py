@@ -286,6 +286,38 @@ def test_a_users_folder_is_never_written_into(task_dir, tmp_path, settings_facto
     assert solve(task_dir, s, out=empty, roles=roles).status == "finished"
 
 
+def test_a_run_folder_in_use_is_refused(task_dir, tmp_path, settings_factory, folder_state):
+    """Two processes on one run folder once both ran: nodes 1 and 2 written twice, the journal interleaved.
+    The folder is locked while a process runs it; a second `--resume` (or a racing new run) is refused."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+    from automind.run import RunError
+    from automind.run_setup import lock_run_dir
+
+    roles = ScriptedRoles({"*": [script(0.6)]})
+    s = settings_factory(**{"search.steps": 1})
+    run = tmp_path / "run"
+    solve(task_dir, s, out=run, roles=roles)
+    other = tmp_path / "other"
+    other.mkdir()
+    held = [lock_run_dir(run), lock_run_dir(other)]  # as the process running each folder holds it
+    try:
+        before = folder_state(tmp_path)
+        with pytest.raises(RunError, match=r"being run by another automind process right now \(pid \d+ on "):
+            resume(run, overrides={"search.steps": 2}, roles=roles)
+        r = CliRunner().invoke(app, ["solve", "--resume", str(run), "--steps", "2", "--llm", "none"])
+        assert r.exit_code == 1 and "being run by another automind process" in r.output, r.output
+        with pytest.raises(RunError, match="being run by another automind process"):
+            solve(task_dir, s, out=other, roles=roles)
+        assert folder_state(tmp_path) == before  # neither folder touched
+    finally:
+        for lock in held:
+            lock.close()
+    assert resume(run, overrides={"search.steps": 2}, roles=roles).journal.get("1") is not None
+    assert solve(task_dir, s, out=other, roles=roles).status == "finished"  # freed when the holder ends
+
+
 def test_bad_llm_spec_leaves_no_empty_run_folder(task_dir, tmp_path, settings_factory):
     s = settings_factory(**{"llm.provider": f"replay:{tmp_path / 'missing.jsonl'}"})
     with pytest.raises(Exception, match="missing.jsonl"):
