@@ -718,14 +718,8 @@ def solve(
         journal = Journal(
             lower_is_better=task_direction(task), max_debug_depth=settings.search.max_debug_depth
         )
-        runner = Runner(
-            task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
-            safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
-            holdout=holdout,
-            started=started,
-        )  # fmt: skip
-        runner.save("running")
-        return runner.run()
+        search = Search(task, settings, run_dir, roles, safety_roles, on_event, experience, started)
+        return search.run(journal, knowledge, info, holdout, fresh=True)
     finally:
         lock.close()
 
@@ -779,15 +773,41 @@ def resume(
             holdout = resume_holdout(run_dir, info.get("holdout"))
         except ValueError as e:
             raise RunError(str(e)) from e
-        runner = Runner(
-            task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
-            safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
-            holdout=holdout,
-            started=started,
-        )  # fmt: skip
-        return runner.run()
+        search = Search(task, settings, run_dir, roles, safety_roles, on_event, experience, started)
+        return search.run(journal, knowledge, info, holdout, fresh=False)
     finally:
         lock.close()
+
+
+@dataclass
+class Search:
+    """What a new run and a resumed one hand to the Runner alike."""
+
+    task: Task
+    settings: Settings
+    run_dir: Path
+    roles: Roles
+    safety_roles: Roles | None
+    on_event: Event | None
+    experience: ExperienceProvider | None
+    started: float
+
+    def run(
+        self,
+        journal: Journal,
+        knowledge: RunKnowledge,
+        info: dict[str, Any],
+        holdout: Holdout | None,
+        fresh: bool,
+    ) -> RunResult:
+        runner = Runner(
+            self.task, self.settings, self.run_dir, self.roles, journal=journal, knowledge=knowledge,
+            run_info=info, safety_roles=_safety_factory(self.settings, self.safety_roles), on_event=self.on_event,
+            experience=self.experience, holdout=holdout, started=self.started,
+        )  # fmt: skip
+        if fresh:
+            runner.save("running")
+        return runner.run()
 
 
 def _safety_factory(settings: Settings, given: Roles | None) -> Callable[[], Roles]:
