@@ -195,11 +195,20 @@ def _usage_totals(usage: Any) -> tuple[int, float]:
 
 
 def solve_task(task_dir: Path, run_dir: Path, overrides: dict[str, Any]) -> dict[str, Any]:
-    """One `automind solve` with config overrides; the run summary plus time-to-first-valid and usage."""
-    from automind.config import load_config
-    from automind.run import solve
+    """One `automind solve` with config overrides; the run summary plus time-to-first-valid and usage.
 
-    result = solve(task_dir, load_config(overrides).settings, out=run_dir)
+    A run_dir that already holds a run (this job, interrupted on an earlier try) is resumed. A run that ends
+    interrupted raises KeyboardInterrupt: the grid or curriculum stops there instead of recording a cut-short
+    run as a finished job, and the next try resumes it."""
+    from automind.config import load_config
+    from automind.run import resume, solve
+
+    if (run_dir / "journal.json").is_file():
+        result = resume(run_dir, overrides=overrides)
+    else:
+        result = solve(task_dir, load_config(overrides).settings, out=run_dir)
+    if result.status == "interrupted":
+        raise KeyboardInterrupt(f"{run_dir} was interrupted")
     summary = result.summary()
     valid = result.journal.valid_nodes
     summary["time_to_first_valid_s"] = min((n.elapsed_s for n in valid), default=None)

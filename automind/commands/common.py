@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -88,6 +90,39 @@ def refuse_existing_file(path: Path, force: bool) -> None:
 
 
 FORCE_FILE_HELP = "Replace the output file when it already exists."
+
+
+@contextlib.contextmanager
+def signals_interrupt() -> Iterator[list[str]]:
+    """SIGTERM and SIGHUP (a scheduler, `timeout`, a closed terminal) end the command like Ctrl-C, so its
+    cleanup happens: the sandbox's tree kill and workspace removal, a run's "interrupted" state. Yields the
+    names of the signals received (a run catches the interrupt itself, so its exit code is chosen after)."""
+    import signal
+
+    received: list[str] = []
+
+    def handler(signum: int, _frame: object) -> None:
+        received.append(signal.Signals(signum).name)
+        raise KeyboardInterrupt(received[-1])
+
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield received
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
+def interrupt_signal(e: KeyboardInterrupt) -> str:
+    """Which signal a KeyboardInterrupt stands for (signals_interrupt names it); Ctrl-C is SIGINT."""
+    return str(e) if str(e) in ("SIGTERM", "SIGHUP") else "SIGINT"
+
+
+def interrupt_code(received: list[str]) -> int:
+    """The shell's exit code for the first signal received: 128 + its number (130 for Ctrl-C)."""
+    import signal
+
+    return 128 + signal.Signals[received[0] if received else "SIGINT"]
 
 
 def note(message: str) -> None:

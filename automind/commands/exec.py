@@ -15,13 +15,21 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from automind.commands.common import console, fail, json_help, memory_option, print_json, timeout_option
+from automind.commands.common import (
+    console,
+    fail,
+    interrupt_signal,
+    json_help,
+    memory_option,
+    print_json,
+    signals_interrupt,
+    timeout_option,
+)
 
 if TYPE_CHECKING:
     from automind.config import Settings
@@ -167,21 +175,6 @@ def make_temp_workdir() -> Path:
     return wd
 
 
-@contextlib.contextmanager
-def signals_interrupt() -> Iterator[None]:
-    """SIGTERM and SIGHUP end the command like Ctrl-C, so the run's cleanup (tree kill, workspace) happens."""
-
-    def handler(signum: int, _frame: object) -> None:
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-
-    previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield
-    finally:
-        for s, h in previous.items():
-            signal.signal(s, h)
-
-
 def register(app: typer.Typer) -> None:
     @app.command("exec", epilog=EXIT_HELP)
     def exec_cmd(
@@ -253,7 +246,7 @@ def register(app: typer.Typer) -> None:
         except SandboxError as e:
             fail(str(e))
         except KeyboardInterrupt as e:
-            why = str(e) if str(e) in ("SIGTERM", "SIGHUP") else "SIGINT"
+            why = interrupt_signal(e)
             fail(f"interrupted ({why}); the script's processes were killed", 128 + signal.Signals[why])
         finally:
             if keep_workspace:  # a kept temp folder is the user's now: the next exec must not sweep it

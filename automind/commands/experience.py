@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
@@ -15,12 +16,14 @@ from automind.commands.common import (
     TIME_LIMIT_HELP,
     console,
     fail,
+    interrupt_code,
     json_help,
     llm_spec,
     own_out_folder,
     print_json,
     refuse_existing_file,
     settings,
+    signals_interrupt,
 )
 
 experience_app = typer.Typer(help="Inspect and manage the experience memory.", no_args_is_help=True)
@@ -175,6 +178,15 @@ def prune(
     console.print(f"removed {removed} entries")
 
 
+def stopped(state: Path, command: str, received: list[str]) -> NoReturn:
+    """Ctrl-C or SIGTERM during a grid of solves: say where the finished work is and how to go on."""
+    fail(
+        f"interrupted: the finished jobs are kept in {state}; the cut-short run is not counted. Run the same "
+        f"`automind {command}` command again to go on (that run resumes where it stopped).",
+        interrupt_code(received),
+    )
+
+
 def _solve_overrides(budget: float, steps: int | None, llm: str | None, store: str | None) -> dict:
     """Config overrides every solve of a curriculum or bench shares; unset flags keep the config's values."""
     values = {
@@ -253,22 +265,25 @@ def curriculum_run(
             markup=False, highlight=False, soft_wrap=True,
         )  # fmt: skip
 
-    try:
-        state = run_curriculum(
-            tasks_dir,
-            out,
-            solve,
-            embedder.embed,
-            rounds=rounds,
-            retries=retries,
-            rank=rank,
-            alpha=cfg.experience.alpha,
-            beta=cfg.experience.beta,
-            r=cfg.experience.top_r,
-            on_pick=show,
-        )
-    except FileNotFoundError as e:
-        fail(str(e))
+    with signals_interrupt() as received:
+        try:
+            state = run_curriculum(
+                tasks_dir,
+                out,
+                solve,
+                embedder.embed,
+                rounds=rounds,
+                retries=retries,
+                rank=rank,
+                alpha=cfg.experience.alpha,
+                beta=cfg.experience.beta,
+                r=cfg.experience.top_r,
+                on_pick=show,
+            )
+        except FileNotFoundError as e:
+            fail(str(e))
+        except KeyboardInterrupt:
+            stopped(out / "curriculum.json", "curriculum run", received)
     for note in state.notes:
         console.print(f"[yellow]fallback:[/] {note}")
     console.print(f"solved {len(state.solved)}/{len(state.tasks)} tasks; log: {out / 'curriculum.json'}")
@@ -346,7 +361,11 @@ def bench(
                 markup=False, highlight=False, soft_wrap=True,
             )  # fmt: skip
 
-    records = run_bench(tasks, out, names, seeds, overrides, ray_address=ray, on_record=show)
+    with signals_interrupt() as received:
+        try:
+            records = run_bench(tasks, out, names, seeds, overrides, ray_address=ray, on_record=show)
+        except KeyboardInterrupt:
+            stopped(out / "records.jsonl", "bench", received)
     rows = aggregate(records)
     md, page = write_tables(rows, out)
     if as_json:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -15,11 +16,13 @@ from automind.commands.common import (
     NO_LLM_HELP,
     console,
     fail,
+    interrupt_code,
     json_help,
     llm_spec,
     note,
     print_json,
     refuse_existing_file,
+    signals_interrupt,
 )
 from automind.commands.common import settings as load_settings
 from automind.limits import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S
@@ -320,6 +323,8 @@ def register(app: typer.Typer) -> None:
         overrides = _overrides(
             steps=steps, time_limit=time_limit, llm=llm, coder=coder, seed=seed, holdout=holdout
         )
+        signals = contextlib.ExitStack()
+        received = signals.enter_context(signals_interrupt())  # SIGTERM/SIGHUP stop a run as Ctrl-C does
         try:
             if resume_dir is not None:
                 from automind.report import ReportError, load_run_files
@@ -376,12 +381,13 @@ def register(app: typer.Typer) -> None:
             # Ctrl-C during setup (analysis, knowledge): the loop's own handler never ran.
             if resume_dir is not None:
                 fail(
-                    f"interrupted before the search went on; {resume_dir} is unchanged. Resume it again.", 130
+                    f"interrupted before the search went on; {resume_dir} is unchanged. Resume it again.",
+                    interrupt_code(received),
                 )
             fail(
                 "interrupted before the search started; nothing was recorded to resume. Run the same "
                 f"command again{f' (the folder {out} can be reused)' if out else ''}.",
-                code=130,
+                code=interrupt_code(received),
             )
         except Exception as e:
             from pydantic import ValidationError
@@ -393,13 +399,15 @@ def register(app: typer.Typer) -> None:
             if isinstance(e, ExampleError | LLMError | SandboxError | ValidationError):
                 fail(str(e))
             raise
+        finally:
+            signals.close()
         if as_json:
             print_json(res.summary())
         else:
             _print_result(res)
         if res.status == "interrupted":
             console.print(f"interrupted: continue with `automind solve --resume {res.run_dir}`")
-            raise typer.Exit(130)
+            raise typer.Exit(interrupt_code(received))
 
     @app.command("report")
     def report_cmd(

@@ -101,3 +101,44 @@ def test_counts_below_their_minimum_are_refused(tasks: Path, tmp_path: Path, arg
     res = CliRunner().invoke(app, argv)
     assert res.exit_code == 2 and "Invalid value" in res.output, res.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize("command", ["bench", "curriculum"])
+def test_an_interrupted_job_is_not_recorded_and_resumes(
+    tasks: Path, tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in a grid once ended only the running solve: the cut-short run was recorded as a finished job
+    (a rerun skipped it) and the grid went on. Now the command stops, and the rerun resumes that run."""
+    from automind.run import Runner
+
+    loop, calls = Runner.loop, []
+
+    def ctrl_c_on_the_second_solve(self):
+        calls.append(self.run_dir)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return loop(self)
+
+    monkeypatch.setattr(Runner, "loop", ctrl_c_on_the_second_solve)
+    out = tmp_path / "out"
+    grid = ["bench", str(tasks), "--seeds", "1", "--variants", "default"]
+    args = [*(grid if command == "bench" else ["curriculum", "run", str(tasks)]),
+            "--steps", "1", "--time-limit", "120", "--llm", "none", "--out", str(out)]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 130 and "interrupted: the finished jobs are kept in" in " ".join(
+        res.output.split()
+    )
+    if command == "bench":
+        assert len((out / "records.jsonl").read_text().splitlines()) == 1
+    else:
+        picks = json.loads((out / "curriculum.json").read_text())["picks"]
+        assert [p["outcome"] for p in picks] == ["solved", "pending"]
+    cut = calls[1]
+    assert json.loads((cut / "run.json").read_text())["status"] == "interrupted"
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert calls[2] == cut and json.loads((cut / "run.json").read_text())["sessions"] == 2  # resumed
+    if command == "bench":
+        assert len((out / "records.jsonl").read_text().splitlines()) == 2
+    else:
+        assert "solved 2/2 tasks" in res.output

@@ -133,3 +133,40 @@ def test_stale_temp_workspaces_of_killed_runs_are_swept(tmp_path):
     foreign.mkdir()
     assert sweep_stale(tmp_path) == [stale]
     assert not stale.exists() and live.exists() and foreign.exists()
+
+
+def test_sigterm_stops_a_solve_like_ctrl_c(task, tmp_path):
+    """A scheduler's or `timeout`'s SIGTERM once killed `automind solve` mid-step with run.json still saying
+    "running": now the run stops as on Ctrl-C, is recorded as interrupted, and exits 143."""
+    run = tmp_path / "run"
+    env = os.environ | {
+        "AUTOMIND_HOME": str(tmp_path / "home"),
+        "AUTOMIND_KNOWLEDGE__EMBEDDER": "hash",
+        "OPENAI_API_KEY": "",
+        "OPENAI_BASE_URL": "",
+    }
+    argv = [
+        *CLI,
+        "solve",
+        str(task.root),
+        "--llm",
+        "none",
+        "--no-knowledge",
+        "--steps",
+        "500",
+        "--out",
+        str(run),
+    ]
+    cli = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (run / "nodes" / "0").is_dir():
+            time.sleep(0.2)  # the search is running its first step
+        assert (run / "nodes" / "0").is_dir(), cli.stderr.read() if cli.poll() is not None else "no step yet"
+        cli.send_signal(signal.SIGTERM)
+        out, err = cli.communicate(timeout=60)
+        assert cli.returncode == 143, err.decode()
+        assert b"continue with `automind solve --resume" in out
+        assert json.loads((run / "run.json").read_text())["status"] == "interrupted"
+    finally:
+        cli.kill()
