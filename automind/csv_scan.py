@@ -15,6 +15,39 @@ TABULAR = {".csv": ",", ".tsv": "\t"}  # the separator each tabular suffix promi
 OTHER_SEPARATORS = {";": "';'", "\t": "tabs", "|": "'|'"}
 
 
+# Leading bytes of the files people pass for a table that are not text: what the file is, what to do.
+_NOT_TEXT = [
+    (
+        b"PK\x03\x04",
+        "a zip archive (an Excel .xlsx workbook is one too)",
+        "extract the CSV (or save the sheet as CSV)",
+    ),
+    (b"\x1f\x8b", "gzip-compressed", "decompress it first (gunzip FILE)"),
+    (b"BZh", "bzip2-compressed", "decompress it first (bunzip2 FILE)"),
+    (b"\xfd7zXZ\x00", "xz-compressed", "decompress it first (unxz FILE)"),
+    (b"PAR1", "a Parquet file", "write it as CSV: pandas.read_parquet(FILE).to_csv(OUT, index=False)"),
+    (b"\xd0\xcf\x11\xe0", "an old Excel .xls workbook", "save the sheet as CSV from the spreadsheet program"),
+    (
+        b"SQLite format 3\x00",
+        "an SQLite database",
+        "export the table: sqlite3 -header -csv DB 'select * from T' > OUT",
+    ),
+]
+
+
+def not_text(path: Path) -> str | None:
+    """What a file is when its first bytes say it is not delimited text, and what to do; None for text."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(16)
+    except OSError:
+        return None
+    for magic, what, fix in _NOT_TEXT:
+        if head.startswith(magic):
+            return f"{path} is {what}, not a CSV: {fix}, then pass the CSV"
+    return None
+
+
 def default_separator(path: Path) -> str:
     """The field separator a file's suffix promises: tab for .tsv, else the comma."""
     return TABULAR.get(path.suffix.lower(), ",")

@@ -23,6 +23,7 @@ from automind.csv_scan import (
     default_separator,
     first_undecodable,
     looks_separated_by,
+    not_text,
     scan_csv,
     scan_csv_file,
 )
@@ -56,6 +57,8 @@ def read_labelled_csv(
     sep = sep or default_separator(path)
     if len(sep) != 1:
         raise PrepareError(f"--sep {sep!r}: give one character, e.g. ',' or ';' (a tab: --sep $'\\t').")
+    if what := not_text(path):
+        raise PrepareError(f"{what}.")
     try:
         undecodable = first_undecodable(path, encoding)
         if undecodable is not None:

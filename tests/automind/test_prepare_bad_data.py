@@ -249,3 +249,21 @@ def test_a_tsv_file_is_read_with_tabs(tmp_path):
     assert set(pd.read_csv(tmp_path / "task/public/train.csv")["label"]) == {"p", "q"}
     r = _prepare(data, tmp_path / "other", "--sep", ";;")
     assert r.exit_code == 1 and "--sep ';;': give one character" in _text(r)
+
+
+@pytest.mark.parametrize(
+    ("name", "head", "said"),
+    [
+        ("data.xlsx", b"PK\x03\x04rest", "a zip archive (an Excel .xlsx workbook is one too)"),
+        ("data.csv.gz", b"\x1f\x8b\x08\x00rest", "gzip-compressed"),
+        ("data.parquet", b"PAR1rest", "a Parquet file"),
+    ],
+)
+def test_a_binary_file_is_named_for_what_it_is(tmp_path, folder_state, name, head, said):
+    """It used to be called "not utf-8 text" with advice to pass --encoding, which cannot help."""
+    data = tmp_path / name
+    data.write_bytes(head + bytes(range(256)))
+    before = folder_state(tmp_path)
+    r = _prepare(data, tmp_path / "task")
+    assert r.exit_code == 1 and f"is {said}, not a CSV" in _text(r) and "--encoding" not in _text(r)
+    assert folder_state(tmp_path) == before
