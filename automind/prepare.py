@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
 import shutil
 import tempfile
@@ -310,13 +311,21 @@ def prepare_task(
                 )
         _refuse_out_of_domain(df, targets, m)
 
+    n_test = math.ceil(test_size * len(df))  # as train_test_split counts them
+    if n_test < 1 or len(df) - n_test < 2:
+        raise PrepareError(
+            f"--test-size {test_size:g} of {len(df)} labelled row(s) leaves {len(df) - n_test} for training and "
+            f"{n_test} for the test set; each side needs rows (training at least 2). Use a test size such as 0.2."
+        )
     stratify = None
     if problem in ("binary", "multiclass") and isinstance(y, pd.Series):
         counts = y.value_counts()
-        n_test = int(round(test_size * len(df))) if test_size < 1 else int(test_size)
         if counts.min() >= 2 and n_test >= len(counts) and len(df) - n_test >= len(counts):
             stratify = y
-    train, test = train_test_split(df, test_size=test_size, random_state=seed, stratify=stratify)
+    try:
+        train, test = train_test_split(df, test_size=test_size, random_state=seed, stratify=stratify)
+    except ValueError as e:  # sklearn's own checks on a split it cannot make
+        raise PrepareError(f"cannot split {len(df)} row(s) with --test-size {test_size:g}: {e}") from e
     train, test = train.reset_index(drop=True), test.reset_index(drop=True)
     y_train = train[targets[0]] if len(targets) == 1 else train[targets]
     sub, params = _sample_submission(test[id_col], y_train, m, problem, id_col, targets)

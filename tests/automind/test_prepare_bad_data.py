@@ -267,3 +267,14 @@ def test_a_binary_file_is_named_for_what_it_is(tmp_path, folder_state, name, hea
     r = _prepare(data, tmp_path / "task")
     assert r.exit_code == 1 and f"is {said}, not a CSV" in _text(r) and "--encoding" not in _text(r)
     assert folder_state(tmp_path) == before
+
+
+def test_a_test_size_that_empties_the_training_set_is_refused(tmp_path, folder_state):
+    """0.999 of 60 rows used to end in scikit-learn's traceback."""
+    data = _ragged(tmp_path / "data.csv", ())
+    before = folder_state(tmp_path)
+    r = _prepare(data, tmp_path / "task", "--test-size", "0.999")
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "--test-size 0.999 of 60 labelled row(s) leaves 0 for training and 60 for the test set" in _text(r)
+    assert folder_state(tmp_path) == before
+    assert _prepare(data, tmp_path / "task", "--test-size", "0.001").exit_code == 0  # one test row is a split
