@@ -32,6 +32,7 @@ from automind.run_setup import (
     RunInUse,
     RunKnowledge,
     claim_run_dir,
+    inside_task_problem,
     load_analysis,
     load_knowledge,
     lock_run_dir,
@@ -655,7 +656,9 @@ def solve(
     started = time.monotonic() if started is None else started
     task = task_arg if isinstance(task_arg, Task) else resolve_task(task_arg)
     run_dir = Path(out) if out else default_run_dir(settings, task)
-    if why := out_dir_problem(run_dir):  # a user's folder is never written into (its files would be replaced)
+    if why := out_dir_problem(run_dir) or inside_task_problem(
+        run_dir, task
+    ):  # a user's files stay as they are
         raise RunError(why)
     from automind.sandbox.core import preflight
 

@@ -153,6 +153,21 @@ def lock_run_dir(run_dir: Path) -> RunLock:
 MARK_TEXT = "This folder holds an automind run (automind solve --out).\n"
 
 
+def inside_task_problem(run_dir: Path, task: Task) -> str | None:
+    """Why run_dir may not sit in the task's public/ or private/ folder (links followed): a run there would
+    add its files to the task's inputs (every later run would read them) or put them beside the answers."""
+    here = os.path.realpath(run_dir)
+    for folder, what in ((task.public_dir, "inputs (public)"), (task.private_dir, "private answers")):
+        root = os.path.realpath(folder)
+        if here == root or here.startswith(root.rstrip(os.sep) + os.sep):
+            return (
+                f"{run_dir} is inside the task's {what} folder {folder}: a run writes many files there. Pass "
+                "--out with a folder outside the task's public/ and private/ (runs without --out go to the "
+                "runs_dir setting, relative to the current folder)."
+            )
+    return None
+
+
 def claim_run_dir(run_dir: Path) -> RunLock:
     """Create run_dir (or take an empty one), mark it as a run's and lock it. The lock's `give_back()` gives
     the folder back as it was (removed when it was new, emptied of the mark when it was empty) for a start

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 
@@ -284,6 +285,32 @@ def test_a_users_folder_is_never_written_into(task_dir, tmp_path, settings_facto
     empty = tmp_path / "empty"
     empty.mkdir()
     assert solve(task_dir, s, out=empty, roles=roles).status == "finished"
+
+
+def test_a_run_inside_the_tasks_public_or_private_folder_is_refused(
+    task_dir, tmp_path, settings_factory, folder_state
+):
+    """`--out TASK/public/run` once wrote a whole run into the task's inputs (every later run read it), and
+    `--out TASK/private/run` left a failed run beside the answers; a link to the task hid both."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+    from automind.run import RunError
+
+    roles = ScriptedRoles({"*": [script(0.6)]})
+    s = settings_factory(**{"search.steps": 1})
+    link = tmp_path / "linked"
+    link.symlink_to(task_dir)
+    before = folder_state(task_dir)
+    for task in (task_dir, link):
+        for sub, what in (("public", "inputs (public)"), ("private", "private answers")):
+            with pytest.raises(RunError, match=rf"inside the task's {re.escape(what)} folder"):
+                solve(task, s, out=task / sub / "run", roles=roles)
+            r = CliRunner().invoke(
+                app, ["solve", str(task), "--llm", "none", "--out", str(task / sub / "run")]
+            )
+            assert r.exit_code == 1 and f"inside the task's {what} folder" in " ".join(r.output.split())
+    assert folder_state(task_dir) == before
 
 
 def test_a_run_folder_in_use_is_refused(task_dir, tmp_path, settings_factory, folder_state):
