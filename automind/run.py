@@ -29,7 +29,7 @@ from automind.holdout.setup import resume_holdout, start_holdout
 from automind.leaderboards import attached, reattach
 from automind.roles import Roles
 from automind.run_setup import (
-    RunInUse,
+    RunFolderError,
     RunKnowledge,
     claim_run_dir,
     inside_task_problem,
@@ -667,7 +667,7 @@ def solve(
         roles = assemble.make_roles(settings)
     try:  # marked first, so a start interrupted from here on can reuse it
         lock = claim_run_dir(run_dir)
-    except RunInUse as e:
+    except RunFolderError as e:
         raise RunError(str(e)) from e
     try:
         try:  # `on` refuses a task it cannot split: the folder is then given back as it was
@@ -750,7 +750,7 @@ def resume(
     load_run(run_dir)  # a folder that is not a run is refused before anything is written into it
     try:
         lock = lock_run_dir(run_dir)
-    except RunInUse as e:
+    except RunFolderError as e:
         raise RunError(str(e)) from e
     try:
         info, journal = load_run(run_dir)

@@ -101,7 +101,11 @@ def out_dir_problem(run_dir: Path) -> str | None:
     return None
 
 
-class RunInUse(ValueError):
+class RunFolderError(ValueError):
+    """The run folder cannot be taken: another process runs it, or it cannot be written."""
+
+
+class RunInUse(RunFolderError):
     """Another automind process is running this run folder."""
 
 
@@ -132,7 +136,13 @@ def lock_run_dir(run_dir: Path) -> RunLock:
     from datetime import datetime
 
     mark = run_dir / RUN_MARK
-    fd = os.open(mark, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(mark, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise RunFolderError(
+            f"cannot write in {run_dir} ({e.strerror}): a run keeps its journal and nodes there. Check the "
+            "folder's permissions, or copy the run to a writable place and resume it there."
+        ) from e
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError as e:

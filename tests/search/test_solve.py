@@ -343,6 +343,12 @@ def test_a_run_folder_in_use_is_refused(task_dir, tmp_path, settings_factory, fo
             lock.close()
     assert resume(run, overrides={"search.steps": 2}, roles=roles).journal.get("1") is not None
     assert solve(task_dir, s, out=other, roles=roles).status == "finished"  # freed when the holder ends
+    from automind.run_setup import RunFolderError
+
+    not_a_folder = tmp_path / "file.txt"
+    not_a_folder.write_text("x")
+    with pytest.raises(RunFolderError, match="cannot write in .*file.txt"):  # a clear error, not an OSError
+        lock_run_dir(not_a_folder)
 
 
 def test_bad_llm_spec_leaves_no_empty_run_folder(task_dir, tmp_path, settings_factory):
