@@ -677,7 +677,7 @@ def solve(
             raise RunError(
                 f"verify.holdout is on, but {e}. Set verify.holdout to auto or off for this task."
             ) from e
-        fallbacks: list[str] = [sandbox.fallback] if sandbox.fallback else []
+        fallbacks: list[str] = [f for f in (sandbox.fallback, lock.unguarded) if f]
         if holdout is None and settings.verify.holdout == "auto":
             fallbacks.append(
                 f"holdout off: {holdout_info['reason']}; nodes are ranked by their own validation scores"
@@ -764,8 +764,9 @@ def resume(
 
         sandbox = preflight(task, settings)
         info["sandbox"] = sandbox.describe()
-        if sandbox.fallback and sandbox.fallback not in info.setdefault("fallbacks", []):
-            info["fallbacks"].append(sandbox.fallback)
+        for fallback in (sandbox.fallback, lock.unguarded):
+            if fallback and fallback not in info.setdefault("fallbacks", []):
+                info["fallbacks"].append(fallback)
         saved = run_dir / "knowledge.json"
         knowledge = RunKnowledge.from_json(read_json(saved)) if saved.is_file() else RunKnowledge()
         if roles is None:

@@ -118,6 +118,7 @@ class RunLock:
     run_dir: Path
     fd: int | None
     release: Callable[[], None] = lambda: None  # gives a just-claimed folder back (a start refused after it)
+    unguarded: str = ""  # why the folder could not be locked (a fallback the run reports), if so
 
     def close(self) -> None:
         if self.fd is not None:
@@ -152,12 +153,17 @@ def lock_run_dir(run_dir: Path) -> RunLock:
             f"{run_dir} is being run by another automind process right now ({holder[0] if holder else 'busy'}). "
             "Wait for it to finish, or stop it (Ctrl-C, or kill its pid), then resume with --resume."
         ) from e
-    except OSError:  # a filesystem without locks (some network mounts): the run goes on unguarded, as before
-        pass
+    except OSError as e:  # a filesystem without locks (some network mounts): the run goes on, and says so
+        unguarded = (
+            f"run folder not locked ({e.strerror}): a second process resuming it at the same time would not "
+            "be refused"
+        )
+    else:
+        unguarded = ""
     os.ftruncate(fd, 0)
     started = datetime.now().isoformat(timespec="seconds")
     os.write(fd, f"{MARK_TEXT}pid {os.getpid()} on {socket.gethostname()}, since {started}\n".encode())
-    return RunLock(run_dir, fd)
+    return RunLock(run_dir, fd, unguarded=unguarded)
 
 
 MARK_TEXT = "This folder holds an automind run (automind solve --out).\n"
