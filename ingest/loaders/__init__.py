@@ -75,6 +75,11 @@ def discover(source: str, kind: str = "auto") -> Iterator[tuple[str, str | Path]
         yield ("posts" if kind in ("auto", "posts") else kind), source
         return
     path = Path(source).expanduser()
+    if not path.exists() and (scheme := re.match(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://", source)):
+        raise LoadError(
+            source,
+            f"{scheme.group(1)}:// is not fetched: give an http(s) URL, or download the file and pass its path",
+        )
     if not path.exists():
         raise LoadError(source, "no such file or directory")
     if path.is_file():
