@@ -118,7 +118,9 @@ def test_broken_files_raise_a_specific_load_error(broken, name, reason):
 def test_missing_source_is_a_load_error(tmp_path):
     with pytest.raises(LoadError, match="no such file"):
         list(discover(str(tmp_path / "nope")))
-    with pytest.raises(LoadError, match=r"ftp:// is not fetched: give an http\(s\) URL"):  # not "no such file"
+    with pytest.raises(
+        LoadError, match=r"ftp:// is not fetched: give an http\(s\) URL"
+    ):  # not "no such file"
         list(discover("ftp://example.com/writeup.pdf"))
 
 
