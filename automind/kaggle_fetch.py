@@ -198,9 +198,6 @@ def _prepare_fetched(
     target: str | list[str] | None,
 ) -> Path:
     """Split the downloaded train file into a task in `out` and attach the leaderboards."""
-    import pandas as pd
-
-    _unzip_all(raw)
     try:
         info = api.info(slug) or {}
     except Exception:  # noqa: BLE001 - facts are optional; the files are what matter
@@ -210,13 +207,13 @@ def _prepare_fetched(
     if train_path is None:
         found = sorted(p.name for p in raw.rglob("*") if p.is_file())
         raise FetchError(f"'{slug}': no train CSV among the downloaded files ({', '.join(found) or 'none'}).")
-    train = pd.read_csv(train_path)
+    train = _read(slug, train_path)
     sample_path = _find(raw, "sample_submission") or _find(raw, "submission")
     id_col = None
     if target is None:
         if sample_path is None:
             raise FetchError(f"'{slug}': no sample submission to read the target from; pass --target COLUMN.")
-        header = list(pd.read_csv(sample_path, nrows=0).columns)
+        header = list(_read(slug, sample_path, nrows=0).columns)
         cols = [c for c in header[1:] if c in train.columns]
         if not cols:
             raise FetchError(
@@ -241,6 +238,16 @@ def _prepare_fetched(
         raise FetchError(f"'{slug}': downloaded, but preparing the task failed: {e}") from e
     add_leaderboards(slug, task_dir, api)
     return task_dir
+
+
+def _read(slug: str, path: Path, **kw: Any) -> Any:
+    """A downloaded CSV as a DataFrame; a file pandas cannot read is a FetchError naming it."""
+    import pandas as pd
+
+    try:
+        return pd.read_csv(path, **kw)
+    except Exception as e:  # noqa: BLE001 - empty, binary or ragged: the download's problem, said plainly
+        raise FetchError(f"'{slug}': cannot read {path.name} from the download as CSV ({e}).") from e
 
 
 def _public_board(slug: str, raw: Path, api: CompetitionAPI) -> tuple[Path | None, str]:

@@ -142,6 +142,20 @@ def test_fetch_errors(tmp_path):
     assert again.calls == []  # the earlier download was reused, not fetched again
 
 
+def test_an_unreadable_download_is_a_fetch_error(tmp_path):
+    """An empty train.csv in the download ended in pandas' traceback; now it is named, and kept for a retry."""
+
+    class EmptyTrain(FakeKaggle):
+        def download(self, slug, dest):
+            self.calls.append(slug)
+            (dest / "train.csv").write_text("")
+            (dest / "sample_submission.csv").write_text("id,y\n1,0\n")
+
+    with pytest.raises(FetchError, match=r"cannot read train.csv from the download as CSV.*download is kept"):
+        fetch_competition("x", tmp_path / "k", api=EmptyTrain())
+    assert (tmp_path / "k/raw/train.csv").is_file()
+
+
 def test_fetch_never_writes_into_a_users_raw_folder(tmp_path, folder_state):
     out = tmp_path / "k"
     (out / "raw").mkdir(parents=True)
