@@ -31,6 +31,7 @@ from automind.roles import Roles
 from automind.run_setup import (
     RunFolderError,
     RunKnowledge,
+    RunLock,
     claim_run_dir,
     inside_task_problem,
     load_analysis,
@@ -145,11 +146,14 @@ class Runner:
         on_event: Event | None = None,
         experience: ExperienceProvider | None = None,
         holdout: Holdout | None = None,
+        lock: RunLock | None = None,
         started: float | None = None,
     ):
         """`started`: time.monotonic() when the command began (default: now); the time limit counts from
-        there, so preparing the run (analysis, knowledge) is part of the budget."""
+        there, so preparing the run (analysis, knowledge) is part of the budget. `lock`: the run folder's,
+        released when run() returns."""
         self.task, self.settings, self.run_dir, self.roles = task, settings, run_dir, roles
+        self.lock = lock
         self.journal, self.knowledge, self.info = journal, knowledge, run_info
         self.safety_factory = safety_roles
         self.safety_roles: Roles | None = None
@@ -599,15 +603,16 @@ class Runner:
         return refit
 
     def run(self) -> RunResult:
-        try:
-            status = self.loop()
-        except KeyboardInterrupt:
-            status = "interrupted"  # the journal already holds every finished step
-        except BaseException as e:
-            self.write_info("failed")
-            self.log.write(f"failed: {type(e).__name__}: {e}")
-            raise
-        return self.finish(status)
+        with self.lock or contextlib.nullcontext():
+            try:
+                status = self.loop()
+            except KeyboardInterrupt:
+                status = "interrupted"  # the journal already holds every finished step
+            except BaseException as e:
+                self.write_info("failed")
+                self.log.write(f"failed: {type(e).__name__}: {e}")
+                raise
+            return self.finish(status)
 
 
 def finish_reserve(settings: Settings, time_limit: float | None) -> float:
@@ -656,81 +661,88 @@ def solve(
     started = time.monotonic() if started is None else started
     task = task_arg if isinstance(task_arg, Task) else resolve_task(task_arg)
     run_dir = Path(out) if out else default_run_dir(settings, task)
-    if why := out_dir_problem(run_dir) or inside_task_problem(
-        run_dir, task
-    ):  # a user's files stay as they are
+    why = out_dir_problem(run_dir) or inside_task_problem(run_dir, task)
+    if why:  # a user's folder, or the task's own public/ and private/, is never written into
         raise RunError(why)
     from automind.sandbox.core import preflight
 
     sandbox = preflight(task, settings)  # refused inputs stop here, before anything is written
     if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
         roles = assemble.make_roles(settings)
-    try:  # marked first, so a start interrupted from here on can reuse it
-        lock = claim_run_dir(run_dir)
+    lock = _locked(claim_run_dir, run_dir)  # marked and locked first: an interrupted start can reuse it
+    try:  # `on` refuses a task it cannot split: the folder is then given back as it was
+        holdout, holdout_info = start_holdout(task, settings, run_dir)
+    except HoldoutUnavailable as e:
+        lock.give_back()
+        raise RunError(
+            f"verify.holdout is on, but {e}. Set verify.holdout to auto or off for this task."
+        ) from e
+    fallbacks: list[str] = [f for f in (sandbox.fallback, lock.unguarded) if f]
+    if holdout is None and settings.verify.holdout == "auto":
+        fallbacks.append(
+            f"holdout off: {holdout_info['reason']}; nodes are ranked by their own validation scores"
+        )
+    info: dict[str, Any] = {
+        "task": {
+            "path": str(task.root),
+            "name": task.name,
+            "slug": task.slug,
+            "metric": task.spec.metric.name,
+            "lower_is_better": task_direction(task),
+            "leaderboards": attached(task),  # boards given with --leaderboard, so a resume grades the same
+        },
+        "config": settings.model_dump(mode="json"),
+        "versions": versions(),
+        "roles": roles.name,
+        "started_at": datetime.now().isoformat(timespec="seconds"),
+        "fallbacks": fallbacks,
+        "sandbox": sandbox.describe(),
+        "sessions": 1,
+        "holdout": holdout_info,
+        "run_dir": str(run_dir.resolve()),  # where its blends' paths point (relocate_run on a resume)
+    }
+    analysis, _, _ = load_analysis(task, run_dir, fallbacks)
+    t = time.monotonic()
+    if no_knowledge or not settings.knowledge.enabled:
+        knowledge = RunKnowledge(disabled=True)
+    else:
+        knowledge = load_knowledge(task, analysis, settings, roles.llm, fallbacks)
+    info["knowledge"] = {
+        "disabled": knowledge.disabled,
+        "labels": knowledge.labels,
+        "tips": len(knowledge.tips),
+        "pool": len(knowledge.pool),
+        "papers": len(knowledge.papers),
+        "seconds": round(time.monotonic() - t, 3),
+    }
+    write_json(run_dir / "knowledge.json", knowledge.to_json())
+    journal = Journal(lower_is_better=task_direction(task), max_debug_depth=settings.search.max_debug_depth)
+    runner = Runner(
+        task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
+        safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
+        holdout=holdout, lock=lock,
+        started=started,
+    )  # fmt: skip
+    runner.save("running")
+    return runner.run()
+
+
+def require_run(run_dir: Path) -> None:
+    if not (run_dir / "journal.json").is_file():
+        raise RunError(f"{run_dir}: no journal.json. Pass a run folder made by `automind solve`.")
+
+
+def _locked(take: Callable[[Path], RunLock], run_dir: Path) -> RunLock:
+    """The run folder's lock (claim_run_dir or lock_run_dir), its refusal as a RunError."""
+    try:
+        return take(run_dir)
     except RunFolderError as e:
         raise RunError(str(e)) from e
-    try:
-        try:  # `on` refuses a task it cannot split: the folder is then given back as it was
-            holdout, holdout_info = start_holdout(task, settings, run_dir)
-        except HoldoutUnavailable as e:
-            lock.give_back()
-            raise RunError(
-                f"verify.holdout is on, but {e}. Set verify.holdout to auto or off for this task."
-            ) from e
-        fallbacks: list[str] = [f for f in (sandbox.fallback, lock.unguarded) if f]
-        if holdout is None and settings.verify.holdout == "auto":
-            fallbacks.append(
-                f"holdout off: {holdout_info['reason']}; nodes are ranked by their own validation scores"
-            )
-        info: dict[str, Any] = {
-            "task": {
-                "path": str(task.root),
-                "name": task.name,
-                "slug": task.slug,
-                "metric": task.spec.metric.name,
-                "lower_is_better": task_direction(task),
-                "leaderboards": attached(
-                    task
-                ),  # boards given with --leaderboard, so a resume grades the same
-            },
-            "config": settings.model_dump(mode="json"),
-            "versions": versions(),
-            "roles": roles.name,
-            "started_at": datetime.now().isoformat(timespec="seconds"),
-            "fallbacks": fallbacks,
-            "sandbox": sandbox.describe(),
-            "sessions": 1,
-            "holdout": holdout_info,
-            "run_dir": str(run_dir.resolve()),  # where its blends' paths point (relocate_run on a resume)
-        }
-        analysis, _, _ = load_analysis(task, run_dir, fallbacks)
-        t = time.monotonic()
-        if no_knowledge or not settings.knowledge.enabled:
-            knowledge = RunKnowledge(disabled=True)
-        else:
-            knowledge = load_knowledge(task, analysis, settings, roles.llm, fallbacks)
-        info["knowledge"] = {
-            "disabled": knowledge.disabled,
-            "labels": knowledge.labels,
-            "tips": len(knowledge.tips),
-            "pool": len(knowledge.pool),
-            "papers": len(knowledge.papers),
-            "seconds": round(time.monotonic() - t, 3),
-        }
-        write_json(run_dir / "knowledge.json", knowledge.to_json())
-        journal = Journal(
-            lower_is_better=task_direction(task), max_debug_depth=settings.search.max_debug_depth
-        )
-        search = Search(task, settings, run_dir, roles, safety_roles, on_event, experience, started)
-        return search.run(journal, knowledge, info, holdout, fresh=True)
-    finally:
-        lock.close()
 
 
 def load_run(run_dir: str | Path) -> tuple[dict[str, Any], Journal]:
     run_dir = Path(run_dir)
-    if not (run_dir / "journal.json").is_file():
-        raise RunError(f"{run_dir}: no journal.json. Pass a run folder made by `automind solve`.")
+    require_run(run_dir)
     return read_json(run_dir / "run.json"), Journal.load(run_dir / "journal.json")
 
 
@@ -747,71 +759,39 @@ def resume(
     """Continue a run from its journal to the budget recorded in run.json (steps and time already spent count)."""
     started = time.monotonic() if started is None else started
     run_dir = Path(run_dir)
-    load_run(run_dir)  # a folder that is not a run is refused before anything is written into it
-    try:
-        lock = lock_run_dir(run_dir)
-    except RunFolderError as e:
+    require_run(run_dir)  # a folder that is not a run is refused before anything is written into it
+    lock = _locked(lock_run_dir, run_dir)  # released by the Runner (or when it is dropped, on a failed setup)
+    info, journal = load_run(run_dir)
+    relocate_run(info, journal, run_dir)  # a run folder moved or copied since: its blends read it here
+    config = info.get("config") or {}
+    for dotted, value in (overrides or {}).items():
+        set_dotted(config, dotted, value)
+    settings = Settings.model_validate(config)
+    task = reattach(Task.load(info["task"]["path"]), info["task"].get("leaderboards"))
+    from automind.sandbox.core import preflight
+
+    sandbox = preflight(task, settings)
+    info["sandbox"] = sandbox.describe()
+    for fallback in (sandbox.fallback, lock.unguarded):
+        if fallback and fallback not in info.setdefault("fallbacks", []):
+            info["fallbacks"].append(fallback)
+    saved = run_dir / "knowledge.json"
+    knowledge = RunKnowledge.from_json(read_json(saved)) if saved.is_file() else RunKnowledge()
+    if roles is None:
+        roles = assemble.make_roles(settings)
+    info["config"] = settings.model_dump(mode="json")
+    info["sessions"] = int(info.get("sessions", 1)) + 1
+    try:  # runs made before holdouts existed have no record: they go on without one
+        holdout = resume_holdout(run_dir, info.get("holdout"))
+    except ValueError as e:
         raise RunError(str(e)) from e
-    try:
-        info, journal = load_run(run_dir)
-        relocate_run(info, journal, run_dir)  # a run folder moved or copied since: its blends read it here
-        config = info.get("config") or {}
-        for dotted, value in (overrides or {}).items():
-            set_dotted(config, dotted, value)
-        settings = Settings.model_validate(config)
-        task = reattach(Task.load(info["task"]["path"]), info["task"].get("leaderboards"))
-        from automind.sandbox.core import preflight
-
-        sandbox = preflight(task, settings)
-        info["sandbox"] = sandbox.describe()
-        for fallback in (sandbox.fallback, lock.unguarded):
-            if fallback and fallback not in info.setdefault("fallbacks", []):
-                info["fallbacks"].append(fallback)
-        saved = run_dir / "knowledge.json"
-        knowledge = RunKnowledge.from_json(read_json(saved)) if saved.is_file() else RunKnowledge()
-        if roles is None:
-            roles = assemble.make_roles(settings)
-        info["config"] = settings.model_dump(mode="json")
-        info["sessions"] = int(info.get("sessions", 1)) + 1
-        try:  # runs made before holdouts existed have no record: they go on without one
-            holdout = resume_holdout(run_dir, info.get("holdout"))
-        except ValueError as e:
-            raise RunError(str(e)) from e
-        search = Search(task, settings, run_dir, roles, safety_roles, on_event, experience, started)
-        return search.run(journal, knowledge, info, holdout, fresh=False)
-    finally:
-        lock.close()
-
-
-@dataclass
-class Search:
-    """What a new run and a resumed one hand to the Runner alike."""
-
-    task: Task
-    settings: Settings
-    run_dir: Path
-    roles: Roles
-    safety_roles: Roles | None
-    on_event: Event | None
-    experience: ExperienceProvider | None
-    started: float
-
-    def run(
-        self,
-        journal: Journal,
-        knowledge: RunKnowledge,
-        info: dict[str, Any],
-        holdout: Holdout | None,
-        fresh: bool,
-    ) -> RunResult:
-        runner = Runner(
-            self.task, self.settings, self.run_dir, self.roles, journal=journal, knowledge=knowledge,
-            run_info=info, safety_roles=_safety_factory(self.settings, self.safety_roles), on_event=self.on_event,
-            experience=self.experience, holdout=holdout, started=self.started,
-        )  # fmt: skip
-        if fresh:
-            runner.save("running")
-        return runner.run()
+    runner = Runner(
+        task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
+        safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
+        holdout=holdout, lock=lock,
+        started=started,
+    )  # fmt: skip
+    return runner.run()
 
 
 def _safety_factory(settings: Settings, given: Roles | None) -> Callable[[], Roles]:

@@ -11,6 +11,7 @@ import contextlib
 import os
 import platform
 import shutil
+import weakref
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from functools import partial
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from automind.config import Settings
 from automind.roles import Trick
-from automind.task import Task
+from automind.task import Task, path_under
 
 if TYPE_CHECKING:
     from automind.analysis import DataAnalysis
@@ -109,25 +110,26 @@ class RunInUse(RunFolderError):
     """Another automind process is running this run folder."""
 
 
-@dataclass
 class RunLock:
     """The run folder's mark, held open with an exclusive flock while one process runs the folder: a second
     `solve --resume` (or a `solve --out` racing the first) is refused instead of writing the same journal and
-    nodes. The kernel drops the lock when the process ends, however it ends, so nothing stale is left."""
+    nodes. The kernel drops the lock when the process ends, however it ends, so nothing stale is left; a lock
+    dropped without close() (a run whose setup failed) is released when it is collected."""
 
-    run_dir: Path
-    fd: int | None
-    release: Callable[[], None] = lambda: None  # gives a just-claimed folder back (a start refused after it)
-    unguarded: str = ""  # why the folder could not be locked (a fallback the run reports), if so
-
-    def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)  # unlocks
-            self.fd = None
+    def __init__(self, fd: int, unguarded: str = ""):
+        self.close = weakref.finalize(self, os.close, fd)  # callable once: closing unlocks
+        self.unguarded = unguarded  # why the folder could not be locked (a fallback the run reports), if so
+        self.release: Callable[[], None] = lambda: None  # gives a just-claimed folder back (a refused start)
 
     def give_back(self) -> None:
         self.close()
         self.release()
+
+    def __enter__(self) -> RunLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def lock_run_dir(run_dir: Path) -> RunLock:
@@ -163,7 +165,7 @@ def lock_run_dir(run_dir: Path) -> RunLock:
     os.ftruncate(fd, 0)
     started = datetime.now().isoformat(timespec="seconds")
     os.write(fd, f"{MARK_TEXT}pid {os.getpid()} on {socket.gethostname()}, since {started}\n".encode())
-    return RunLock(run_dir, fd, unguarded=unguarded)
+    return RunLock(fd, unguarded)
 
 
 MARK_TEXT = "This folder holds an automind run (automind solve --out).\n"
@@ -174,8 +176,7 @@ def inside_task_problem(run_dir: Path, task: Task) -> str | None:
     add its files to the task's inputs (every later run would read them) or put them beside the answers."""
     here = os.path.realpath(run_dir)
     for folder, what in ((task.public_dir, "inputs (public)"), (task.private_dir, "private answers")):
-        root = os.path.realpath(folder)
-        if here == root or here.startswith(root.rstrip(os.sep) + os.sep):
+        if path_under(here, os.path.realpath(folder)):
             return (
                 f"{run_dir} is inside the task's {what} folder {folder}: a run writes many files there. Pass "
                 "--out with a folder outside the task's public/ and private/ (runs without --out go to the "

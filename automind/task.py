@@ -151,7 +151,8 @@ class InputEntry:
     escapes: bool = False  # a relative symlink whose target lies outside the source folder
 
 
-def _under(path: str, root: str) -> bool:
+def path_under(path: str, root: str) -> bool:
+    """`path` is `root` or lies inside it (both already resolved)."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
@@ -181,14 +182,14 @@ def walk_inputs(
                 if e.is_symlink():
                     real = os.path.realpath(e.path)
                     text = os.readlink(e.path)
-                    if _under(real, priv) or _under(priv, real):
-                        where = "into" if _under(real, priv) else "to a folder holding"
+                    if path_under(real, priv) or path_under(priv, real):
+                        where = "into" if path_under(real, priv) else "to a folder holding"
                         problems.append(
                             f"{shown} -> {text}: a symlink {where} the task's private folder; public files "
                             "must never reveal the answers. Replace the link with the file it should show."
                         )
                         continue
-                    if not any(_under(real, r) for r in roots) and not allow_external:
+                    if not any(path_under(real, r) for r in roots) and not allow_external:
                         problems.append(
                             f"{shown} -> {text}: leaves the task folder (resolves to {real}). Copy the data "
                             "into the task folder, or allow such links explicitly (--allow-external-symlinks, "
@@ -198,7 +199,9 @@ def walk_inputs(
                     escapes = (
                         link is None
                         and not os.path.isabs(text)
-                        and not _under(os.path.normpath(os.path.join(src, os.path.dirname(sub), text)), src)
+                        and not path_under(
+                            os.path.normpath(os.path.join(src, os.path.dirname(sub), text)), src
+                        )
                     )
                     if os.path.isdir(real):
                         if real in seen:
@@ -225,7 +228,7 @@ def walk_inputs(
                             continue
                     entries.append(InputEntry(sub, shown, Path(e.path), False, link))
 
-    if _under(src, priv) or _under(priv, src):
+    if path_under(src, priv) or path_under(priv, src):
         problems.append(
             f"{source}: resolves to {src}, which is or holds the task's private folder; it must not hold "
             "the answers."
