@@ -113,11 +113,6 @@ def signals_interrupt() -> Iterator[list[str]]:
             signal.signal(s, h)
 
 
-def interrupt_signal(e: KeyboardInterrupt) -> str:
-    """Which signal a KeyboardInterrupt stands for (signals_interrupt names it); Ctrl-C is SIGINT."""
-    return str(e) if str(e) in ("SIGTERM", "SIGHUP") else "SIGINT"
-
-
 def interrupt_code(received: list[str]) -> int:
     """The shell's exit code for the first signal received: 128 + its number (130 for Ctrl-C)."""
     import signal

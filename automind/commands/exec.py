@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import shutil
-import signal
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ import typer
 from automind.commands.common import (
     console,
     fail,
-    interrupt_signal,
+    interrupt_code,
     json_help,
     memory_option,
     print_json,
@@ -235,8 +234,9 @@ def register(app: typer.Typer) -> None:
         wd = wd or make_temp_workdir()
         report: dict[str, Any] | None = None
         sandbox: Sandbox | None = None
+        received: list[str] = []
         try:
-            with signals_interrupt():
+            with signals_interrupt() as received:
                 split = _holdout(t, wd, cfg, holdout_fraction) if holdout or holdout_fraction else None
                 view = {} if split is None else {"inputs": split.inputs}
                 sandbox = Sandbox.from_settings(t, wd, cfg, **view)
@@ -245,9 +245,9 @@ def register(app: typer.Typer) -> None:
                     report = check_run(t, script.resolve(), code, sandbox, cfg, split)
         except SandboxError as e:
             fail(str(e))
-        except KeyboardInterrupt as e:
-            why = interrupt_signal(e)
-            fail(f"interrupted ({why}); the script's processes were killed", 128 + signal.Signals[why])
+        except KeyboardInterrupt:
+            why = received[0] if received else "SIGINT"
+            fail(f"interrupted ({why}); the script's processes were killed", interrupt_code(received))
         finally:
             if keep_workspace:  # a kept temp folder is the user's now: the next exec must not sweep it
                 (wd / OWNER_FILE).unlink(missing_ok=True)

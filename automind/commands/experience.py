@@ -234,8 +234,6 @@ def curriculum_run(
 
     if not tasks_dir.is_dir():
         fail(f"{tasks_dir}: not a directory of task folders")
-    if retries < 0 or rounds < 1:
-        fail(f"--rounds must be at least 1 and --retries at least 0 (got {rounds} and {retries}).")
     budget = _time_limit(time_limit, budget_per_task, "--budget-per-task")
     own_out_folder(out, "curriculum.json")
     overrides = _solve_overrides(budget, steps, llm_spec(llm, no_llm), store)
