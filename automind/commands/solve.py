@@ -426,8 +426,9 @@ def register(app: typer.Typer) -> None:
         """Write a self-contained HTML report: solution tree, best score over time, tricks, cost, fallbacks."""
         from automind.report import ReportError, load_run_files, report_path, write_report
 
-        if out is not None and report_path(run_dir, out).resolve() != report_path(run_dir).resolve():
-            refuse_existing_file(report_path(run_dir, out), force)
+        target = report_path(run_dir, out)
+        if target.resolve() != report_path(run_dir).resolve():  # the run's own report is always rewritten
+            refuse_existing_file(target, force)
         try:
             _, _, problems = load_run_files(run_dir)
             for p in problems:
