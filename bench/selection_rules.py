@@ -96,10 +96,66 @@ def analyse(run: Path) -> dict | None:
     best = max(sign * v for v in graded.values())
     spread = best - min(sign * v for v in graded.values()) or 1.0
     out: dict = {"run": str(run), "task": task.name, "nodes": len(nodes), "best_graded": sign * best}
-    for name, key in rules(run, journal, int(h["holdout_rows"]), int(h["train_rows_seen"])).items():
-        pick = max(nodes, key=lambda n, key=key: sign * key(n))  # max() keeps the earliest among equals
+    n_h, n_seen = int(h["holdout_rows"]), int(h["train_rows_seen"])
+    per_node = rules(run, journal, n_h, n_seen)
+    picks = {name: max(nodes, key=lambda n, key=key: sign * key(n)) for name, key in per_node.items()}
+    picks.update(noise_picks(run, task, nodes, per_node["pooled"], sign, n_h, n_seen))
+    for name, pick in picks.items():
         out[name] = {"node": pick.id, "graded": graded[pick.id],
                      "regret": (best - sign * graded[pick.id]) / spread}  # fmt: skip
+    return out
+
+
+def noise_picks(
+    run: Path, task: Task, nodes: list[Node], key: Rule, sign: float, n_h: int, n_seen: int
+) -> dict[str, Node]:
+    """Rules that look at the noise between nodes, from their saved holdout predictions rescored on the
+    same bootstrap resamples (automind.holdout.score.rescore):
+    - first-within-Z: the earliest node the pooled best does not beat by more than Z paired standard errors;
+    - guard-Z: walking the nodes in the order they were made, the one kept is replaced only by a node that
+      beats it by more than Z paired standard errors.
+    A paired standard error of two pooled scores is the holdout one times sqrt(n_h / (n_h + n_seen)) (the
+    noise model of docs/holdout.md); of a holdout-only score, the holdout one."""
+    import math
+    import statistics
+
+    from automind.grading import resolve_metric, truth_and_predictions, validate_submission
+    from automind.holdout import load_holdout
+    from automind.holdout.score import resampled_scores
+
+    hold = load_holdout(run / "holdout")
+    if hold is None:
+        return {}
+    score_task = hold.score_task(task)
+    metric, params = resolve_metric(score_task), dict(score_task.spec.metric.params)
+
+    def rescore(n: Node) -> list[float]:  # the same resamples for every node: index i scores the same rows
+        sub = validate_submission(score_task, run / "nodes" / n.id / "holdout_predictions.csv")
+        return resampled_scores(metric, *truth_and_predictions(score_task, sub, metric), params)
+
+    def paired_se(a: list[float], b: list[float]) -> float:
+        diffs = [x - y for x, y in zip(a, b, strict=False) if math.isfinite(x) and math.isfinite(y)]
+        return statistics.stdev(diffs) if len(diffs) >= 2 else math.nan
+
+    draws = {n.id: rescore(n) for n in nodes}
+    share = n_h / (n_h + n_seen)
+
+    def se(a: Node, b: Node) -> float:
+        scale = [share if own_validation(n, run) else 1.0 for n in (a, b)]
+        v = paired_se(draws[a.id], draws[b.id]) * math.sqrt(sum(scale) / 2)
+        return 0.0 if math.isnan(v) else v
+
+    top = max(nodes, key=lambda n: sign * key(n))
+    out: dict[str, Node] = {}
+    for z in (1.0, 2.0):
+        out[f"first-within-{z:g}"] = next(
+            n for n in nodes if sign * (key(top) - key(n)) <= z * se(n, top) + 1e-12
+        )
+        kept = nodes[0]
+        for n in nodes[1:]:
+            if sign * (key(n) - key(kept)) > z * se(n, kept):
+                kept = n
+        out[f"guard-{z:g}"] = kept
     return out
 
 
@@ -117,7 +173,7 @@ def main() -> None:
         }
     )
     results = [r for r in map(analyse, runs) if r is not None]
-    names = ["holdout", "own", "pooled", "pooled-blends", "paired"]
+    names = list(results[0])[4:] if results else []
     print("| run | nodes | best graded | " + " | ".join(f"{k} pick (regret)" for k in names) + " |")
     print("|---|---|---|" + "---|" * len(names))
     for r in results:

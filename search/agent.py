@@ -187,6 +187,7 @@ class Agent:
         plan = roles.plan(ctx) if given is None else given[0]
         node.plan, node.summary = plan.text, plan.summary
         node.error_analysis = str(plan.meta.get("analysis") or "")
+        node.rerun = d.action == "improve" and bool(plan.meta.get("rerun"))
         if node.trick is not None and plan.meta.get("trick_inapplicable"):
             # judged inapplicable to this solution before use: a plain improve ran; never offer it here again
             node.trick_helpful = False

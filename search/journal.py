@@ -113,6 +113,7 @@ class Node:
     complexity: float | None = None
     roles: str = ""  # "llm" or "recipes"
     safety_net: bool = False
+    rerun: bool = False  # an improve that changed nothing but the seed: the roles had nothing new to offer
     # refine (docs/search.md): on a refined node, one record per refine step taken from it (the ablation's
     # component -> effect table, the block chosen, its attempts' node ids); on an attempt, which step,
     # block and attempt it is

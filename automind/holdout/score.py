@@ -44,10 +44,12 @@ class Separation:
     predictions: Path | None = None  # the holdout rows as the script wrote them
 
 
-def bootstrap_se(
+def resampled_scores(
     metric: Metric, y_true: Any, y_pred: Any, params: dict[str, Any], seed: int = 0
-) -> tuple[float, int]:
-    """(standard deviation of the metric over resamples of the rows, resamples used)."""
+) -> list[float]:
+    """The metric on bootstrap resamples of the rows (nan where a resample cannot be scored). The resamples
+    depend only on `seed` and the row count, so two nodes' lists, index by index, score the same rows (a paired
+    comparison of two nodes: bench/selection_rules.py)."""
     import numpy as np
 
     yt, yp = np.asarray(y_true), np.asarray(y_pred)
@@ -59,14 +61,26 @@ def bootstrap_se(
         try:
             v = float(metric(yt[idx], yp[idx], **params))
         except (ValueError, TypeError, ZeroDivisionError, IndexError):
-            continue  # e.g. a resample with one class only: AUC undefined there
-        if math.isfinite(v):
-            values.append(v)
-        if len(values) >= MIN_RESAMPLES and time.monotonic() - t0 > RESAMPLE_SECONDS:
+            v = math.nan  # e.g. a resample with one class only: AUC undefined there
+        values.append(v if math.isfinite(v) else math.nan)
+        finite = sum(math.isfinite(x) for x in values)
+        if finite >= MIN_RESAMPLES and time.monotonic() - t0 > RESAMPLE_SECONDS:
             break
-    if len(values) < 2:
-        return math.nan, len(values)
-    return float(np.std(values, ddof=1)), len(values)
+    return values
+
+
+def bootstrap_se(
+    metric: Metric, y_true: Any, y_pred: Any, params: dict[str, Any], seed: int = 0
+) -> tuple[float, int]:
+    """(standard deviation of the metric over resamples of the rows, resamples used)."""
+    values = [v for v in resampled_scores(metric, y_true, y_pred, params, seed) if math.isfinite(v)]
+    return _sd(values), len(values)
+
+
+def _sd(values: list[float]) -> float:
+    import numpy as np
+
+    return float(np.std(values, ddof=1)) if len(values) >= 2 else math.nan
 
 
 def score_rows(task: Task, path: Path) -> HoldoutScore:

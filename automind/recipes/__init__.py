@@ -303,7 +303,7 @@ class RecipeRoles(RecipeSearchActions):
     def plan(self, ctx: Context) -> Plan:
         reg, profile = self._registry(ctx), self.profile(ctx)
         parent = self._parent_state(ctx, reg)
-        note, applied = "", None
+        note, applied, rerun = "", None, False
         if ctx.action == "draft" or parent is None:
             state = self._draft_state(ctx, reg)
             if ctx.action != "draft":
@@ -332,7 +332,10 @@ class RecipeRoles(RecipeSearchActions):
             if applied:
                 state.tricks.append(applied)
             else:
-                state.seed += 1
+                # The node's own seed, unique in the run: `seed + 1` gave every re-run of one parent the same
+                # script (arrests at 600 s: 28 identical re-runs, 180 s of execution for one score).
+                state.seed = ctx.seed if ctx.seed != state.seed else state.seed + 1
+                rerun = True
                 note = (
                     note or "every applicable trick is on this lineage or tried here: re-run with a new seed"
                 )
@@ -341,7 +344,9 @@ class RecipeRoles(RecipeSearchActions):
         if ctx.action != "draft" and parent is not None:
             state.budget = self.budget(ctx, ctx.action)
         state = self._with_siblings(ctx, state, reg)
-        return self._make_plan(ctx, state, reg, note, applied)
+        plan = self._make_plan(ctx, state, reg, note, applied)
+        plan.meta["rerun"] = rerun  # the policy improves other nodes first (search/policy.improvable)
+        return plan
 
     def _make_plan(
         self, ctx: Context, state: State, reg: dict[str, dict[str, Any]], note: str, applied: str | None

@@ -335,6 +335,12 @@ def test_an_improve_never_repeats_a_trick_already_tried_on_the_same_solution(tas
         applied.append(plan.meta["trick_id"])
     assert applied and len(applied) == len(set(applied))
     assert plan.meta["state"]["seed"] == seed + 1 and "re-run with a new seed" in plan.text
+    assert plan.meta["rerun"] is True
+    # Two re-runs of one parent, later in a run, run different scripts: each takes its node's own seed
+    # (with `seed + 1` for both, arrests at 600 s made 28 identical re-runs).
+    later = [roles.plan(_ctx(task, "improve", parent_code=code, memory=list(memory), seed=s)) for s in (7, 8)]
+    assert [p.meta["state"]["seed"] for p in later] == [7, 8] and all(p.meta["rerun"] for p in later)
+    assert len({roles.code(_ctx(task, "improve", parent_code=code, seed=7), p) for p in later}) == 2
 
 
 @pytest.mark.slow

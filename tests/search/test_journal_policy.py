@@ -166,6 +166,25 @@ def test_policy_tricks_not_repeated_on_lineage():
     assert d.parent.id == "3" and d.trick is None  # both tricks used up on this lineage
 
 
+def test_improves_skip_solutions_whose_improve_came_back_as_a_rerun():
+    """Once an improve of a node changed nothing but the seed, greedy improves go to the best node that still
+    has something to try, never to the re-run itself; with every node exhausted, back to the best."""
+    j = Journal(lower_is_better=False, max_debug_depth=2)
+    best, second = j.append(valid(0.9)), j.append(valid(0.5))
+    greedy = cfg(greedy_prob=1.0, debug_prob=0.0)
+    assert decide(j, greedy, random.Random(0)).parent is best
+    rerun = valid(0.95, best, "improve")
+    rerun.rerun = True
+    j.append(rerun)  # scores above both, yet it is the same script with another seed
+    assert decide(j, greedy, random.Random(0)).parent is second
+    for seed in range(20):  # random improves draw among the same nodes
+        assert decide(j, cfg(greedy_prob=0.0, debug_prob=0.0), random.Random(seed)).parent is second
+    again = valid(0.4, second, "improve")
+    again.rerun = True
+    j.append(again)
+    assert decide(j, greedy, random.Random(0)).parent is rerun  # nothing left anywhere: the best, as before
+
+
 def test_policy_probabilities_with_seeded_rng():
     pool = [Trick(f"t{i}", str(i), "") for i in range(50)]
     j = Journal(lower_is_better=False, max_debug_depth=2)

@@ -11,7 +11,7 @@ import pytest
 from search_fakes import BUG, FIX, ScriptedRoles, cells, script
 
 from automind.errors import RoleError
-from automind.roles import Step, Trick
+from automind.roles import Context, Plan, Step, Trick
 from automind.run import resume, solve
 from automind.run_setup import RunKnowledge
 from automind.search.journal import Journal
@@ -413,3 +413,29 @@ def test_run_knowledge_round_trips_and_reads_old_files():
     back = RunKnowledge.from_json(old)
     assert back.labels == ["NLP"] and back.tips == [] and back.pool == [Trick("c", "C", "z")]
     assert not back.disabled
+
+
+class _RerunRoles(ScriptedRoles):
+    """Every improve says it has nothing new to add (as the offline recipes do once a lineage's tricks are
+    used up): only its seed changes."""
+
+    def plan(self, ctx: Context) -> Plan:
+        plan = super().plan(ctx)
+        plan.meta["rerun"] = ctx.action == "improve"
+        return plan
+
+
+def test_a_solution_whose_improve_was_a_rerun_is_not_improved_again(task_dir, tmp_path, settings_factory):
+    roles = _RerunRoles({"draft": [script(0.9), script(0.5)], "improve": [script(0.6)]})
+    s = settings_factory(**{"search.steps": 5, "search.num_drafts": 2, "search.greedy_prob": 1.0,
+                            "search.debug_prob": 0.0})  # fmt: skip
+    solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    nodes = json.loads((tmp_path / "run" / "journal.json").read_text())["nodes"]
+    # the best draft once, then the other draft (not the best's re-run), then nothing is left: the best
+    assert [(n["parent_id"], n["rerun"]) for n in nodes] == [
+        (None, False),
+        (None, False),
+        ("0", True),
+        ("1", True),
+        ("0", True),
+    ]
