@@ -66,7 +66,9 @@ class Agent:
     on_phase: Callable[[str], None] | None = None  # live view: "planning", "coding", "verifying"
     holdout: Holdout | None = None  # the run's hidden holdout; None: nodes are ranked by their own scores
 
-    def context(self, d: Decision) -> Context:
+    def context(self, d: Decision, *, recall: bool = True) -> Context:
+        """What the roles see for decision `d`; `recall=False` leaves out the experience memory's lessons
+        (a query of the store: not needed to probe a role)."""
         p = d.parent
         ctx = Context(
             task=self.task,
@@ -107,7 +109,7 @@ class Agent:
             for n in others[:3]
             if n.metric is not None
         ]
-        if self.experience is not None:
+        if self.experience is not None and recall:
             ctx.experience = list(self.experience(ctx))
         return ctx
 
@@ -126,9 +128,27 @@ class Agent:
         """One draft, improve or debug node (refine and ensemble steps: search/refine.py, search/ensemble.py);
         `given` (plan, code) runs that script instead of asking the roles for a plan and code (the checkers'
         rewrites)."""
+        if given is None:
+            d = self.with_change(d, roles)
         return self.run_node(
             d, roles, lambda node, r, wd: self._run(node, d, r, wd, given), safety_net=safety_net
         )
+
+    def with_change(self, d: Decision, roles: Roles) -> Decision:
+        """An improve goes to the first of its parent and the policy's alternatives that the roles can change:
+        roles that know before running that they would only re-run a parent with another seed (the offline
+        recipes, `offers_change`) say so, and the step goes to the next solution instead; a re-run is made
+        only when none is left. Roles without the probe (an LLM) always change the code."""
+        probe = getattr(roles, "offers_change", None)
+        if d.action != "improve" or not d.alternatives or probe is None:
+            return d
+        for cand in (d, *d.alternatives):
+            try:
+                if probe(self.context(cand, recall=False)):
+                    return cand
+            except Exception:  # noqa: BLE001 - the step itself meets and reports the role's error
+                return cand
+        return d
 
     def run_node(
         self,

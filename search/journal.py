@@ -331,14 +331,21 @@ class Journal:
     def best_solution(self) -> Node | None:
         """The best valid node that is a solution of its own (not an ensemble): what improve and refine
         build on."""
-        valid = [n for n in self.valid_nodes if n.metric is not None and n.action != "ensemble"]
+        valid = [n for n in self.contenders if n.action != "ensemble"]
         return max(valid, key=self.score) if valid else None
+
+    @property
+    def contenders(self) -> list[Node]:
+        """Valid scored nodes that may be picked as the best: a re-run (its parent's script with another
+        seed) may not, since its score differs from its parent's only by the seed's luck; picking the
+        luckier of the two would pick noise (arrests at 600 s: a re-run won the pick and graded lower)."""
+        return [n for n in self.valid_nodes if n.metric is not None and not n.rerun]
 
     def lineage_bests(self) -> list[Node]:
         """The best valid non-ensemble node of each lineage (root draft), best first."""
         best: dict[str, Node] = {}
-        for n in self.valid_nodes:
-            if n.metric is None or n.action == "ensemble":
+        for n in self.contenders:
+            if n.action == "ensemble":
                 continue
             key = n.root.id
             if key not in best or self.score(n) > self.score(best[key]):
@@ -364,7 +371,7 @@ class Journal:
     def best_node(self) -> Node | None:
         """The best valid node by its score; a flagged node (leakage or overfitting) only when no
         unflagged valid node exists (its score cannot be trusted against theirs)."""
-        valid = [n for n in self.valid_nodes if n.metric is not None]
+        valid = self.contenders
         trusted = [n for n in valid if not n.flagged]
         if not valid:
             return None
@@ -375,7 +382,7 @@ class Journal:
         points: list[tuple[float, float | None, str]] = []
         best: Node | None = None
         for n in self.nodes:
-            if n.is_buggy or n.metric is None:
+            if n.is_buggy or n.metric is None or n.rerun:
                 continue
             ranks = (not n.flagged, self.score(n))
             if best is None or ranks > (not best.flagged, self.score(best)):

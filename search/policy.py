@@ -9,7 +9,7 @@ give the same decision (a replayed LLM reproduces the same tree).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from automind.config import SearchConfig
 from automind.roles import Action, Trick
@@ -23,6 +23,8 @@ class Decision:
     parent: Node | None = None
     trick: Trick | None = None
     members: list[Node] = field(default_factory=list)  # ensemble: the solutions to combine, best first
+    # improve: where to go instead, in order, when the roles can only re-run the parent (search/agent.py)
+    alternatives: list[Decision] = field(default_factory=list)
 
     def describe(self) -> str:
         where = "from scratch" if self.parent is None else f"node {self.parent.id}"
@@ -121,14 +123,17 @@ def decide(
     target = refine_due(journal, cfg)
     if target is not None:
         return Decision("refine", target)
-    # Nodes an improve can still change; when none is left, any valid solution (a re-run with a new seed).
-    pool_nodes = improvable(journal, valid) or valid
+    # Nodes an improve can still change; when none is left, any that is not a re-run (a re-run, once more).
+    pool_nodes = improvable(journal, valid) or [n for n in valid if not n.rerun] or valid
     greedy = rng.random() < cfg.greedy_prob
     parent = max(pool_nodes, key=journal.score) if greedy else rng.choice(pool_nodes)
-    trick = None
-    if pool and rng.random() < cfg.trick_prob:
-        trick = pick_trick(journal, parent, pool)
-    return Decision("improve", parent, trick)
+    with_trick = bool(pool) and rng.random() < cfg.trick_prob
+
+    def improve(n: Node) -> Decision:
+        return Decision("improve", n, pick_trick(journal, n, pool) if pool and with_trick else None)
+
+    others = sorted((n for n in pool_nodes if n is not parent), key=journal.score, reverse=True)
+    return replace(improve(parent), alternatives=[improve(n) for n in others])
 
 
 def fallback_ensemble(journal: Journal, cfg: SearchConfig) -> Decision | None:

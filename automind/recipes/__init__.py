@@ -98,6 +98,16 @@ def _families(draft: dict[str, Any]) -> set[str | None]:
     return set(draft.get("families") or [draft.get("family")])
 
 
+def _pipeline_families(
+    state: State, reg: dict[str, dict[str, Any]], chosen: dict[str, str]
+) -> set[str | None]:
+    """The model families a pipeline trains: its model choice's `families` (a card that swapped the model,
+    e.g. CatBoost alone), else its draft's. A LightGBM trick on a CatBoost-only pipeline changes nothing:
+    arrests at 600 s ran seven such improves, each scoring exactly as its parent."""
+    model = reg.get(chosen.get("model", ""), {})
+    return set(model["families"]) if model.get("families") else _families(reg[state.draft])
+
+
 def _improve_priority(recipe: dict[str, Any]) -> float:
     """Rank as an improve: a choice card's `trick_priority`, any other trick's `priority`."""
     return float(recipe.get("trick_priority" if is_choice(recipe) else "priority", 0))
@@ -179,9 +189,10 @@ class RecipeRoles(RecipeSearchActions):
         return sorted(drafts, key=rank)
 
     def _next_trick(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
-        profile, family = self.profile(ctx), _families(reg[state.draft])
+        chosen = choices(state, reg, self.defaults(ctx, state, reg))
+        profile, family = self.profile(ctx), _pipeline_families(state, reg, chosen)
         flags, used = self._flags(ctx, profile), set(state.tricks) | set(ctx.parent_tricks)
-        current = set(choices(state, reg, self.defaults(ctx, state, reg)).values())
+        current = set(chosen.values())
         # blends of earlier nodes are the search's ensemble action when it is on, not an improve
         skip = ("draft", "ensemble") if self.settings.search.ensemble.rounds else ("draft",)
         options = [
@@ -311,7 +322,7 @@ class RecipeRoles(RecipeSearchActions):
         elif ctx.action == "improve":
             state = parent
             want = ctx.trick.id if ctx.trick else None
-            family = _families(reg[state.draft])
+            family = _pipeline_families(state, reg, choices(state, reg, self.defaults(ctx, state, reg)))
             if (
                 want
                 and want in reg
@@ -347,6 +358,11 @@ class RecipeRoles(RecipeSearchActions):
         plan = self._make_plan(ctx, state, reg, note, applied)
         plan.meta["rerun"] = rerun  # the policy improves other nodes first (search/policy.improvable)
         return plan
+
+    def offers_change(self, ctx: Context) -> bool:
+        """Whether an improve of ctx's parent would change more than its seed (search/agent.with_change sends
+        the step elsewhere when not)."""
+        return not self.plan(ctx).meta.get("rerun")
 
     def _make_plan(
         self, ctx: Context, state: State, reg: dict[str, dict[str, Any]], note: str, applied: str | None

@@ -17,7 +17,7 @@ from automind.prepare import prepare_task
 from automind.recipes import RecipeRoles, State, read_metric
 from automind.recipes.compose import COMPONENTS, HOOKS
 from automind.recipes.profile import profile_task
-from automind.roles import Context, Step
+from automind.roles import Context, Step, Trick
 from automind.sandbox import Sandbox
 from automind.task import Task
 
@@ -341,6 +341,29 @@ def test_an_improve_never_repeats_a_trick_already_tried_on_the_same_solution(tas
     later = [roles.plan(_ctx(task, "improve", parent_code=code, memory=list(memory), seed=s)) for s in (7, 8)]
     assert [p.meta["state"]["seed"] for p in later] == [7, 8] and all(p.meta["rerun"] for p in later)
     assert len({roles.code(_ctx(task, "improve", parent_code=code, seed=7), p) for p in later}) == 2
+
+
+def test_tricks_follow_the_model_the_pipeline_trains(tasks, roles):
+    """After the model is swapped to CatBoost alone, no LightGBM-only trick is offered (it would change
+    nothing: arrests at 600 s ran seven such improves, each scoring exactly as its parent); once nothing is
+    left, the roles say before running that they can only re-run the script."""
+    task = tasks["binary"]
+    code = roles.code(_ctx(task), roles.plan(_ctx(task)))
+    swap = roles.plan(
+        _ctx(task, "improve", parent_code=code, trick=Trick("cmp-model-catboost", "CatBoost", ""))
+    )
+    assert swap.meta["trick_id"] == "cmp-model-catboost"
+    code = roles.code(_ctx(task, "improve", parent_code=code), swap)
+    reg = roles._registry(_ctx(task))
+    memory, applied = [], []
+    while roles.offers_change(ctx := _ctx(task, "improve", parent_code=code, memory=list(memory))):
+        plan = roles.plan(ctx)
+        memory.append(f"tried {plan.summary} -> validation 0.5")
+        applied.append(plan.meta["trick_id"])
+        assert len(applied) < 60
+    gbdt_only = [t for t in applied if (reg[t].get("applies") or {}).get("families") == ["gbdt"]]
+    assert applied and gbdt_only == []
+    assert roles.plan(ctx).meta["rerun"] is True
 
 
 @pytest.mark.slow

@@ -168,21 +168,38 @@ def test_policy_tricks_not_repeated_on_lineage():
 
 def test_improves_skip_solutions_whose_improve_came_back_as_a_rerun():
     """Once an improve of a node changed nothing but the seed, greedy improves go to the best node that still
-    has something to try, never to the re-run itself; with every node exhausted, back to the best."""
+    has something to try, never to the re-run itself; with every node exhausted, back to the best. A re-run
+    is never the best node: its score differs from its parent's by the seed's luck alone."""
     j = Journal(lower_is_better=False, max_debug_depth=2)
     best, second = j.append(valid(0.9)), j.append(valid(0.5))
     greedy = cfg(greedy_prob=1.0, debug_prob=0.0)
-    assert decide(j, greedy, random.Random(0)).parent is best
+    d = decide(j, greedy, random.Random(0))
+    assert d.parent is best and [a.parent for a in d.alternatives] == [second]
     rerun = valid(0.95, best, "improve")
     rerun.rerun = True
     j.append(rerun)  # scores above both, yet it is the same script with another seed
-    assert decide(j, greedy, random.Random(0)).parent is second
+    assert j.best_node is best and j.best_solution() is best and j.lineage_bests() == [best, second]
+    assert [p[2] for p in j.best_over_time()] == ["0"]
+    d = decide(j, greedy, random.Random(0))
+    assert d.parent is second and d.alternatives == []
     for seed in range(20):  # random improves draw among the same nodes
         assert decide(j, cfg(greedy_prob=0.0, debug_prob=0.0), random.Random(seed)).parent is second
     again = valid(0.4, second, "improve")
     again.rerun = True
     j.append(again)
-    assert decide(j, greedy, random.Random(0)).parent is rerun  # nothing left anywhere: the best, as before
+    d = decide(j, greedy, random.Random(0))
+    assert d.parent is best and [a.parent for a in d.alternatives] == [second]  # nothing left: the best
+
+
+def test_alternatives_carry_their_own_trick():
+    pool = [Trick("t1", "one", "x"), Trick("t2", "two", "y")]
+    j = Journal(lower_is_better=False, max_debug_depth=2)
+    a = j.append(valid(0.9))
+    j.append(valid(0.5))
+    j.append(valid(0.8, a, "improve", trick=pool[0]))
+    d = decide(j, cfg(debug_prob=0.0), random.Random(0), pool)
+    assert (d.parent, d.trick.id) == (a, "t2")
+    assert [(x.parent.id, x.trick.id) for x in d.alternatives] == [("2", "t2"), ("1", "t1")]
 
 
 def test_policy_probabilities_with_seeded_rng():

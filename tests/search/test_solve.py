@@ -439,3 +439,18 @@ def test_a_solution_whose_improve_was_a_rerun_is_not_improved_again(task_dir, tm
         ("1", True),
         ("0", True),
     ]
+
+
+class _ProbedRoles(_RerunRoles):
+    """Recipes-like roles that know before running that they can only re-run the best draft (0.9)."""
+
+    def offers_change(self, ctx: Context) -> bool:
+        return "0.9" not in (ctx.parent_code or "")
+
+
+def test_an_improve_the_roles_can_only_rerun_goes_to_the_next_solution(task_dir, tmp_path, settings_factory):
+    roles = _ProbedRoles({"draft": [script(0.9), script(0.5)], "improve": [script(0.6)]})
+    s = settings_factory(**{"search.steps": 3, "search.num_drafts": 2, "search.greedy_prob": 1.0,
+                            "search.debug_prob": 0.0})  # fmt: skip
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    assert [n.parent_id for n in res.journal.nodes] == [None, None, "1"]  # not a re-run of the best
