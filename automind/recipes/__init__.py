@@ -502,10 +502,10 @@ class RecipeRoles(RecipeSearchActions):
         choice, the tricks inside each block, the alternatives the cards offer and the neutral choice."""
         reg = self._registry(ctx)
         state = self._code_state(ctx, code, reg)
-        profile, family = self.profile(ctx), _families(reg[state.draft])
-        flags = self._flags(ctx, profile)
         defaults = self.defaults(ctx, state, reg)
         chosen = choices(state, reg, defaults)
+        profile, family = self.profile(ctx), _pipeline_families(state, reg, chosen)
+        flags = self._flags(ctx, profile)
         blocks = component_blocks(state, reg, chosen)
         out = []
         for name, (step, func) in COMPONENTS.items():

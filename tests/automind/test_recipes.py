@@ -361,8 +361,15 @@ def test_tricks_follow_the_model_the_pipeline_trains(tasks, roles):
         memory.append(f"tried {plan.summary} -> validation 0.5")
         applied.append(plan.meta["trick_id"])
         assert len(applied) < 60
-    gbdt_only = [t for t in applied if (reg[t].get("applies") or {}).get("families") == ["gbdt"]]
-    assert applied and gbdt_only == []
+    untouched = [
+        t
+        for t in applied
+        if "catboost" not in ((reg[t].get("applies") or {}).get("families") or ["catboost"])
+    ]
+    assert applied and untouched == []  # neither LightGBM tricks nor category encodings CatBoost never sees
+    assert not {"rcp-lgbm-slow-lr", "rcp-target-encoding-oof"} & set(applied)
+    encoding = next(c for c in roles.components(_ctx(task), code) if c.name == "encoding")
+    assert "rcp-target-encoding-oof" not in encoding.alternatives  # nor does refine try them
     assert roles.plan(ctx).meta["rerun"] is True
 
 
