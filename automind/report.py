@@ -635,7 +635,9 @@ def _nodes(run: RunData) -> list[dict[str, Any]]:
         rows.append(
             {
                 "id": n.id,
-                "action": n.action + (" (safety net)" if n.safety_net else ""),
+                "action": n.action
+                + (" (safety net)" if n.safety_net else "")
+                + (" (re-run: another seed, never the best)" if n.rerun else ""),
                 "parent": n.parent_id,
                 "status": n.status,
                 "is_best": n is run.best,

@@ -51,6 +51,8 @@ def _tooltip(n: Node, label: str) -> str:
         parts.append(f"trick: {n.trick.title}")
     if n.safety_net:
         parts.append("safety net")
+    if n.rerun:
+        parts.append("re-run with another seed: never the best")
     return "\n".join(parts)
 
 

@@ -439,6 +439,8 @@ def test_a_solution_whose_improve_was_a_rerun_is_not_improved_again(task_dir, tm
         ("1", True),
         ("0", True),
     ]
+    html = (tmp_path / "run" / "report.html").read_text()
+    assert html.count("re-run: another seed, never the best") == 3  # the report's node table says which
 
 
 class _ProbedRoles(_RerunRoles):
