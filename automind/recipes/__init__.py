@@ -50,6 +50,17 @@ if TYPE_CHECKING:
     from automind.sandbox import ExecResult
 
 _DRAFT_TAG = re.compile(r"\[draft ([a-z0-9-]+)\]")
+_TRIED = re.compile(r"\[(?:improve|debug) ([a-z0-9-]+)\].*?\(tricks: ([^)]*)\)")
+
+
+def tried_sets(memory: list[str]) -> set[tuple[str, frozenset[str]]]:
+    """(draft, set of tricks) of every improve or debug the run's memory lines record: the same tricks in
+    another order make the same script but for their order (arrests at 600 s reached one set three ways)."""
+    return {
+        (m[1], frozenset(t.strip() for t in m[2].split(","))) for line in memory if (m := _TRIED.search(line))
+    }
+
+
 # A script's time allowance, as a share of the run's time limit, capped by the time the execution may take.
 # Improves and repairs get the same share as drafts: an improve redoes its parent's work plus one change, and
 # with less time it would fit fewer models and lose to its parent for that reason alone.
@@ -201,11 +212,15 @@ class RecipeRoles(RecipeSearchActions):
             and (not is_choice(rec) or "trick_priority" in rec) and _applies(rec, profile, family, flags)
         ]  # fmt: skip
         options.sort(key=lambda r: (-_improve_priority(reg[r]), r))
-        # Skip what this run already tried on top of the same tricks (the memory lines carry the trick list):
-        # repeating one re-runs a script already run (digits at 600 s: three identical improves, 72 s spent
-        # for one score); with none left the caller re-runs with a new seed.
-        tried = "\n".join(ctx.memory)
-        return next((r for r in options if f"(tricks: {', '.join([*state.tricks, r])})" not in tried), None)
+        # Skip what this run already tried on top of the same tricks, in any order (the memory lines carry
+        # the trick list): repeating one re-runs a script already run (digits at 600 s: three identical
+        # improves, 72 s spent for one score); with none left the caller re-runs with a new seed.
+        tried, sets = "\n".join(ctx.memory), tried_sets(ctx.memory)
+        return next(
+            (r for r in options if f"(tricks: {', '.join([*state.tricks, r])})" not in tried
+             and (state.draft, frozenset([*state.tricks, r])) not in sets),
+            None,
+        )  # fmt: skip
 
     def _closest(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
         """The applicable recipe most like a suggested trick that has none (same idea, prose-only card)."""

@@ -14,7 +14,7 @@ import pytest
 from automind.config import load_config
 from automind.knowledge import Card, load_cards
 from automind.prepare import prepare_task
-from automind.recipes import RecipeRoles, State, read_metric
+from automind.recipes import RecipeRoles, State, read_metric, tried_sets
 from automind.recipes.compose import COMPONENTS, HOOKS
 from automind.recipes.profile import profile_task
 from automind.roles import Context, Step, Trick
@@ -341,6 +341,20 @@ def test_an_improve_never_repeats_a_trick_already_tried_on_the_same_solution(tas
     later = [roles.plan(_ctx(task, "improve", parent_code=code, memory=list(memory), seed=s)) for s in (7, 8)]
     assert [p.meta["state"]["seed"] for p in later] == [7, 8] and all(p.meta["rerun"] for p in later)
     assert len({roles.code(_ctx(task, "improve", parent_code=code, seed=7), p) for p in later}) == 2
+
+
+def test_an_improve_skips_a_set_of_tricks_already_tried_in_another_order(tasks, roles):
+    task = tasks["binary"]
+    draft = roles.code(_ctx(task), roles.plan(_ctx(task)))
+    first = roles.plan(_ctx(task, "improve", parent_code=draft))
+    x, code = first.meta["trick_id"], roles.code(_ctx(task, "improve", parent_code=draft), first)
+    y = roles.plan(_ctx(task, "improve", parent_code=code)).meta["trick_id"]
+    d = State.from_code(code).draft
+    # {x, y} was already run, reached the other way round (y first, then x)
+    memory = [f"tried [improve {d}] + {x} (tricks: {y}, {x}) -> holdout 0.5 (its own validation 0.5)"]
+    assert tried_sets(memory) == {(d, frozenset({x, y}))}
+    again = roles.plan(_ctx(task, "improve", parent_code=code, memory=memory))
+    assert again.meta["trick_id"] not in (None, y)
 
 
 def test_tricks_follow_the_model_the_pipeline_trains(tasks, roles):
