@@ -357,6 +357,25 @@ def test_an_improve_skips_a_set_of_tricks_already_tried_in_another_order(tasks, 
     assert again.meta["trick_id"] not in (None, y)
 
 
+def test_improves_of_a_long_lineage_never_repeat_a_trick(tasks, roles):
+    """The memory line of an improve keeps its whole trick list, however long (cut at 200 characters, a
+    six-trick lineage lost it and wells at 600 s ran one script thirteen times)."""
+    task = tasks["binary"]
+    code = roles.code(_ctx(task), roles.plan(_ctx(task)))
+    for _ in range(8):
+        plan = roles.plan(_ctx(task, "improve", parent_code=code))
+        code = roles.code(_ctx(task, "improve", parent_code=code), plan)
+    assert len(State.from_code(code).tricks) == 8 and len(plan.summary) > 200
+    memory, applied = [], []
+    for _ in range(40):
+        plan = roles.plan(_ctx(task, "improve", parent_code=code, memory=list(memory)))
+        if plan.meta["rerun"]:
+            break
+        memory.append(f"tried {plan.summary} -> holdout 0.5 (its own validation 0.5)")
+        applied.append(plan.meta["trick_id"])
+    assert applied and len(applied) == len(set(applied)) and plan.meta["rerun"]
+
+
 def test_tricks_follow_the_model_the_pipeline_trains(tasks, roles):
     """After the model is swapped to CatBoost alone, no LightGBM-only trick is offered (it would change
     nothing: arrests at 600 s ran seven such improves, each scoring exactly as its parent); once nothing is
