@@ -403,8 +403,8 @@ class RecipeRoles(RecipeSearchActions):
         head = f"[{ctx.action} {state.draft}]"
         what = f"+ {applied}" if applied else (note or self._title(state.draft, reg))
         # The trick list is kept whole: it is how later improves know what this run tried (`_next_trick`
-        # reads it back from the memory lines); cut at 200 characters, a lineage of six tricks lost it and
-        # wells at 600 s ran one script thirteen times.
+        # reads it back from the memory lines); cut at 200 characters, a lineage of seven tricks lost it and
+        # wells at 600 s ran one script 36 times.
         summary = f"{head} {what[:120]}" + (f" (tricks: {', '.join(state.tricks)})" if state.tricks else "")
         meta = {"state": asdict(state), "trick_id": applied, "note": note,
                 "trick_title": self._title(applied, reg) if applied else None}  # fmt: skip

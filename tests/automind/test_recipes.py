@@ -359,7 +359,7 @@ def test_an_improve_skips_a_set_of_tricks_already_tried_in_another_order(tasks, 
 
 def test_improves_of_a_long_lineage_never_repeat_a_trick(tasks, roles):
     """The memory line of an improve keeps its whole trick list, however long (cut at 200 characters, a
-    six-trick lineage lost it and wells at 600 s ran one script thirteen times)."""
+    seven-trick lineage lost it and wells at 600 s ran one script 36 times)."""
     task = tasks["binary"]
     code = roles.code(_ctx(task), roles.plan(_ctx(task)))
     for _ in range(8):
