@@ -720,8 +720,7 @@ def solve(
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
         safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
-        holdout=holdout, lock=lock,
-        started=started,
+        holdout=holdout, lock=lock, started=started,
     )  # fmt: skip
     runner.save("running")
     return runner.run()
@@ -788,8 +787,7 @@ def resume(
     runner = Runner(
         task, settings, run_dir, roles, journal=journal, knowledge=knowledge, run_info=info,
         safety_roles=_safety_factory(settings, safety_roles), on_event=on_event, experience=experience,
-        holdout=holdout, lock=lock,
-        started=started,
+        holdout=holdout, lock=lock, started=started,
     )  # fmt: skip
     return runner.run()
 

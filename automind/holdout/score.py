@@ -73,14 +73,10 @@ def bootstrap_se(
     metric: Metric, y_true: Any, y_pred: Any, params: dict[str, Any], seed: int = 0
 ) -> tuple[float, int]:
     """(standard deviation of the metric over resamples of the rows, resamples used)."""
-    values = [v for v in resampled_scores(metric, y_true, y_pred, params, seed) if math.isfinite(v)]
-    return _sd(values), len(values)
-
-
-def _sd(values: list[float]) -> float:
     import numpy as np
 
-    return float(np.std(values, ddof=1)) if len(values) >= 2 else math.nan
+    values = [v for v in resampled_scores(metric, y_true, y_pred, params, seed) if math.isfinite(v)]
+    return (float(np.std(values, ddof=1)) if len(values) >= 2 else math.nan), len(values)
 
 
 def score_rows(task: Task, path: Path) -> HoldoutScore:
