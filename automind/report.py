@@ -574,7 +574,9 @@ def _tried(run: RunData) -> dict[str, list[dict[str, Any]]]:
                 "node": n.id,
                 "parent": _fmt(parent),
                 "metric": result,
-                "helped": {True: "helped", False: "did not help", None: "pending"}[n.trick_helpful],
+                "helped": "changed no prediction"
+                if n.no_effect
+                else {True: "helped", False: "did not help", None: "pending"}[n.trick_helpful],
             }
         )
     return out
@@ -637,7 +639,8 @@ def _nodes(run: RunData) -> list[dict[str, Any]]:
                 "id": n.id,
                 "action": n.action
                 + (" (safety net)" if n.safety_net else "")
-                + (" (re-run: another seed, never the best)" if n.rerun else ""),
+                + (" (re-run: another seed, never the best)" if n.rerun else "")
+                + (" (its trick changed no prediction)" if n.no_effect else ""),
                 "parent": n.parent_id,
                 "status": n.status,
                 "is_best": n is run.best,

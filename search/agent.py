@@ -15,6 +15,7 @@ keeps its best node.
 
 from __future__ import annotations
 
+import filecmp
 import shutil
 import time
 from collections.abc import Callable
@@ -88,6 +89,7 @@ class Agent:
             ctx.parent_tricks = p.applied_tricks
             if d.action == "debug":
                 ctx.lineage = failed_lineage(p)
+        ctx.ineffective_tricks = sorted(self.journal.ineffective_tricks())
         limit = self.settings.search.budget()[1]
         if self.deadline is not None:  # the run's clock: what the search may still use (finishing kept aside)
             ctx.time_left_s = self.time_left()
@@ -294,9 +296,24 @@ class Agent:
             node.holdout_metric, node.holdout_se = held.value, held.se
             if sep.predictions is not None and sep.predictions.is_file():
                 shutil.copyfile(sep.predictions, self.node_dir(node.id) / "holdout_predictions.csv")
+        node.no_effect = self.unchanged(node)
         self._leakage(node, sep)
         value = rank_score(v.metric, held, self.holdout, own_validation=own_validation(node, self.run_dir))
         node.metric = MetricValue(value, bool(v.lower_is_better))
+
+    def unchanged(self, node: Node) -> bool:
+        """Whether an improve's trick changed nothing: its own score equals its parent's and so do its saved
+        predictions (the holdout rows', else the submission). A re-run changed the seed, so it never counts."""
+        p = node.parent
+        if node.action != "improve" or node.trick is None or node.rerun or p is None or p.is_buggy:
+            return False
+        if node.reported_metric is None or node.reported_metric != p.reported_metric:
+            return False
+        for name in ("holdout_predictions.csv", f"submission/{self.task.spec.submission_file}"):
+            mine, theirs = self.node_dir(node.id) / name, self.node_dir(p.id) / name
+            if mine.is_file() and theirs.is_file():
+                return filecmp.cmp(mine, theirs, shallow=False)
+        return False
 
     def _separate(self, workspace: Path) -> Separation:
         from automind.holdout import separate

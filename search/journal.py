@@ -114,6 +114,9 @@ class Node:
     roles: str = ""  # "llm" or "recipes"
     safety_net: bool = False
     rerun: bool = False  # an improve that changed nothing but the seed: the roles had nothing new to offer
+    # an improve whose predictions (holdout and own score) equal its parent's: its trick found nothing to
+    # change in this task's data (search/agent.unchanged; Journal.ineffective_tricks)
+    no_effect: bool = False
     # refine (docs/search.md): on a refined node, one record per refine step taken from it (the ablation's
     # component -> effect table, the block chosen, its attempts' node ids); on an attempt, which step,
     # block and attempt it is
@@ -390,10 +393,22 @@ class Journal:
                 points.append((n.elapsed_s, n.metric.value, n.id))
         return points
 
+    def ineffective_tricks(self) -> set[str]:
+        """Tricks that changed no prediction wherever this run applied them (run-wide: what a trick acts on is
+        mostly the data, e.g. group aggregates with no grouping column). Wells at 600 s applied three such
+        tricks 40 times in 117 nodes, each a full training for the parent's score. A trick that changed
+        something once stays on offer."""
+        idle: set[str] = set()
+        moved: set[str] = set()
+        for n in self.nodes:
+            if n.action == "improve" and n.trick is not None and not n.is_buggy and n.metric is not None:
+                (idle if n.no_effect else moved).add(n.trick.id)
+        return idle - moved
+
     def excluded_tricks(self, node: Node) -> set[str]:
         """Tricks not to offer when improving `node`: applied on its lineage, already tried from `node`,
-        or found unhelpful anywhere on the lineage."""
-        out = set(node.applied_tricks)
+        found unhelpful anywhere on the lineage, or found to change nothing anywhere in the run."""
+        out = set(node.applied_tricks) | self.ineffective_tricks()
         out.update(c.trick.id for c in node.children if c.trick is not None)
         for anc in node.lineage:
             for child in anc.children:
@@ -411,10 +426,12 @@ class Journal:
                 lines.append(f"tried {what} -> failed: {(n.error or 'bug')[:160]}")
             elif n.holdout_metric is not None and n.reported_metric is not None:
                 flag = f" [{n.leakage.status.replace('_', ' ')}]" if n.flagged else ""
+                flag += " [changed no prediction]" if n.no_effect else ""
                 lines.append(f"tried {what} -> holdout {n.holdout_metric:.6g} "
                              f"(its own validation {n.reported_metric:.6g}){flag}")  # fmt: skip
             else:
                 flag = f" [{n.leakage.status.replace('_', ' ')}]" if n.flagged else ""
+                flag += " [changed no prediction]" if n.no_effect else ""
                 lines.append(f"tried {what} -> validation {n.metric.value:.6g}{flag}")
         return lines if limit is None else lines[-limit:]
 

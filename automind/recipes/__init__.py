@@ -39,6 +39,8 @@ from automind.recipes.compose import (
     render,
     render_steps,
     snake,
+    tricks_tail,
+    tried_sets,
 )
 from automind.recipes.profile import Profile, profile_task
 from automind.roles import Context, LeakCheck, Plan, Step, Verdict
@@ -50,17 +52,6 @@ if TYPE_CHECKING:
     from automind.sandbox import ExecResult
 
 _DRAFT_TAG = re.compile(r"\[draft ([a-z0-9-]+)\]")
-_TRIED = re.compile(r"\[(?:improve|debug) ([a-z0-9-]+)\].*?\(tricks: ([^)]*)\)")
-
-
-def tried_sets(memory: list[str]) -> set[tuple[str, frozenset[str]]]:
-    """(draft, set of tricks) of every improve or debug the run's memory lines record: the same tricks in
-    another order make the same script but for their order (arrests at 600 s reached one set three ways)."""
-    return {
-        (m[1], frozenset(t.strip() for t in m[2].split(","))) for line in memory if (m := _TRIED.search(line))
-    }
-
-
 # A script's time allowance, as a share of the run's time limit, capped by the time the execution may take.
 # Improves and repairs get the same share as drafts: an improve redoes its parent's work plus one change, and
 # with less time it would fit fewer models and lose to its parent for that reason alone.
@@ -202,7 +193,7 @@ class RecipeRoles(RecipeSearchActions):
     def _next_trick(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
         chosen = choices(state, reg, self.defaults(ctx, state, reg))
         profile, family = self.profile(ctx), _pipeline_families(state, reg, chosen)
-        flags, used = self._flags(ctx, profile), set(state.tricks) | set(ctx.parent_tricks)
+        flags, used = self._flags(ctx, profile), {*state.tricks, *ctx.parent_tricks, *ctx.ineffective_tricks}
         current = set(chosen.values())
         # blends of earlier nodes are the search's ensemble action when it is on, not an improve
         skip = ("draft", "ensemble") if self.settings.search.ensemble.rounds else ("draft",)
@@ -405,7 +396,7 @@ class RecipeRoles(RecipeSearchActions):
         # The trick list is kept whole: it is how later improves know what this run tried (`_next_trick`
         # reads it back from the memory lines); cut at 200 characters, a lineage of seven tricks lost it and
         # wells at 600 s ran one script 36 times.
-        summary = f"{head} {what[:120]}" + (f" (tricks: {', '.join(state.tricks)})" if state.tricks else "")
+        summary = f"{head} {what[:120]}{tricks_tail(state)}"
         meta = {"state": asdict(state), "trick_id": applied, "note": note,
                 "trick_title": self._title(applied, reg) if applied else None}  # fmt: skip
         return Plan(text="\n".join(lines), summary=summary, meta=meta)

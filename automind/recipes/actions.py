@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from automind.errors import RoleError
 from automind.recipes.components import ComponentError, block
+from automind.recipes.compose import State, tricks_tail, tried_sets
 from automind.recipes.ensemble import DESCRIPTIONS, METHODS, render_ensemble
 from automind.roles import (
     Ablation,
@@ -125,17 +126,27 @@ class RecipeSearchActions:
             if comp is None or name in refined or not comp.alternatives:
                 continue
             plans = self._attempt_plans(ctx, name)
+            if not plans:
+                continue
             text = block(ctx.parent_code or "", name)
             return Block(name, text, _refine_plan(plans[0], name, 1))
         raise RoleError(
             "refine: every component with alternatives was already refined on this lineage "
-            f"({', '.join(refined) or 'none'})"
+            f"({', '.join(refined) or 'none'}), or this run already ran each of its alternatives"
         )
 
     def _attempt_plans(self, ctx: Context, name: str) -> list[Plan]:
-        """The alternatives of component `name`, its neutral form last (the ablation measured it already)."""
+        """The alternatives of component `name`, its neutral form last (the ablation measured it already),
+        leaving out those this run already ran (the same draft and trick set, e.g. as an improve) and cards
+        that changed no prediction wherever the run applied them. `ctx` is the refine step's, fixed for the
+        whole step, so the list (indexed by attempt) does not shift under the attempts."""
         comp = next(c for c in self.components(ctx) if c.name == name)
-        plans = self.alternatives(ctx, name)
+        ran, idle = tried_sets(ctx.memory), set(ctx.ineffective_tricks)
+        plans = []
+        for p in self.alternatives(ctx, name):
+            state = State(**p.meta["state"])
+            if (state.draft, frozenset(state.tricks)) not in ran and p.meta.get("choice") not in idle:
+                plans.append(p)
         return [p for p in plans if p.meta.get("choice") != comp.neutral] + [
             p for p in plans if p.meta.get("choice") == comp.neutral
         ]
@@ -198,9 +209,11 @@ class RecipeSearchActions:
 
 
 def _refine_plan(plan: Plan, component: str, attempt: int) -> Plan:
-    """A variant plan labelled as a refine attempt on `component`."""
+    """A variant plan labelled as a refine attempt on `component`. Its summary carries the draft and the
+    whole trick list like an improve's, so a later improve does not rebuild the same script (`tried_sets`)."""
     what = str(plan.meta.get("note") or component)
-    summary = f"[refine {component} #{attempt}] {what}"
+    state = State(**plan.meta["state"])
+    summary = f"[refine {component} #{attempt} of {state.draft}] {what}{tricks_tail(state)}"
     return Plan(
         f"Refine block `{component}` (attempt {attempt}): {what}.\n{plan.text}", summary, dict(plan.meta)
     )

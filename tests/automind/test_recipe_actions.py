@@ -18,7 +18,7 @@ from automind.recipes import ensemble_runtime as ert
 from automind.recipes import runtime as rt
 from automind.recipes.actions import REFINE_ORDER
 from automind.recipes.components import block, outside
-from automind.roles import Ablation, AblationResult, AblationRow, Attempt, Context
+from automind.roles import Ablation, AblationResult, AblationRow, Attempt, Block, Context, Plan
 from automind.task import Task
 
 
@@ -110,6 +110,32 @@ def test_offline_refine_ablates_picks_the_strongest_block_and_rewrites_only_it(r
     # the alternatives the cards offer, best-ranked first, the neutral form (already ablated) last, then None
     assert tried == [c for c in comp.alternatives if c != comp.neutral] + [comp.neutral]
     assert plan is None
+
+
+def test_a_refine_attempt_is_remembered_like_the_improve_that_makes_the_same_script(roles, task):
+    """A refine attempt's summary carries its draft and whole trick list, so a later improve does not rebuild
+    its script (wvs at 600 s ran three refine attempts again as improves, 127 s for no new score); and the
+    inner loop skips an alternative the run already ran or one that changed no prediction anywhere."""
+    ctx = _parent(roles, task)
+    feats = next(c for c in roles.components(ctx) if c.name == "features")
+    assert len(feats.alternatives) >= 2
+    first = roles.plan_block(ctx, Block("features", "", Plan("")), [])
+    assert first is not None and first.summary.startswith("[refine features #1 of ")
+    memory = [f"tried {first.summary} -> holdout 0.5 (its own validation 0.5)"]
+    applied = []  # every improve of the solution until only a re-run is left
+    while not (plan := roles.plan(Context(task=task, action="improve", analysis="",
+                                          parent_code=ctx.parent_code, memory=memory))).meta["rerun"]:  # fmt: skip
+        applied.append(plan.meta["trick_id"])
+        memory.append(f"tried {plan.summary} -> holdout 0.5 (its own validation 0.5)")
+        assert len(applied) < 60
+    assert applied and first.meta["choice"] not in applied  # the refine attempt already ran that script
+    later = Context(**{**ctx.__dict__, "memory": memory[:1]})
+    assert first.meta["choice"] not in [p.meta["choice"] for p in roles._attempt_plans(later, "features")]
+    idle = Context(**{**ctx.__dict__, "ineffective_tricks": [first.meta["choice"]]})
+    assert first.meta["choice"] not in [p.meta["choice"] for p in roles._attempt_plans(idle, "features")]
+    improve = roles.plan(Context(task=task, action="improve", analysis="", parent_code=ctx.parent_code,
+                                 ineffective_tricks=[applied[0]]))  # fmt: skip
+    assert improve.meta["trick_id"] not in (None, applied[0])  # the first-ranked trick changed nothing
 
 
 def test_offline_refine_refuses_a_script_without_components(roles, task):

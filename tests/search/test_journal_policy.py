@@ -202,6 +202,26 @@ def test_alternatives_carry_their_own_trick():
     assert [(x.parent.id, x.trick.id) for x in d.alternatives] == [("2", "t2"), ("1", "t1")]
 
 
+def test_a_trick_that_changed_no_prediction_is_not_offered_again_anywhere_in_the_run():
+    """What most tricks act on is the data (group aggregates need a grouping column): one that changed no
+    prediction is not offered on other lineages either (wells at 600 s applied three such tricks 40 times in
+    117 nodes); one that changed something somewhere stays on offer."""
+    pool = [Trick("t1", "one", "x"), Trick("t2", "two", "y"), Trick("t3", "three", "z")]
+    j = Journal(lower_is_better=False, max_debug_depth=2)
+    a, b = j.append(valid(0.9)), j.append(valid(0.5))
+    idle = valid(0.9, a, "improve", trick=pool[0])
+    idle.no_effect = True
+    j.append(idle)
+    assert j.ineffective_tricks() == {"t1"} and "t1" in j.excluded_tricks(b)
+    assert "[changed no prediction]" in j.memory()[-1]
+    d = decide(j, cfg(debug_prob=0.0, greedy_prob=1.0), random.Random(0), pool)
+    assert d.trick.id == "t2" and {x.trick.id for x in d.alternatives} == {"t2"}  # b: t2, not t1
+    j.append(valid(0.6, b, "improve", trick=pool[0]))  # t1 moved b's predictions
+    assert j.ineffective_tricks() == set() and "t1" not in j.excluded_tricks(j.append(valid(0.4)))
+    back = Journal.from_dict(json.loads(json.dumps(j.to_dict())))
+    assert back.get("2").no_effect and not back.get("3").no_effect
+
+
 def test_policy_probabilities_with_seeded_rng():
     pool = [Trick(f"t{i}", str(i), "") for i in range(50)]
     j = Journal(lower_is_better=False, max_debug_depth=2)

@@ -86,6 +86,36 @@ def test_improve_with_tricks_and_unhelpful_trick(task_dir, tmp_path, settings_fa
     assert json.loads((tmp_path / "run/run.json").read_text())["knowledge"]["pool"] == 3
 
 
+def test_an_improve_whose_predictions_equal_its_parents_marks_its_trick(
+    task_dir, tmp_path, settings_factory, monkeypatch
+):
+    """A trick that found nothing to change (same score, same predictions as the parent) is marked on its
+    node, said in the run's memory and the report, and handed to every later step as ineffective; a trick
+    that changed the predictions but not the score is not."""
+    pool = [Trick("t1", "group aggregates", "a"), Trick("t2", "threshold", "b"), Trick("t3", "more", "c")]
+
+    def fake_knowledge(task, analysis, settings, use_llm, fallbacks):
+        return RunKnowledge(labels=[], tips=[], pool=pool)
+
+    monkeypatch.setattr("automind.run.load_knowledge", fake_knowledge)
+    improves = {"t1": lambda ctx: ctx.parent_code, "t2": lambda ctx: script(0.8, threshold=0.1),
+                "t3": lambda ctx: script(0.7)}  # fmt: skip
+    roles = ScriptedRoles({"draft": [script(0.8)], "improve": lambda ctx: improves[ctx.trick.id](ctx)})
+    s = settings_factory(**{"search.steps": 4, "search.num_drafts": 1, "search.trick_prob": 1.0,
+                            "search.greedy_prob": 1.0, "knowledge.enabled": True})  # fmt: skip
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    j = res.journal
+    assert [(n.trick and n.trick.id, n.no_effect) for n in j.nodes] == [
+        (None, False),
+        ("t1", True),  # the parent's own script: nothing moved
+        ("t2", False),  # same score, other predictions
+        ("t3", False),
+    ]
+    assert roles.contexts[2].ineffective_tricks == ["t1"] and roles.contexts[1].ineffective_tricks == []
+    assert any(m.endswith("[changed no prediction]") for m in roles.contexts[2].memory)
+    assert "changed no prediction" in (tmp_path / "run" / "report.html").read_text()
+
+
 def test_debug_until_dead_then_draft(task_dir, tmp_path, settings_factory):
     roles = ScriptedRoles({"*": [script(0.5, bug=True)]}, repair_fixes=False)
     s = settings_factory(**{"search.steps": 4, "search.num_drafts": 1, "search.max_debug_depth": 2,
