@@ -640,7 +640,7 @@ def _nodes(run: RunData) -> list[dict[str, Any]]:
                 "action": n.action
                 + (" (safety net)" if n.safety_net else "")
                 + (" (re-run: another seed, never the best)" if n.rerun else "")
-                + (" (its trick changed no prediction)" if n.no_effect else ""),
+                + (" (changed no prediction: a copy of its parent)" if n.no_effect else ""),
                 "parent": n.parent_id,
                 "status": n.status,
                 "is_best": n is run.best,

@@ -302,10 +302,11 @@ class Agent:
         node.metric = MetricValue(value, bool(v.lower_is_better))
 
     def unchanged(self, node: Node) -> bool:
-        """Whether an improve's trick changed nothing: its own score equals its parent's and so do its saved
-        predictions (the holdout rows', else the submission). A re-run changed the seed, so it never counts."""
+        """Whether an improve or a refine attempt changed nothing: its own score equals its parent's and so do
+        its saved predictions (the holdout rows', else the submission). A re-run changed the seed, so it never
+        counts."""
         p = node.parent
-        if node.action != "improve" or node.trick is None or node.rerun or p is None or p.is_buggy:
+        if node.action not in ("improve", "refine") or node.rerun or p is None or p.is_buggy:
             return False
         if node.reported_metric is None or node.reported_metric != p.reported_metric:
             return False

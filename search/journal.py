@@ -114,8 +114,9 @@ class Node:
     roles: str = ""  # "llm" or "recipes"
     safety_net: bool = False
     rerun: bool = False  # an improve that changed nothing but the seed: the roles had nothing new to offer
-    # an improve whose predictions (holdout and own score) equal its parent's: its trick found nothing to
-    # change in this task's data (search/agent.unchanged; Journal.ineffective_tricks)
+    # an improve or refine attempt whose predictions and own score equal its parent's: a copy of the parent,
+    # never improved (search/policy.improvable); an improve's trick found nothing to change in this task's
+    # data (search/agent.unchanged; Journal.ineffective_tricks)
     no_effect: bool = False
     # refine (docs/search.md): on a refined node, one record per refine step taken from it (the ablation's
     # component -> effect table, the block chosen, its attempts' node ids); on an attempt, which step,

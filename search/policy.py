@@ -44,11 +44,13 @@ def pick_trick(journal: Journal, parent: Node, pool: list[Trick]) -> Trick | Non
 
 
 def improvable(journal: Journal, valid: list[Node]) -> list[Node]:
-    """The valid solutions an improve can still change: not a re-run itself, and no improve of it came back
-    as one (the roles had nothing new to add and only the seed changed). Greedy improves of an exhausted best
+    """The valid solutions an improve can still change: not a re-run itself, not a copy of its parent (an
+    improve whose trick changed no prediction: improving it repeats the parent's improves, as arrests at 600 s
+    did four times), and no improve of it came back as a re-run (the roles had nothing new to add and only
+    the seed changed). Greedy improves of an exhausted best
     node otherwise filled the rest of a run with re-runs: 28 of 72 nodes on arrests at 600 s, 64 of 105 on
     penguins, while other nodes still had tricks to try (docs/search.md, "Policy")."""
-    return [n for n in valid if not n.rerun and not any(c.rerun for c in n.children)]
+    return [n for n in valid if not n.rerun and not n.no_effect and not any(c.rerun for c in n.children)]
 
 
 def ensemble_members(journal: Journal, cfg: SearchConfig) -> list[Node]:

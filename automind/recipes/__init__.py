@@ -40,7 +40,7 @@ from automind.recipes.compose import (
     render_steps,
     snake,
     tricks_tail,
-    tried_sets,
+    tried_lists,
 )
 from automind.recipes.profile import Profile, profile_task
 from automind.roles import Context, LeakCheck, Plan, Step, Verdict
@@ -203,15 +203,39 @@ class RecipeRoles(RecipeSearchActions):
             and (not is_choice(rec) or "trick_priority" in rec) and _applies(rec, profile, family, flags)
         ]  # fmt: skip
         options.sort(key=lambda r: (-_improve_priority(reg[r]), r))
-        # Skip what this run already tried on top of the same tricks, in any order (the memory lines carry
-        # the trick list): repeating one re-runs a script already run (digits at 600 s: three identical
-        # improves, 72 s spent for one score); with none left the caller re-runs with a new seed.
-        tried, sets = "\n".join(ctx.memory), tried_sets(ctx.memory)
+        # Skip a script this run already ran (the memory lines carry each node's trick list): repeating one
+        # re-runs it (digits at 600 s: three identical improves, 72 s spent for one score); with none left
+        # the caller re-runs with a new seed.
+        ran = self.ran_scripts(ctx, reg)
         return next(
-            (r for r in options if f"(tricks: {', '.join([*state.tricks, r])})" not in tried
-             and (state.draft, frozenset([*state.tricks, r])) not in sets),
+            (r for r in options
+             if self.script_key(ctx, State(draft=state.draft, tricks=[*state.tricks, r]), reg) not in ran),
             None,
         )  # fmt: skip
+
+    def script_key(
+        self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]
+    ) -> tuple[str, frozenset[str]]:
+        """What decides a recipe script but its seed, time allowance and repairs: the draft, its tricks that
+        are not choice cards, in any order (arrests at 600 s reached one set three ways), and the choice in
+        effect for each component where it differs from the one the draft makes without choice cards (the
+        last applied wins; one set back to that default makes the script without it: arrests at 600 s ran
+        `validation -> kfold` as a refine attempt, its parent's own script)."""
+        defaults = self.defaults(ctx, state, reg)
+        plain = [t for t in state.tricks if t in reg and not is_choice(reg[t])]
+        base = choices(State(draft=state.draft, tricks=plain), reg, defaults)
+        chosen = choices(
+            State(draft=state.draft, tricks=[t for t in state.tricks if t in reg]), reg, defaults
+        )
+        return state.draft, frozenset(plain) | {c for k, c in chosen.items() if base.get(k) != c}
+
+    def ran_scripts(self, ctx: Context, reg: dict[str, dict[str, Any]]) -> set[tuple[str, frozenset[str]]]:
+        """The `script_key` of every recipe script the run's memory lines record."""
+        return {
+            self.script_key(ctx, State(draft=d, tricks=list(tricks)), reg)
+            for d, tricks in tried_lists(ctx.memory)
+            if d in reg
+        }
 
     def _closest(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
         """The applicable recipe most like a suggested trick that has none (same idea, prose-only card)."""

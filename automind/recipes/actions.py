@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from automind.errors import RoleError
 from automind.recipes.components import ComponentError, block
-from automind.recipes.compose import State, tricks_tail, tried_sets
+from automind.recipes.compose import State, tricks_tail
 from automind.recipes.ensemble import DESCRIPTIONS, METHODS, render_ensemble
 from automind.roles import (
     Ablation,
@@ -61,6 +61,13 @@ class RecipeSearchActions:
         def alternatives(self, ctx: Context, component: str, code: str | None = None) -> list[Plan]: ...
         def code(self, ctx: Context, plan: Plan) -> str: ...
         def profile(self, ctx: Context) -> Profile: ...
+        def _registry(self, ctx: Context) -> dict[str, dict[str, Any]]: ...
+        def script_key(
+            self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]
+        ) -> tuple[str, frozenset[str]]: ...
+        def ran_scripts(
+            self, ctx: Context, reg: dict[str, dict[str, Any]]
+        ) -> set[tuple[str, frozenset[str]]]: ...
 
     # --- refine -------------------------------------------------------------------------------------
     def ablation_scripts(self, ctx: Context, covered: list[str], refined: list[str]) -> list[AblationRun]:
@@ -141,11 +148,12 @@ class RecipeSearchActions:
         that changed no prediction wherever the run applied them. `ctx` is the refine step's, fixed for the
         whole step, so the list (indexed by attempt) does not shift under the attempts."""
         comp = next(c for c in self.components(ctx) if c.name == name)
-        ran, idle = tried_sets(ctx.memory), set(ctx.ineffective_tricks)
+        reg = self._registry(ctx)
+        ran, idle = self.ran_scripts(ctx, reg), set(ctx.ineffective_tricks)
         plans = []
         for p in self.alternatives(ctx, name):
-            state = State(**p.meta["state"])
-            if (state.draft, frozenset(state.tricks)) not in ran and p.meta.get("choice") not in idle:
+            key = self.script_key(ctx, State(**p.meta["state"]), reg)
+            if key not in ran and p.meta.get("choice") not in idle:
                 plans.append(p)
         return [p for p in plans if p.meta.get("choice") != comp.neutral] + [
             p for p in plans if p.meta.get("choice") == comp.neutral
@@ -210,7 +218,7 @@ class RecipeSearchActions:
 
 def _refine_plan(plan: Plan, component: str, attempt: int) -> Plan:
     """A variant plan labelled as a refine attempt on `component`. Its summary carries the draft and the
-    whole trick list like an improve's, so a later improve does not rebuild the same script (`tried_sets`)."""
+    whole trick list like an improve's, so a later improve does not rebuild the same script (`RecipeRoles.ran_scripts`)."""
     what = str(plan.meta.get("note") or component)
     state = State(**plan.meta["state"])
     summary = f"[refine {component} #{attempt} of {state.draft}] {what}{tricks_tail(state)}"

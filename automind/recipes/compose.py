@@ -100,20 +100,23 @@ class State:
 
 def tricks_tail(state: State) -> str:
     """The ' (tricks: a, b)' end of a recipe node's one-line summary: the memory lines carry it whole, and
-    `tried_sets` reads it back."""
+    `tried_lists` reads it back."""
     return f" (tricks: {', '.join(state.tricks)})" if state.tricks else ""
 
 
-_TRIED = re.compile(r"\[(?:improve|debug|refine [a-z]+ #\d+ of) ([a-z0-9-]+)\].*?\(tricks: ([^)]*)\)")
+_TRIED = re.compile(
+    r"\[(?:draft|improve|debug|refine [a-z]+ #\d+ of) ([a-z0-9-]+)\](?:.*?\(tricks: ([^)]*)\))?"
+)
 
 
-def tried_sets(memory: list[str]) -> set[tuple[str, frozenset[str]]]:
-    """(draft, set of tricks) of every improve, debug or refine attempt the run's memory lines record: the same
-    tricks in another order make the same script but for their order (arrests at 600 s reached one set three
-    ways), and a refine attempt is the improve that adds its card (wvs at 600 s ran three such pairs)."""
-    return {
-        (m[1], frozenset(t.strip() for t in m[2].split(","))) for line in memory if (m := _TRIED.search(line))
-    }
+def tried_lists(memory: list[str]) -> list[tuple[str, list[str]]]:
+    """(draft, trick list in order) of every recipe node (draft, improve, debug, refine attempt) the run's
+    memory lines record; `RecipeRoles.script_key` says which of them make the same script."""
+    return [
+        (m[1], [t.strip() for t in m[2].split(",")] if m[2] else [])
+        for line in memory
+        if (m := _TRIED.search(line))
+    ]
 
 
 @lru_cache(maxsize=1)

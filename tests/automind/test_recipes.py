@@ -14,8 +14,9 @@ import pytest
 from automind.config import load_config
 from automind.knowledge import Card, load_cards
 from automind.prepare import prepare_task
-from automind.recipes import RecipeRoles, State, read_metric, tried_sets
-from automind.recipes.compose import COMPONENTS, HOOKS
+from automind.recipes import RecipeRoles, State, read_metric, tried_lists
+from automind.recipes.components import choice_cards
+from automind.recipes.compose import COMPONENTS, HOOKS, choices
 from automind.recipes.profile import profile_task
 from automind.roles import Context, Step, Trick
 from automind.sandbox import Sandbox
@@ -352,9 +353,37 @@ def test_an_improve_skips_a_set_of_tricks_already_tried_in_another_order(tasks, 
     d = State.from_code(code).draft
     # {x, y} was already run, reached the other way round (y first, then x)
     memory = [f"tried [improve {d}] + {x} (tricks: {y}, {x}) -> holdout 0.5 (its own validation 0.5)"]
-    assert tried_sets(memory) == {(d, frozenset({x, y}))}
+    assert tried_lists(memory) == [(d, [y, x])]
     again = roles.plan(_ctx(task, "improve", parent_code=code, memory=memory))
     assert again.meta["trick_id"] not in (None, y)
+
+
+def test_a_script_is_known_by_its_tricks_and_the_choices_in_effect(tasks, roles):
+    """Two trick lists make the same script when their plain tricks are the same set and the last choice of
+    each component is the same; a choice set back to the draft's own is the script without it. A refine
+    attempt that would rebuild a script the run already ran is not made (arrests at 600 s ran `validation ->
+    kfold`, its parent's own script)."""
+    task = tasks["binary"]
+    ctx, reg = _ctx(task), roles._registry(_ctx(task))
+    draft = roles.code(ctx, roles.plan(ctx))
+    d = State.from_code(draft).draft
+    own = choices(State(draft=d), reg, roles.defaults(ctx, State(draft=d), reg))["validation"]
+    other = next(c for c in choice_cards(reg, "validation") if c != own)
+    plain = next(t for t in reg if reg[t].get("hook") not in (None, "draft", "component"))
+
+    def key(*tricks: str) -> tuple[str, frozenset[str]]:
+        return roles.script_key(ctx, State(draft=d, tricks=list(tricks)), reg)
+
+    assert key(plain, own) == key(plain) and key(other, own) == key() and key(own, other) == key(other)
+    assert key(plain, other) == key(other, plain) != key(plain)
+    swapped = roles.code(ctx, roles.variant(_ctx(task, "refine", parent_code=draft), "validation", other))
+    refine = _ctx(task, "refine", parent_code=swapped)
+    back = [p for p in roles.alternatives(refine, "validation") if p.meta["choice"] == own]
+    assert back  # the draft's own validation is an alternative of the swapped script ...
+    ran = _ctx(
+        task, "refine", parent_code=swapped, memory=[f"tried {roles.plan(ctx).summary} -> validation 0.5"]
+    )
+    assert own not in [p.meta["choice"] for p in roles._attempt_plans(ran, "validation")]  # ... the draft ran
 
 
 def test_improves_of_a_long_lineage_never_repeat_a_trick(tasks, roles):

@@ -214,6 +214,8 @@ def test_a_trick_that_changed_no_prediction_is_not_offered_again_anywhere_in_the
     j.append(idle)
     assert j.ineffective_tricks() == {"t1"} and "t1" in j.excluded_tricks(b)
     assert "[changed no prediction]" in j.memory()[-1]
+    for seed in range(20):  # a copy of its parent is never improved: that would repeat the parent's improves
+        assert decide(j, cfg(debug_prob=0.0, greedy_prob=0.0), random.Random(seed), pool).parent is not idle
     d = decide(j, cfg(debug_prob=0.0, greedy_prob=1.0), random.Random(0), pool)
     assert d.trick.id == "t2" and {x.trick.id for x in d.alternatives} == {"t2"}  # b: t2, not t1
     j.append(valid(0.6, b, "improve", trick=pool[0]))  # t1 moved b's predictions

@@ -121,6 +121,25 @@ def test_solve_takes_a_refine_step_and_an_ensemble(task_dir, tmp_path, settings_
     assert "| node 5 | ensemble of nodes 4, 1 |" in log  # every member named, not only the first
 
 
+def test_a_refine_attempt_that_changed_nothing_is_a_copy_never_improved(task_dir, tmp_path, settings_factory):
+    """An attempt whose rewrite gives the parent's own predictions and score is marked as changing nothing and
+    is never improved (its improves would repeat the parent's: arrests at 600 s ran six such)."""
+
+    class Idle(ScriptedRoles):
+        refine_values = (0.6, 0.65, 0.55)  # the first rewrite writes the solution's own line back
+
+    roles = Idle({"draft": [script(0.6), script(0.5)], "*": [script(0.55)]})
+    s = settings_factory(**{"search.steps": 8, "search.num_drafts": 2, "search.refine.outer": 1,
+                            "search.refine.inner": 3, "search.ensemble.rounds": 0, "search.greedy_prob": 0.0,
+                            "search.debug_prob": 0.0})  # fmt: skip
+    j = solve(task_dir, s, out=tmp_path / "run", roles=roles).journal
+    assert [(n.action, n.no_effect) for n in j.nodes[:5]] == [
+        ("draft", False), ("draft", False), ("refine", True), ("refine", False), ("refine", False),
+    ]  # fmt: skip
+    assert [n.parent_id for n in j.nodes[5:]] and "2" not in [n.parent_id for n in j.nodes[5:]]
+    assert "changed no prediction" in (tmp_path / "run" / "report.html").read_text()
+
+
 class WithBaseline(ScriptedRoles):
     """The offline roles' shape: the solution itself first (`reproduces`), then the variants."""
 
