@@ -14,6 +14,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -243,6 +244,8 @@ def open_experience(settings) -> ExperienceStore:
     from automind.store import Store
 
     location = settings.experience.store or settings.knowledge.store
+    if "://" not in location:  # a relative folder is relative to where automind was started: say which one
+        location = str(Path(location).expanduser().resolve())
     return ExperienceStore(Store.open(location, settings.knowledge.embedder))
 
 
@@ -266,6 +269,7 @@ class RunMemory:
         self.abstract = abstract  # the LLM's lesson writer; None: extractive entries (offline)
         self.errors: list[str] = []
         self._judged: set[str] = set()  # trick origins already recorded
+        self.priors: dict[str, float] = {}  # what order_tricks re-ordered the pool by (run.json "experience")
 
     def _safe(self, what: str, fn, default):
         try:
@@ -291,7 +295,22 @@ class RunMemory:
     def order_tricks(self, pool: list[Any]) -> list[Any]:
         """Stable re-order of a trick pool by experience priors (helped first, hurt last)."""
         priors = self._safe("priors", lambda: self.exp.trick_priors(self.task_text), {})
+        self.priors = priors
         return sorted(pool, key=lambda t: -priors.get(t.id, 0.0)) if priors else pool
+
+    def describe(self) -> dict[str, Any]:
+        """Which store this run reads and writes and how many records it held when the run opened it: a run
+        said to start from an empty store can be checked from its own run.json (a relative store path is
+        one folder for every run started from the same place, so their memories mix)."""
+        records = self._safe(
+            "count",
+            lambda: {
+                name: self.exp.store.count(kind)
+                for name, kind in (("positive", POSITIVE), ("negative", NEGATIVE))
+            },
+            {},
+        )
+        return {"store": self.exp.store.location, "records": records, "priors": dict(self.priors)}
 
     def on_node(self, node: Any) -> None:
         """Record what a finished node teaches: an unfixed error, a verified fix, a trick outcome."""

@@ -214,6 +214,11 @@ class Runner:
             if self.memory is not None:
                 self.agent.experience = self.memory.hints
                 self.pool = self.memory.order_tricks(self.pool)
+        # what this session's memory started from (run.json, run.log's first line)
+        self.info["experience"] = (
+            self.memory.describe() if self.memory is not None
+            else {"store": None, "hints": "from the caller" if experience is not None else "off"}
+        )  # fmt: skip
         self.llm = llm
         if llm is not None and self.time_limit is not None:  # no model call runs into the finishing time
             llm.stop_at = self.t0 + self.time_limit - self.base_elapsed - self.finish_budget()
@@ -380,7 +385,14 @@ class Runner:
         self.write_info("running")
         session = int(self.info.get("sessions", 1))
         self.log.write(
-            start_text(self.task.name, self.roles.name, self.budget(), session, self.info.get("knowledge"))
+            start_text(
+                self.task.name,
+                self.roles.name,
+                self.budget(),
+                session,
+                self.info.get("knowledge"),
+                self.info.get("experience"),
+            )  # fmt: skip
         )
         while True:
             if self.out_of_steps():

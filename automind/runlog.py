@@ -168,8 +168,16 @@ class RunLog:
         return line
 
 
-def start_text(task: str, roles: str, budget: Budget, session: int, knowledge: dict | None) -> str:
-    """The first line of a session: what runs, with which budget (and where a resume picks up)."""
+def start_text(
+    task: str,
+    roles: str,
+    budget: Budget,
+    session: int,
+    knowledge: dict | None,
+    experience: dict | None = None,
+) -> str:
+    """The first line of a session: what runs, with which budget (and where a resume picks up), and what the
+    knowledge base and the experience memory start from."""
     head = f"run of '{task}' started" if session <= 1 else f"run of '{task}' resumed (session {session})"
     steps = "no step limit" if budget.steps is None else f"{budget.steps} steps"
     parts = [head, f"roles {roles}", f"budget {steps} / {budget.limit_text()}"]
@@ -180,6 +188,16 @@ def start_text(task: str, roles: str, budget: Budget, session: int, knowledge: d
             parts.append("knowledge off")
         else:
             parts.append(f"knowledge: {knowledge.get('tips', 0)} tips, {knowledge.get('pool', 0)} tricks")
+    if experience is not None:
+        if not experience.get("store"):
+            parts.append(f"experience {experience.get('hints') or 'off'}")
+        else:
+            held = sum((experience.get("records") or {}).values())
+            priors = len(experience.get("priors") or {})
+            parts.append(
+                f"experience: {held} records in {experience['store']}"
+                + (f", {priors} trick priors re-order the pool" if priors else "")
+            )
     return SEP.join(parts)
 
 

@@ -416,6 +416,36 @@ def test_experience_memory_is_wired_into_the_run(task_dir, tmp_path, settings_fa
     assert stats["positive"] == {"error_fix": 1, "summary": 1} and stats["negative"] == {}
 
 
+def test_a_run_records_which_experience_store_it_started_from(
+    task_dir, tmp_path, settings_factory, monkeypatch
+):
+    """run.json and run.log's first line name the store (a relative path made absolute: runs started from one
+    folder share it) and how many records it held when the run began, so "an empty store" can be checked."""
+    monkeypatch.chdir(tmp_path)
+    s = settings_factory(
+        **{"search.steps": 2, "search.num_drafts": 2, "experience.enabled": True, "experience.store": "mem",
+           "knowledge.store": str(tmp_path / "store"), "knowledge.embedder": "hash"}
+    )  # fmt: skip
+    seen = []
+    for name in ("first", "second"):
+        solve(task_dir, s, out=tmp_path / name, roles=ScriptedRoles({"*": [script(0.7)]}))
+        info = json.loads((tmp_path / name / "run.json").read_text())["experience"]
+        first_line = (tmp_path / name / "run.log").read_text().splitlines()[0]
+        assert info["store"] == str(tmp_path / "mem"), info
+        held = sum(info["records"].values())
+        assert f"experience: {held} records in {tmp_path / 'mem'}" in first_line, first_line
+        seen.append(held)
+    assert seen[0] == 0 and seen[1] > 0  # the second run began with what the first one wrote
+
+    off = settings_factory(**{"search.steps": 1, "search.num_drafts": 1, "experience.enabled": False})
+    solve(task_dir, off, out=tmp_path / "off", roles=ScriptedRoles({"*": [script(0.7)]}))
+    assert json.loads((tmp_path / "off" / "run.json").read_text())["experience"] == {
+        "store": None,
+        "hints": "off",
+    }
+    assert "experience off" in (tmp_path / "off" / "run.log").read_text().splitlines()[0]
+
+
 def test_trick_chosen_by_the_roles_is_the_one_judged(task_dir, tmp_path, settings_factory):
     """Roles that pick their own trick (the recipe policy does) report it in Plan.meta; the node records it."""
 
