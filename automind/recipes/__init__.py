@@ -191,6 +191,12 @@ class RecipeRoles(RecipeSearchActions):
         return sorted(drafts, key=rank)
 
     def _next_trick(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
+        """The best-ranked trick that makes a script this run has not run yet; None: only a re-run is left."""
+        return next(iter(self._fresh_tricks(ctx, state, reg)), None)
+
+    def _fresh_tricks(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> list[str]:
+        """Every trick that applies to `state`'s pipeline and, added to it, makes a script this run has not run,
+        best-ranked first."""
         chosen = choices(state, reg, self.defaults(ctx, state, reg))
         profile, family = self.profile(ctx), _pipeline_families(state, reg, chosen)
         flags, used = self._flags(ctx, profile), {*state.tricks, *ctx.parent_tricks, *ctx.ineffective_tricks}
@@ -207,11 +213,10 @@ class RecipeRoles(RecipeSearchActions):
         # re-runs it (digits at 600 s: three identical improves, 72 s spent for one score); with none left
         # the caller re-runs with a new seed.
         ran = self.ran_scripts(ctx, reg)
-        return next(
-            (r for r in options
-             if self.script_key(ctx, State(draft=state.draft, tricks=[*state.tricks, r]), reg) not in ran),
-            None,
-        )  # fmt: skip
+        return [
+            r for r in options
+            if self.script_key(ctx, State(draft=state.draft, tricks=[*state.tricks, r]), reg) not in ran
+        ]  # fmt: skip
 
     def script_key(
         self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]
@@ -256,11 +261,12 @@ class RecipeRoles(RecipeSearchActions):
 
         want_id, want = words(ctx.trick.id), words(f"{ctx.trick.id} {ctx.trick.title}")
         best, best_score = None, 0.3
-        while (cand := self._next_trick(ctx, state, reg)) is not None:
+        # only tricks that make a new script from this state (walking the options by adding each in turn
+        # judged later ones on top of the earlier, so one already run on its own could be picked)
+        for cand in self._fresh_tricks(ctx, state, reg):
             score = max(sim(want_id, words(cand)), sim(want, words(f"{cand} {self._title(cand, reg)}")))
             if score > best_score:
                 best, best_score = cand, score
-            state = State(**{**asdict(state), "tricks": [*state.tricks, cand]})  # look at the next option
         return best
 
     def _draft_state(self, ctx: Context, reg: dict[str, dict[str, Any]]) -> State:

@@ -386,6 +386,26 @@ def test_a_script_is_known_by_its_tricks_and_the_choices_in_effect(tasks, roles)
     assert own not in [p.meta["choice"] for p in roles._attempt_plans(ran, "validation")]  # ... the draft ran
 
 
+def test_a_suggested_prose_trick_never_maps_to_a_script_the_run_already_ran(tasks, roles):
+    """A suggested trick with no recipe gets the closest recipe that makes a new script from the parent: one
+    already run on its own from there is not picked (judged on top of an earlier option, it once was)."""
+    task = tasks["binary"]
+    draft = roles.code(_ctx(task), roles.plan(_ctx(task)))
+    top = roles.plan(_ctx(task, "improve", parent_code=draft))
+    first = top.meta["trick_id"]
+    second = roles.plan(
+        _ctx(task, "improve", parent_code=draft, memory=[f"tried {top.summary} -> holdout 0.5"])
+    ).meta["trick_id"]  # the second-ranked trick
+    reg = roles._registry(_ctx(task))
+    title = roles._title(second, reg)
+    alone = roles.plan(_ctx(task, "improve", parent_code=draft, trick=Trick(second, title, "")))
+    assert alone.meta["trick_id"] == second != first
+    memory = [f"tried {alone.summary} -> holdout 0.5 (its own validation 0.5)"]
+    prose = Trick("tab-" + second.removeprefix("rcp-"), title, "")  # the same idea, a card with no recipe
+    plan = roles.plan(_ctx(task, "improve", parent_code=draft, trick=prose, memory=memory))
+    assert plan.meta["trick_id"] != second and not plan.meta["rerun"]
+
+
 def test_improves_of_a_long_lineage_never_repeat_a_trick(tasks, roles):
     """The memory line of an improve keeps its whole trick list, however long (cut at 200 characters, a
     seven-trick lineage lost it and wells at 600 s ran one script 36 times)."""
