@@ -65,7 +65,8 @@ class Context:
     parent_output: str | None = None  # truncated execution output (errors for debug)
     parent_metric: float | None = None
     parent_tricks: list[str] = field(default_factory=list)  # trick ids applied on the lineage
-    # trick ids that changed no prediction wherever this run applied them (search/journal.ineffective_tricks)
+    # trick ids that changed no prediction wherever this run, or the parent's draft, applied them
+    # (search/journal.ineffective_tricks)
     ineffective_tricks: list[str] = field(default_factory=list)
     siblings: list[dict[str, Any]] = field(default_factory=list)  # earlier valid nodes (for blending)
     seed: int = 0

@@ -89,7 +89,7 @@ class Agent:
             ctx.parent_tricks = p.applied_tricks
             if d.action == "debug":
                 ctx.lineage = failed_lineage(p)
-        ctx.ineffective_tricks = sorted(self.journal.ineffective_tricks())
+        ctx.ineffective_tricks = sorted(self.journal.ineffective_tricks(p))
         limit = self.settings.search.budget()[1]
         if self.deadline is not None:  # the run's clock: what the search may still use (finishing kept aside)
             ctx.time_left_s = self.time_left()

@@ -394,22 +394,27 @@ class Journal:
                 points.append((n.elapsed_s, n.metric.value, n.id))
         return points
 
-    def ineffective_tricks(self) -> set[str]:
+    def ineffective_tricks(self, node: Node | None = None) -> set[str]:
         """Tricks that changed no prediction wherever this run applied them (run-wide: what a trick acts on is
-        mostly the data, e.g. group aggregates with no grouping column). Wells at 600 s applied three such
-        tricks 40 times in 117 nodes, each a full training for the parent's score. A trick that changed
-        something once stays on offer."""
-        idle: set[str] = set()
-        moved: set[str] = set()
+        mostly the data, e.g. group aggregates with no grouping column; wells at 600 s applied three such
+        tricks 40 times in 117 nodes, each a full training for the parent's score), and, for `node`, those
+        that changed none wherever they were applied under its draft: what a trick acts on is also the
+        pipeline (tuning the linear model moved a linear draft but never the portfolio, whose ensemble did
+        not pick it: four copies on one 600 s run). A trick that changed something stays on offer there."""
+        idle: dict[str, set[str]] = {}
+        moved: dict[str, set[str]] = {}
         for n in self.nodes:
             if n.action == "improve" and n.trick is not None and not n.is_buggy and n.metric is not None:
-                (idle if n.no_effect else moved).add(n.trick.id)
-        return idle - moved
+                (idle if n.no_effect else moved).setdefault(n.trick.id, set()).add(n.root.id)
+        out = {t for t in idle if t not in moved}
+        if node is not None:
+            out |= {t for t, roots in idle.items() if node.root.id in roots - moved.get(t, set())}
+        return out
 
     def excluded_tricks(self, node: Node) -> set[str]:
         """Tricks not to offer when improving `node`: applied on its lineage, already tried from `node`,
-        found unhelpful anywhere on the lineage, or found to change nothing anywhere in the run."""
-        out = set(node.applied_tricks) | self.ineffective_tricks()
+        found unhelpful anywhere on the lineage, or found to change nothing (`ineffective_tricks`)."""
+        out = set(node.applied_tricks) | self.ineffective_tricks(node)
         out.update(c.trick.id for c in node.children if c.trick is not None)
         for anc in node.lineage:
             for child in anc.children:

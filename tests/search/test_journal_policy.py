@@ -224,6 +224,25 @@ def test_a_trick_that_changed_no_prediction_is_not_offered_again_anywhere_in_the
     assert back.get("2").no_effect and not back.get("3").no_effect
 
 
+def test_a_trick_that_changed_nothing_under_one_draft_is_not_offered_there_again():
+    """What a trick acts on is also the pipeline: tuning the linear model moves a linear draft but not a
+    portfolio whose ensemble never picks it (a 600 s run applied it four times there, each a copy of its
+    parent). Idle under a draft and never moving anything there, it is off that draft's lineages only."""
+    t = Trick("t1", "one", "x")
+    j = Journal(lower_is_better=False, max_debug_depth=2)
+    a, b = j.append(valid(0.9)), j.append(valid(0.5))
+    j.append(valid(0.6, b, "improve", trick=t))  # moved the other draft's predictions
+    a1 = j.append(valid(0.91, a, "improve", trick=Trick("t2", "two", "y")))
+    idle = valid(0.91, a1, "improve", trick=t)
+    idle.no_effect = True
+    j.append(idle)
+    assert j.ineffective_tricks() == set()  # it changed something in this run ...
+    assert "t1" in j.ineffective_tricks(a1) and "t1" in j.excluded_tricks(a)  # ... never under draft a
+    assert "t1" not in j.ineffective_tricks(b) and "t1" not in j.excluded_tricks(j.append(valid(0.4)))
+    j.append(valid(0.95, a, "improve", trick=t))  # once it moves a's predictions too, it is back on offer
+    assert "t1" not in j.ineffective_tricks(a1)
+
+
 def test_policy_probabilities_with_seeded_rng():
     pool = [Trick(f"t{i}", str(i), "") for i in range(50)]
     j = Journal(lower_is_better=False, max_debug_depth=2)
