@@ -206,7 +206,9 @@ class VerifyConfig(_Model):
 
 class KnowledgeConfig(_Model):
     enabled: bool = True
-    store: str = str(HOME / "knowledge")  # directory, or http(s)://host:port for a chroma server
+    # directory, or http(s)://host:port for a chroma server; read when settings are made, so a home set after
+    # import (the tests' private one) is the one used
+    store: str = Field(default_factory=lambda: str(automind_home() / "knowledge"))
     embedder: Literal["minilm", "wordllama", "hash"] = "minilm"
     labeler: Literal["auto", "llm", "embedding"] = "auto"
     desc_weight: float = 0.2

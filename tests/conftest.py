@@ -27,10 +27,11 @@ def folder_state() -> Callable[[Path], State]:
     return _state
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def private_automind_home(tmp_path_factory) -> Iterator[None]:
-    """Caches (query vectors, taxonomy vectors, the ONNX model) go to a temp home, never the user's.
-    The folders that build stores use it for every test (an autouse fixture in their conftest)."""
+    """Every test's automind home (the default knowledge and experience store, caches, the ONNX model,
+    automind.yaml) is a temp folder, never the user's: a run with experience on once wrote a hash-embedder
+    store into ~/.automind/knowledge, which the next real solve could not read."""
     import os
 
     old = os.environ.get("AUTOMIND_HOME")
