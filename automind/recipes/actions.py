@@ -5,8 +5,9 @@ neutral (the solution with that component reduced to its neutral form), all unde
 the summary is the table of their scores against the baseline's, the block
 is the most influential component not refined before on the lineage (largest |effect| first, then the
 components no ablation measured), and the attempts are the alternatives its cards offer, one per attempt,
-best-ranked first and its neutral form (which the ablation measured) last. Each attempt's script differs from the solution only inside that component's block
-(and the lines that record the recipe state).
+best-ranked first and its neutral form last, except a script the ablation already ran that scored no
+better than the baseline (it would score the same again). Each attempt's script differs from the solution
+only inside that component's block (and the lines that record the recipe state).
 
 Ensemble: each round takes the next method not yet tried on the same members (caruana selection over
 the members' predictions, then over every model of their portfolios, stacking, the mean) and renders an
@@ -128,28 +129,52 @@ class RecipeSearchActions:
         moved = [r.component for r in sorted(rows, key=lambda r: -abs(r.effect or 0.0)) if r.effect]
         still = [r.component for r in rows if not r.effect]
         order = moved + [n for n in REFINE_ORDER if n not in moved and n not in still] + still
+        measured = self._measured_no_better(ctx, ablation)
         for name in order:
             comp = comps.get(name)
             if comp is None or name in refined or not comp.alternatives:
                 continue
-            plans = self._attempt_plans(ctx, name)
+            plans = self._attempt_plans(ctx, name, measured)
             if not plans:
                 continue
             text = block(ctx.parent_code or "", name)
-            return Block(name, text, _refine_plan(plans[0], name, 1))
+            first = _refine_plan(plans[0], name, 1)
+            first.meta["measured"] = [[d, sorted(t)] for d, t in measured]  # for plan_block, same step
+            return Block(name, text, first)
         raise RoleError(
             "refine: every component with alternatives was already refined on this lineage "
-            f"({', '.join(refined) or 'none'}), or this run already ran each of its alternatives"
+            f"({', '.join(refined) or 'none'}), or this run (or this step's ablation, scoring no better) "
+            "already ran each of its alternatives"
         )
 
-    def _attempt_plans(self, ctx: Context, name: str) -> list[Plan]:
-        """The alternatives of component `name`, its neutral form last (the ablation measured it already),
-        leaving out those this run already ran (the same draft and trick set, e.g. as an improve) and cards
-        that changed no prediction wherever the run applied them. `ctx` is the refine step's, fixed for the
-        whole step, so the list (indexed by attempt) does not shift under the attempts."""
+    def _measured_no_better(self, ctx: Context, ablation: Ablation) -> set[tuple[str, frozenset[str]]]:
+        """The `script_key` of each ablation variant that scored no better than the baseline. An attempt
+        with the same script would only repeat that score: at 600 s on a regression table, three of a run's
+        four refine attempts re-ran the ablation's `clean -> minimal`, `ensemble -> best` and
+        `postprocess -> none` scripts for their parent's score (docs/search.md, "Policy"). A variant that beat
+        the baseline is kept as an attempt, so the better script becomes a node the search can use."""
+        effects = {r.component: r.effect for r in ablation.rows}
+        if not any(e is not None and e >= 0 for e in effects.values()):
+            return set()
+        reg = self._registry(ctx)
+        out = set()
+        for name, plan in self.ablations(ctx):
+            e = effects.get(name)
+            if e is not None and e >= 0:
+                out.add(self.script_key(ctx, State(**plan.meta["state"]), reg))
+        return out
+
+    def _attempt_plans(
+        self, ctx: Context, name: str, measured: set[tuple[str, frozenset[str]]] | None = None
+    ) -> list[Plan]:
+        """The alternatives of component `name`, its neutral form last, leaving out those this run already
+        ran (the same draft and trick set, e.g. as an improve), those in `measured` (this step's ablation ran
+        them and they scored no better) and cards that changed no prediction wherever the run applied them.
+        `ctx` is the refine step's, fixed for the whole step, so the list (indexed by attempt) does not shift
+        under the attempts."""
         comp = next(c for c in self.components(ctx) if c.name == name)
         reg = self._registry(ctx)
-        ran, idle = self.ran_scripts(ctx, reg), set(ctx.ineffective_tricks)
+        ran, idle = self.ran_scripts(ctx, reg) | (measured or set()), set(ctx.ineffective_tricks)
         plans = []
         for p in self.alternatives(ctx, name):
             key = self.script_key(ctx, State(**p.meta["state"]), reg)
@@ -161,7 +186,8 @@ class RecipeSearchActions:
 
     def plan_block(self, ctx: Context, block: Block, history: list[Attempt]) -> Plan | None:
         """The next alternative of the block's component (None when all were tried)."""
-        plans = self._attempt_plans(ctx, block.name)
+        measured = {(d, frozenset(t)) for d, t in block.plan.meta.get("measured", [])}
+        plans = self._attempt_plans(ctx, block.name, measured)
         k = len(history)
         return _refine_plan(plans[k], block.name, k + 1) if k < len(plans) else None
 

@@ -93,8 +93,9 @@ def test_offline_refine_ablates_picks_the_strongest_block_and_rewrites_only_it(r
     # an ablation that changed nothing is no evidence: unmeasured components (model first) go before it
     flat = Ablation([AblationRow("postprocess", "threshold -> none", 0.78, 0.0)], "nothing changed")
     assert roles.extract_block(ctx, flat, []).name == "model"
-    others = [n for n in REFINE_ORDER if n != "postprocess"]
-    assert roles.extract_block(ctx, flat, others).name == "postprocess"  # still a candidate, the last one
+    flat_model = Ablation([AblationRow("model", "portfolio -> lgbm", 0.78, 0.0)], "nothing changed")
+    others = [n for n in REFINE_ORDER if n != "model"]
+    assert roles.extract_block(ctx, flat_model, others).name == "model"  # still a candidate, the last one
 
     comp = next(c for c in roles.components(ctx) if c.name == "model")
     history: list[Attempt] = []
@@ -107,9 +108,54 @@ def test_offline_refine_ablates_picks_the_strongest_block_and_rewrites_only_it(r
         tried.append(plan.meta["choice"])
         history.append(Attempt(plan.text, 0.8))
         plan = roles.plan_block(ctx, chosen, history)
-    # the alternatives the cards offer, best-ranked first, the neutral form (already ablated) last, then None
-    assert tried == [c for c in comp.alternatives if c != comp.neutral] + [comp.neutral]
+    # the alternatives the cards offer, best-ranked first, then None; the neutral form is not tried: this
+    # step's ablation ran that very script and it scored worse than the solution (effect +0.05)
+    assert tried == [c for c in comp.alternatives if c != comp.neutral]
     assert plan is None
+
+
+def _attempted(roles, ctx, chosen) -> list[str]:
+    history: list[Attempt] = []
+    plan, tried = chosen.plan, []
+    while plan is not None:
+        tried.append(plan.meta["choice"])
+        history.append(Attempt(plan.text, 0.8))
+        plan = roles.plan_block(ctx, chosen, history)
+    return tried
+
+
+def test_a_refine_attempt_repeats_an_ablation_script_only_when_it_beat_the_solution(roles, task):
+    """The ablation already ran the solution with a component in its neutral form; an attempt with that same
+    script repeats its score. At 600 s on a regression table three of four refine attempts did just that
+    (clean -> minimal, ensemble -> best, postprocess -> none, each scoring as their parent). When the neutral
+    form scored better, it is still tried, so the better script becomes a node."""
+    ctx = _parent(roles, task)
+    comp = next(c for c in roles.components(ctx) if c.name == "model")
+    assert comp.neutral in comp.alternatives and not comp.tricks  # its ablation is the neutral alternative
+
+    def table(model_effect: float) -> Ablation:
+        return Ablation(
+            [AblationRow("model", "model: portfolio -> lgbm", 0.8 - model_effect, model_effect)], ""
+        )
+
+    better = roles.extract_block(ctx, table(-0.02), [])  # LightGBM alone beat the portfolio
+    assert better.name == "model" and _attempted(roles, ctx, better)[-1] == comp.neutral
+    rest = [n for n in REFINE_ORDER if n != "model"]  # an effect of 0 puts the model after unmeasured blocks
+    for no_better in (0.0, 0.05):  # changed nothing, or the portfolio helps
+        chosen = roles.extract_block(ctx, table(no_better), rest)
+        assert chosen.name == "model"
+        tried = _attempted(roles, ctx, chosen)
+        assert comp.neutral not in tried and tried == [c for c in comp.alternatives if c != comp.neutral]
+
+    # a component whose only alternative is the script its ablation ran is not chosen at all
+    post = next(c for c in roles.components(ctx) if c.name == "postprocess")
+    assert post.alternatives == [post.neutral]  # label metric: the tuned threshold, or none
+    flat = Ablation([AblationRow("postprocess", "postprocess: threshold -> none", 0.8, 0.0)], "")
+    others = [n for n in REFINE_ORDER if n != "postprocess"]
+    with pytest.raises(RoleError, match="this step's ablation"):
+        roles.extract_block(ctx, flat, others)
+    worse = Ablation([AblationRow("postprocess", "postprocess: threshold -> none", 0.81, -0.01)], "")
+    assert _attempted(roles, ctx, roles.extract_block(ctx, worse, others)) == [post.neutral]
 
 
 def test_a_refine_attempt_is_remembered_like_the_improve_that_makes_the_same_script(roles, task):
