@@ -301,14 +301,15 @@ class RunMemory:
     def describe(self) -> dict[str, Any]:
         """Which store this run reads and writes and how many records it held when the run opened it: a run
         said to start from an empty store can be checked from its own run.json (a relative store path is
-        one folder for every run started from the same place, so their memories mix)."""
+        one folder for every run started from the same place, so their memories mix). `records` is None
+        when the store could not be counted (the error is among the run's fallbacks), never a made-up 0."""
         records = self._safe(
             "count",
             lambda: {
                 name: self.exp.store.count(kind)
                 for name, kind in (("positive", POSITIVE), ("negative", NEGATIVE))
             },
-            {},
+            None,
         )
         return {"store": self.exp.store.location, "records": records, "priors": dict(self.priors)}
 

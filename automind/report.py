@@ -596,6 +596,31 @@ def _trick_view(t: dict[str, Any], tried: dict[str, list[dict[str, Any]]], run: 
     }
 
 
+def experience_text(exp: dict[str, Any] | None) -> str:
+    """What the experience memory started from (run.json `experience`), so a reader can tell a first run
+    from one steered by earlier runs' records and trick priors; "" for runs that predate the record."""
+    if not exp:
+        return ""
+    if not exp.get("store"):
+        return "off" if exp.get("hints", "off") == "off" else f"hints {exp['hints']}"
+    records = exp.get("records")
+    held = (
+        "an unknown number of records (the store could not be counted; see Fallbacks)"
+        if records is None
+        else f"{sum(records.values())} records ("
+        + ", ".join(f"{n} {k}" for k, n in sorted(records.items()))
+        + ")"
+    )
+    priors = exp.get("priors") or {}
+    tail = (
+        "; trick priors from earlier runs re-ordered the pool: "
+        + ", ".join(f"{t} {v:+.3g}" for t, v in sorted(priors.items()))
+        if priors
+        else "; no trick priors"
+    )
+    return f"{held} in {exp['store']} when the run began{tail}"
+
+
 def _knowledge(run: RunData) -> dict[str, Any]:
     from dataclasses import asdict
 
@@ -618,6 +643,7 @@ def _knowledge(run: RunData) -> dict[str, Any]:
             rows.append({**view, "title": n.trick.title, "source": provenance(run.scrub.text(n.trick.source)),
                          "kind": kind_name(n.trick.kind)})  # fmt: skip
     return {
+        "experience": experience_text(run.info.get("experience")),
         "disabled": bool(k.get("disabled") or summary.get("disabled")),
         "labels": k.get("labels") or summary.get("labels") or [],
         "seconds": summary.get("seconds"),

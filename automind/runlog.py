@@ -192,7 +192,8 @@ def start_text(
         if not experience.get("store"):
             parts.append(f"experience {experience.get('hints') or 'off'}")
         else:
-            held = sum((experience.get("records") or {}).values())
+            records = experience.get("records")
+            held = "unknown number of" if records is None else sum(records.values())
             priors = len(experience.get("priors") or {})
             parts.append(
                 f"experience: {held} records in {experience['store']}"

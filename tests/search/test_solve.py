@@ -434,8 +434,26 @@ def test_a_run_records_which_experience_store_it_started_from(
         assert info["store"] == str(tmp_path / "mem"), info
         held = sum(info["records"].values())
         assert f"experience: {held} records in {tmp_path / 'mem'}" in first_line, first_line
+        page = (tmp_path / name / "report.html").read_text()  # and the report says it, too
+        assert f"<b>Experience memory</b> {held} records (" in page and "/mem when the run began" in page
         seen.append(held)
     assert seen[0] == 0 and seen[1] > 0  # the second run began with what the first one wrote
+
+    from automind.store import Store
+
+    def broken(self, kind=None):
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(Store, "count", broken)  # a store that cannot be counted is not said to be empty
+    solve(task_dir, s, out=tmp_path / "uncounted", roles=ScriptedRoles({"*": [script(0.7)]}))
+    run = json.loads((tmp_path / "uncounted" / "run.json").read_text())
+    assert run["experience"]["records"] is None
+    fallbacks = run["fallbacks"]
+    assert any("experience count failed (OSError: disk gone)" in f for f in fallbacks), fallbacks
+    first_line = (tmp_path / "uncounted" / "run.log").read_text().splitlines()[0]
+    assert f"experience: unknown number of records in {tmp_path / 'mem'}" in first_line, first_line
+    assert "an unknown number of records" in (tmp_path / "uncounted" / "report.html").read_text()
+    monkeypatch.undo()
 
     off = settings_factory(**{"search.steps": 1, "search.num_drafts": 1, "experience.enabled": False})
     solve(task_dir, off, out=tmp_path / "off", roles=ScriptedRoles({"*": [script(0.7)]}))
