@@ -773,7 +773,9 @@ def tune_lgbm(X_tr, y_tr, params, cfg, weight=None):
     for shape in ({}, *LGBM_SHAPES):
         if stop_at is not None and time.time() > stop_at and best_loss is not None:
             break
-        p = _lgbm_objective({**params, **shape, "learning_rate": max(0.1, params.get("learning_rate", 0.05))}, cfg)
+        p = _lgbm_objective(
+            {**params, **shape, "learning_rate": max(0.1, params.get("learning_rate", 0.05))}, cfg
+        )
         p.update(verbose=-1, seed=int(cfg["seed"]), num_threads=lgbm_threads(cfg))
         train_set = lgb.Dataset(a, y_tr[idx_a], weight=wa, categorical_feature=cats or "auto")
         valid_set = lgb.Dataset(b, y_tr[idx_b], reference=train_set)
