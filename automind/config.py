@@ -23,7 +23,6 @@ def automind_home() -> Path:
     return Path(os.environ.get("AUTOMIND_HOME") or Path.home() / ".automind").expanduser()
 
 
-HOME = automind_home()
 SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 
 
@@ -339,8 +338,9 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
 
 def config_files(cwd: Path | None = None) -> list[Path]:
-    """The YAML layers in precedence order (lowest first)."""
-    return [HOME / "automind.yaml", (cwd or Path.cwd()) / "automind.yaml"]
+    """The YAML layers in precedence order (lowest first). The home layer is found when settings are
+    loaded, so AUTOMIND_HOME set after import (a test's private home) is the one read, never the user's."""
+    return [automind_home() / "automind.yaml", (cwd or Path.cwd()) / "automind.yaml"]
 
 
 def _sections() -> list[str]:

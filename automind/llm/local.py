@@ -53,9 +53,9 @@ MODELS = {
 
 
 def default_dir() -> Path:
-    from automind.config import HOME
+    from automind.config import automind_home
 
-    return HOME / "models"
+    return automind_home() / "models"
 
 
 def assemble(model: LocalModel, out_dir: Path) -> Path:

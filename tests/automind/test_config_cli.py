@@ -17,7 +17,7 @@ from automind.config import ConfigError, load_config
 def test_layers_in_order_with_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    monkeypatch.setattr("automind.config.HOME", home)
+    monkeypatch.setenv("AUTOMIND_HOME", str(home))
     (home / "automind.yaml").write_text("search:\n  steps: 5\n  num_drafts: 2\nllm:\n  model: home-model\n")
     (tmp_path / "automind.yaml").write_text("search:\n  steps: 7\n")
     env = {"AUTOMIND_SEARCH__NUM_DRAFTS": "4", "AUTOMIND_LLM__ROLES__CODER__TEMPERATURE": "0.9"}
@@ -141,7 +141,7 @@ def _policy(settings) -> tuple:
 
 
 def test_llm_mode_defaults_follow_the_paper_and_offline_keeps_its_own(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr("automind.config.HOME", tmp_path / "home")
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
     llm = load_config(cwd=tmp_path, environ={"OPENAI_API_KEY": "sk-x"})
     assert llm.mode == "llm" and _policy(llm.settings) == PAPER
     assert llm.sources["search.num_drafts"] == "default (llm mode)"
@@ -158,7 +158,7 @@ def test_llm_mode_defaults_follow_the_paper_and_offline_keeps_its_own(tmp_path: 
 
 
 def test_values_the_user_set_win_over_the_mode_defaults(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr("automind.config.HOME", tmp_path / "home")
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
     (tmp_path / "home").mkdir()
     (tmp_path / "home" / "automind.yaml").write_text("search:\n  greedy_prob: 0.6\n")
     (tmp_path / "automind.yaml").write_text("search:\n  num_drafts: 3\n")  # equal to the offline default
@@ -173,7 +173,7 @@ def test_values_the_user_set_win_over_the_mode_defaults(tmp_path: Path, monkeypa
 
 def test_config_show_says_which_defaults_are_active(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("automind.config.HOME", tmp_path / "home")
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     res = CliRunner().invoke(app, ["config", "show"], terminal_width=200)

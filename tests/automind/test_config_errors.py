@@ -18,7 +18,6 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
-    monkeypatch.setattr("automind.config.HOME", tmp_path / "home")
     monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
     for name in ("AUTOMIND_SEARCH__STEPS", "AUTOMIND_SEARCH"):
         monkeypatch.delenv(name, raising=False)
