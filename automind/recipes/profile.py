@@ -233,6 +233,8 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         flags.add("images")
     if len(train) < 5000:
         flags.add("small")
+    if len(train) >= 1000:  # an inner quarter of a fold holds ~200 rows: enough to compare settings on
+        flags.add("enough_rows")
     if len(train) >= 100_000:
         flags.add("large")
     if problem == "regression" and np.issubdtype(y.dtype, np.number) and y.min() >= 0:

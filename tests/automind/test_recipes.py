@@ -41,7 +41,7 @@ COMPONENT_SIGNATURES = {
 APPLIES_KEYS = {"problems", "modalities", "families", "metric_kinds", "needs"}
 FLAGS = {"categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features",
          "missing", "text", "images", "small", "large", "nonneg_target", "skewed_target", "imbalanced", "siblings",
-         "catboost"}  # fmt: skip
+         "catboost", "enough_rows"}  # fmt: skip
 
 
 @pytest.fixture(autouse=True)
@@ -493,6 +493,25 @@ def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, rol
         else:
             assert changed, f"{trick} did not change the out-of-fold predictions"
 
+
+
+@pytest.mark.slow
+def test_lgbm_tuning_is_offered_from_a_thousand_rows_and_runs_in_the_script(tasks, roles, tmp_path, monkeypatch):
+    """rcp-lgbm-tune ranks tree shapes on an inner quarter of each fold: on 300 rows that quarter holds ~60
+    rows, too few to rank anything (on a 25-row table it picked a shape that graded worse), so the card is
+    offered from 1,000 rows; there the improve runs, says which shape each fold chose, and scores."""
+    small = tasks["regression"]
+    state = State.from_code(roles.code(_ctx(small), roles.plan(_ctx(small))))
+    assert "rcp-lgbm-tune" not in _applicable_tricks(roles, _ctx(small), state)
+    task = Task.load(prepare_task(_frame(1250, "regression"), tmp_path / "reg", "y", "rmse", name="reg-1250"))
+    base_ctx = _single_model_draft(roles, task)
+    base_code = roles.code(base_ctx, roles.plan(base_ctx))
+    assert "rcp-lgbm-tune" in _applicable_tricks(roles, _ctx(task), State.from_code(base_code))
+    ctx = _ctx(task, "improve", parent_code=base_code, trick=roles.cards["rcp-lgbm-tune"].to_trick())
+    plan = roles.plan(ctx)
+    assert plan.meta["trick_id"] == "rcp-lgbm-tune"
+    out, metric = _exec(task, roles.code(ctx, plan), tmp_path / "tuned", monkeypatch)
+    assert metric is not None and out.count("lightgbm tree shape chosen on the fold's inner split") == 5, out
 
 def test_a_new_card_adds_behaviour_without_code_changes(tasks, settings, tmp_path):
     extra = tmp_path / "cards"
