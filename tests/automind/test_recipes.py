@@ -494,9 +494,10 @@ def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, rol
             assert changed, f"{trick} did not change the out-of-fold predictions"
 
 
-
 @pytest.mark.slow
-def test_lgbm_tuning_is_offered_from_a_thousand_rows_and_runs_in_the_script(tasks, roles, tmp_path, monkeypatch):
+def test_lgbm_tuning_is_offered_from_a_thousand_rows_and_runs_in_the_script(
+    tasks, roles, tmp_path, monkeypatch
+):
     """rcp-lgbm-tune ranks tree shapes on an inner quarter of each fold: on 300 rows that quarter holds ~60
     rows, too few to rank anything (on a 25-row table it picked a shape that graded worse), so the card is
     offered from 1,000 rows; there the improve runs, says which shape each fold chose, and scores."""
@@ -512,6 +513,7 @@ def test_lgbm_tuning_is_offered_from_a_thousand_rows_and_runs_in_the_script(task
     assert plan.meta["trick_id"] == "rcp-lgbm-tune"
     out, metric = _exec(task, roles.code(ctx, plan), tmp_path / "tuned", monkeypatch)
     assert metric is not None and out.count("lightgbm tree shape chosen on the fold's inner split") == 5, out
+
 
 def test_a_new_card_adds_behaviour_without_code_changes(tasks, settings, tmp_path):
     extra = tmp_path / "cards"
