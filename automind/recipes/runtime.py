@@ -743,6 +743,7 @@ LGBM_SHAPES = (
 
 
 def _lgbm_objective(p, cfg):
+    """LightGBM's objective for the task's problem; a regression objective set by a hook is kept."""
     if cfg["problem"] == "regression":
         p.setdefault("objective", "regression")
     elif cfg["problem"] == "binary":
