@@ -742,15 +742,22 @@ LGBM_SHAPES = (
 )
 
 
-def _lgbm_objective(p, cfg):
-    """LightGBM's objective for the task's problem; a regression objective set by a hook is kept."""
+def _lgbm_params(p, cfg):
+    """LightGBM's objective for the task's problem (a regression objective set by a hook is kept), quiet,
+    seeded, with the thread count for the data's size."""
     if cfg["problem"] == "regression":
         p.setdefault("objective", "regression")
     elif cfg["problem"] == "binary":
         p["objective"] = "binary"
     else:
         p.update(objective="multiclass", num_class=int(cfg["n_classes"]))
+    p.update(verbose=-1, seed=int(cfg["seed"]), num_threads=lgbm_threads(cfg))
     return p
+
+
+def _lgbm_categoricals(X, cfg):
+    """The fold's categorical columns that this matrix holds by name (none for an array)."""
+    return [c for c in cfg.get("_fold_categorical", []) if hasattr(X, "columns") and c in X.columns]
 
 
 def tune_lgbm(X_tr, y_tr, params, cfg, weight=None):
@@ -769,15 +776,14 @@ def tune_lgbm(X_tr, y_tr, params, cfg, weight=None):
     wa = None if weight is None else weight[idx_a]
     start, deadline = time.time(), cfg.get("fold_deadline")
     stop_at = None if deadline is None else start + 0.5 * max(0.0, deadline - start)
-    cats = [c for c in cfg.get("_fold_categorical", []) if hasattr(X_tr, "columns") and c in X_tr.columns]
+    cats = _lgbm_categoricals(X_tr, cfg)
     best, best_loss = {}, None
     for shape in ({}, *LGBM_SHAPES):
         if stop_at is not None and time.time() > stop_at and best_loss is not None:
             break
-        p = _lgbm_objective(
+        p = _lgbm_params(
             {**params, **shape, "learning_rate": max(0.1, params.get("learning_rate", 0.05))}, cfg
         )
-        p.update(verbose=-1, seed=int(cfg["seed"]), num_threads=lgbm_threads(cfg))
         train_set = lgb.Dataset(a, y_tr[idx_a], weight=wa, categorical_feature=cats or "auto")
         valid_set = lgb.Dataset(b, y_tr[idx_b], reference=train_set)
         booster = lgb.train(p, train_set, 2000, valid_sets=[valid_set],
@@ -805,8 +811,7 @@ def fit_lgbm(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
         weight = (len(y_tr) / (len(counts) * np.maximum(counts, 1)))[y_tr]
     if tune:
         p = tune_lgbm(X_tr, y_tr, p, cfg, weight)
-    p = _lgbm_objective(p, cfg)
-    p.update(verbose=-1, seed=int(cfg["seed"]), num_threads=lgbm_threads(cfg))
+    p = _lgbm_params(p, cfg)
     floor, deadline = min_patience(len(y_tr)), cfg.get("fold_deadline")
     state = {"best": None, "it": 0}
 
@@ -819,7 +824,7 @@ def fit_lgbm(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
         if env.iteration - state["it"] > patience or late:
             raise lgb.callback.EarlyStopException(state["it"], [env.evaluation_result_list[0]])
 
-    cats = [c for c in cfg.get("_fold_categorical", []) if hasattr(X_tr, "columns") and c in X_tr.columns]
+    cats = _lgbm_categoricals(X_tr, cfg)
     train_set = lgb.Dataset(
         X_tr, y_tr, weight=weight, categorical_feature=cats or "auto", free_raw_data=False
     )
