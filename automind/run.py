@@ -64,6 +64,9 @@ Event = Callable[[str, dict[str, Any]], None]
 REFIT_SHARE = 0.25  # the final refit never holds back more than this share of the time limit
 FINISH_SHARE = 0.1  # the finishing reserve never takes more than this share of a time limit
 MIN_START_S = 5.0  # no execution starts with less time left (at most FINISH_SHARE of the time limit)
+# An ensemble blends saved predictions in a second or two (college at 120 s stopped with 4 s left instead of
+# running its due ensemble)
+ENSEMBLE_START_S = 2.0
 # Actions whose step runs several executions or nodes (docs/search.md); the others are one Agent.step each.
 STEP_ACTIONS: dict[str, Callable[[Agent, Decision, Roles], list[Node]]] = {
     "refine": refine_step,
@@ -263,10 +266,15 @@ class Runner:
         return max(1.0, cap if left is None else min(cap, left))
 
     def progress(self) -> float:
-        """The share of the budget spent: the larger of the time and step shares, in [0, 1]."""
+        """The share of the budget spent: the larger of the time and step shares, in [0, 1]. The time share
+        is of the search's own time: the time limit less the finishing reserve and the best node's refit
+        (credit at 120 s kept 30 s for them, so a share of the whole limit never reached the ensembles'
+        0.75 before the search stopped, and the run ended with no ensemble)."""
         shares = [0.0]
         if self.time_limit is not None:
-            shares.append(self.elapsed() / self.time_limit)
+            held = finish_reserve(self.settings, self.time_limit) + self._refit_held(with_ensemble=False)
+            window = self.time_limit - held
+            shares.append(self.elapsed() / window if window > 0 else 1.0)
         if self.max_steps is not None:
             shares.append(len(self.journal) / self.max_steps)
         return min(1.0, max(shares))
@@ -288,9 +296,11 @@ class Runner:
         return self.exec_timeout()
 
     def start_floor(self, kind: str) -> float:
-        """The least time left with which an execution of `kind` starts: MIN_START_S (at most FINISH_SHARE of
-        the time limit), and half the shortest training run of this run so far (search/budget.lower_bound)."""
-        floor = min(MIN_START_S, FINISH_SHARE * self.time_limit) if self.time_limit is not None else 0.0
+        """The least time left with which an execution of `kind` starts: MIN_START_S (ENSEMBLE_START_S for an
+        ensemble, which trains nothing; at most FINISH_SHARE of the time limit), and half the shortest
+        training run of this run so far (search/budget.lower_bound)."""
+        least = ENSEMBLE_START_S if kind == "ensemble" else MIN_START_S
+        floor = min(least, FINISH_SHARE * self.time_limit) if self.time_limit is not None else 0.0
         return max(floor, FIT_SHARE * lower_bound(self.journal, kind))
 
     # --- time for finishing: the final refit on the full training data (docs/holdout.md) ---------------
@@ -306,6 +316,11 @@ class Runner:
         or all that is left: the reserve must not vanish when a step ends a second into it (a 600 s run once
         held 89 s for 90 s of search, dropped it when a 6 s step overran by one second, searched on, and
         skipped the refit)."""
+        return self._refit_held(with_ensemble=True)
+
+    def _refit_held(self, with_ensemble: bool) -> float:
+        """`refit_reserve`, with or without the refit of a due ensemble (`progress` needs the best node's
+        alone: whether an ensemble is due depends on the progress)."""
         from automind.refit import ensemble_chain, refit_chain, refit_seconds
 
         agent = getattr(self, "agent", None)
@@ -313,7 +328,7 @@ class Runner:
         if h is None or best is None or not self.settings.verify.refit:
             return 0.0
         chains = [refit_chain(self.journal, self.run_dir, best)]
-        if members := ensemble_due(self.journal, self.settings.search, self.progress()):
+        if with_ensemble and (members := ensemble_due(self.journal, self.settings.search, self.progress())):
             chains.append(ensemble_chain(self.journal, self.run_dir, members))
         needs = [refit_seconds(c, h.n_seen, h.n_seen + h.n_holdout) for c in chains if not isinstance(c, str)]
         if self.time_limit is None:

@@ -283,6 +283,14 @@ def test_a_leak_whose_block_is_not_found_flags_the_node_without_a_child(task_dir
     assert second.leakage.status == "leak" and second.leakage.reasons[-1].source == "llm"
 
 
+def _bound(runner: Any) -> Any:
+    """A stand-in runner with the Runner methods the budget rules call on themselves."""
+    from automind.run import Runner
+
+    runner._refit_held = lambda with_ensemble: Runner._refit_held(runner, with_ensemble)
+    return runner
+
+
 def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
     """The estimate (the best node's run scaled to all rows) is reserved when it is at most REFIT_SHARE of the
     time limit; a bigger one is skipped at the end anyway, so nothing is held back for it."""
@@ -292,12 +300,12 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
 
     def runner(exec_s: float, limit: float | None, elapsed: float = 0.0) -> SimpleNamespace:
         best = SimpleNamespace(timings={"exec": exec_s}, code="print(1)", id="0")
-        return SimpleNamespace(
+        return _bound(SimpleNamespace(
             journal=SimpleNamespace(best_node=best, nodes=[best]), time_limit=limit, run_dir=Path("run"),
             agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=850, n_holdout=150)),
             settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=SearchConfig(finish_reserve_s=5.0)),
             elapsed=lambda: elapsed, progress=lambda: 0.0,  # before the ensemble share
-        )  # fmt: skip
+        ))  # fmt: skip
 
     assert Runner.refit_reserve(runner(17.0, 120.0)) == pytest.approx(20.0)  # 17 s on 85 % of the rows
     assert Runner.refit_reserve(runner(30.0, 120.0)) == 0.0  # 35 s > REFIT_SHARE * 120 s: not reserved
@@ -333,7 +341,7 @@ def test_the_reserve_keeps_time_to_refit_the_ensemble_that_is_due():
             settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=cfg.model_copy(update=search)),
         )  # fmt: skip
         runner.progress = lambda: elapsed / limit
-        return Runner.refit_reserve(runner)
+        return Runner.refit_reserve(_bound(runner))
 
     assert reserve(600.0, 300.0) == pytest.approx(10.0 / 0.8)  # half-way: the best node's refit alone
     assert reserve(600.0, 460.0) == pytest.approx((10.0 + 8.0) / 0.8)  # ensemble due: both members
@@ -455,3 +463,54 @@ def test_own_validation_pools_both_scores_and_other_code_is_ranked_by_the_holdou
         assert b.metric.value == pytest.approx((60 * 1.0 + 240 * 0.95) / 300)
         assert c.metric.value == 1.0  # the blend's own score is not pooled
         assert b.metric > a.metric
+
+
+def test_the_ensemble_share_is_of_the_search_time_not_of_the_whole_limit():
+    """The time share the policy sees leaves out the finishing reserve and the best node's refit, so the
+    ensembles' last quarter begins inside the search: credit at 120 s held 30 s for them, the whole-limit share
+    reached 0.74 as the search stopped, and the run ended with no ensemble at all."""
+    from types import SimpleNamespace
+
+    from automind.run import Runner
+    from automind.search.policy import ensemble_due
+
+    j = Journal(lower_is_better=False)
+    for value, secs in ((0.8, 20.0), (0.7, 4.0)):  # two lineages that saved predictions
+        j.append(Node(action="draft", metric=MetricValue(value), is_buggy=False, code="x",
+                      outputs=["oof.npy", "test_pred.npy", "y.npy"], timings={"exec": secs}))  # fmt: skip
+    cfg = SearchConfig(finish_reserve_s=10.0, ensemble={"members": 2, "start_share": 0.75})
+
+    def runner(elapsed: float, limit: float | None = 120.0, steps: int | None = None) -> Any:
+        r = _bound(SimpleNamespace(
+            journal=j, time_limit=limit, max_steps=steps, run_dir=Path("run"), elapsed=lambda: elapsed,
+            agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=800, n_holdout=200)),
+            settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=cfg),
+        ))  # fmt: skip
+        r.progress = lambda: Runner.progress(r)
+        return r
+
+    # 10 s for the report and 25 s (20 s on 80 % of the rows) for the best node's refit: 85 s of search
+    assert Runner.progress(runner(42.5)) == pytest.approx(0.5)
+    late = runner(66.0)  # 55 % of the limit, 78 % of the search
+    assert Runner.progress(late) == pytest.approx(66.0 / 85.0)
+    assert [n.id for n in ensemble_due(j, cfg, Runner.progress(late))] == ["0", "1"]
+    # the reserve then also keeps the members' refit (the 4 s draft's too)
+    assert Runner.refit_reserve(late) == pytest.approx(24.0 / 0.8)
+    assert ensemble_due(j, cfg, Runner.progress(runner(60.0))) == []  # 71 % of the search: not yet
+    assert Runner.progress(runner(200.0)) == 1.0
+    assert Runner.progress(runner(0.0, limit=None, steps=4)) == pytest.approx(0.5)  # the share of the steps
+
+
+def test_an_ensemble_may_start_with_less_time_left_than_a_training_run():
+    """An ensemble blends saved predictions in a second or two: it starts with ENSEMBLE_START_S left, where a
+    training script needs MIN_START_S (college at 120 s stopped with 4 s left and its ensemble due)."""
+    from types import SimpleNamespace
+
+    from automind.run import ENSEMBLE_START_S, MIN_START_S, Runner
+
+    j = Journal(lower_is_better=False)
+    j.append(Node(action="draft", metric=MetricValue(0.8), is_buggy=False, code="x", timings={"exec": 3.0}))
+    r = SimpleNamespace(journal=j, time_limit=120.0)
+    assert Runner.start_floor(r, "ensemble") == ENSEMBLE_START_S < MIN_START_S
+    assert Runner.start_floor(r, "improve") == MIN_START_S
+    assert Runner.start_floor(SimpleNamespace(journal=j, time_limit=10.0), "ensemble") == 1.0  # 10 % of 10 s
