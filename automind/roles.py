@@ -64,6 +64,7 @@ class Context:
     parent_code: str | None = None
     parent_output: str | None = None  # truncated execution output (errors for debug)
     parent_metric: float | None = None
+    parent_dir: str | None = None  # the parent's node folder (its saved outputs are under submission/)
     parent_tricks: list[str] = field(default_factory=list)  # trick ids applied on the lineage
     # trick ids that changed no prediction wherever this run, or the parent's draft, applied them
     # (search/journal.ineffective_tricks)

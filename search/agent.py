@@ -86,6 +86,7 @@ class Agent:
             ctx.parent_plan, ctx.parent_code = p.plan, p.code
             ctx.parent_output = p.output + (f"\n\n[why it failed] {p.error}" if p.error else "")
             ctx.parent_metric = None if p.metric is None else p.metric.value
+            ctx.parent_dir = str(self.node_dir(p.id).resolve())
             ctx.parent_tricks = p.applied_tricks
             if d.action == "debug":
                 ctx.lineage = failed_lineage(p)

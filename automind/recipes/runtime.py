@@ -67,6 +67,7 @@ def prepare(train, test, cfg):  # a legacy draft's encoding block defines it
 
 # %% imports
 import inspect  # noqa: E402
+import json  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import time  # noqa: E402
@@ -1233,6 +1234,7 @@ def solve_1d(train, test, y):
     oof, test_pred = (
         combine(members, y, splits, CFG) if len(members) > 1 else (members[0]["oof"], members[0]["test"])
     )
+    CFG["_combined"] = metric_score(y, oof)  # before post-processing, as each member's score is
     if CFG["problem"] == "regression":
         CFG["y_range"] = (float(np.min(y)), float(np.max(y)))
     for hook in ENSEMBLE_HOOKS:
@@ -1284,6 +1286,11 @@ def report(y, oof, test_pred):
     if members and np.ndim(y) == 1:
         np.savez_compressed(out / "members.npz", **{f"oof__{m['name']}": m["oof"] for m in members},
                             **{f"test__{m['name']}": m["test"] for m in members})  # fmt: skip
+        # each model's own score beside the combination's, both before post-processing: a refine attempt
+        # that would swap the portfolio for one of its own weaker members is known to lose before it runs
+        scores = {"metric": CFG["metric"], "lower_is_better": CFG["lower_is_better"],
+                  "combined": CFG.get("_combined"), "members": {m["name"]: m["score"] for m in members}}  # fmt: skip
+        (out / "members.json").write_text(json.dumps(scores, indent=1) + "\n")
     print(f"Validation {CFG['metric']}: {score:.6f}")
     log(f"done in {time.time() - T0:.1f}s of a {time_budget():.0f}s allowance")
     return score

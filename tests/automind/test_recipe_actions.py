@@ -158,6 +158,50 @@ def test_a_refine_attempt_repeats_an_ablation_script_only_when_it_beat_the_solut
     assert _attempted(roles, ctx, roles.extract_block(ctx, worse, others)) == [post.neutral]
 
 
+def _members_file(folder, combined: float, members: dict[str, float], lower: bool = False) -> str:
+    sub = folder / "submission"
+    sub.mkdir(parents=True, exist_ok=True)
+    data = {"metric": "accuracy", "lower_is_better": lower, "combined": combined, "members": members}
+    (sub / "members.json").write_text(json.dumps(data))
+    return str(folder)
+
+
+def test_a_refine_attempt_skips_a_model_the_portfolio_already_found_weaker(roles, task, tmp_path):
+    """Swapping the portfolio for one of its own models re-runs what the solution measured: a model that
+    scored below the combination on the same folds is not tried, except the best model (alone it gets all
+    the time the portfolio shares out). Without the file, every alternative is tried as before."""
+    from automind.recipes.actions import member_names, weaker_members
+
+    ctx = _parent(roles, task)
+    comp = next(c for c in roles.components(ctx) if c.name == "model")
+    table = Ablation([AblationRow("model", "model: portfolio -> lgbm", 0.75, 0.05)], "")
+    everything = _attempted(roles, ctx, roles.extract_block(ctx, table, []))
+    assert everything == [c for c in comp.alternatives if c != comp.neutral] and len(everything) >= 3
+
+    reg = roles._registry(ctx)
+    names = {c: member_names(reg[c]["code"]) for c in everything}
+    assert names["cmp-model-catboost"] == {"catboost"} and names["cmp-model-forest"] == {"rf", "et"}
+    scores = {"lgbm": 0.79, "lgbm-xt": 0.78, "linear": 0.74, "catboost": 0.795, "et": 0.70, "rf": 0.77,
+              "lgbm-large": 0.81}  # fmt: skip
+    ctx.parent_dir = _members_file(tmp_path / "a", 0.80, scores)
+    assert weaker_members(ctx.parent_dir) == {"lgbm", "lgbm-xt", "linear", "catboost", "et", "rf"}
+    kept = _attempted(roles, ctx, roles.extract_block(ctx, table, []))
+    assert kept == [c for c in everything if not names[c] <= weaker_members(ctx.parent_dir)]
+    assert "cmp-model-lgbm-large" in kept and "cmp-model-catboost" not in kept  # the best model stays
+
+    # a lower-is-better metric, and the best model below the combination: still tried
+    ctx.parent_dir = _members_file(tmp_path / "b", 2.0, {"catboost": 2.1, "rf": 2.5, "et": 2.2}, lower=True)
+    assert weaker_members(ctx.parent_dir) == {"rf", "et"}
+    kept = _attempted(roles, ctx, roles.extract_block(ctx, table, []))
+    assert "cmp-model-catboost" in kept and "cmp-model-forest" not in kept
+    assert [c for c in everything if c not in kept] == ["cmp-model-forest"]
+
+    for broken in ("{", json.dumps({"members": {"a": 1.0}})):  # unreadable: nothing is skipped
+        (tmp_path / "b" / "submission" / "members.json").write_text(broken)
+        assert weaker_members(ctx.parent_dir) == frozenset()
+    assert weaker_members(None) == frozenset() and weaker_members(str(tmp_path / "none")) == frozenset()
+
+
 def test_a_refine_attempt_is_remembered_like_the_improve_that_makes_the_same_script(roles, task):
     """A refine attempt's summary carries its draft and whole trick list, so a later improve does not rebuild
     its script (wvs at 600 s ran three refine attempts again as improves, 127 s for no new score); and the

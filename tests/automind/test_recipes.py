@@ -4,6 +4,8 @@ produce valid submissions with a metric, stepwise cells add up to the script, an
 from __future__ import annotations
 
 import ast
+import json
+import re
 import shutil
 from pathlib import Path
 
@@ -209,6 +211,11 @@ def test_the_portfolio_draft_runs_and_combines_several_models(kind, tasks, roles
     assert metric is not None and "ensemble weights" in res.stdout and res.stdout.count("] model ") >= 2
     assert (res.workspace / "submission" / "members.npz").is_file()
     assert grade(task, res.workspace / "submission" / "submission.csv").valid
+    # each model's score beside the combination's, as the log printed them (refine reads it)
+    saved = json.loads((res.workspace / "submission" / "members.json").read_text())
+    logged = dict(re.findall(r"\] model (\S+): \S+ ([-0-9.e]+) in", res.stdout))
+    assert len(saved["members"]) >= 2 and {k: f"{v:.6f}" for k, v in saved["members"].items()} == logged
+    assert saved["metric"] == task.metric.name and isinstance(saved["combined"], float)
 
 
 def test_drafts_differ_and_follow_the_memory(tasks, roles):
