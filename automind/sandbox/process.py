@@ -179,16 +179,20 @@ class Tree:
     def _share(self, pid: int, rss: int) -> int:
         """A process's proportional set size; when its smaps cannot be read, 0 for a process that is exiting
         (its pages are being unmapped: counting its whole RSS would count shared pages again and kill a
-        tree of forked workers as they finish), else its RSS (the safe side)."""
+        tree of forked workers as they finish), else its RSS read again now, never more than the `rss` read
+        before (the safe side). An exiting worker can still show as running after letting go of its memory
+        map; its RSS then reads 0, where the one read a moment earlier held the pages it shared."""
         pss = pss_bytes(pid)
         if pss is not None:
             return pss
         ps = self.psutil
         try:
-            gone = self.known[pid].status() in (ps.STATUS_ZOMBIE, ps.STATUS_DEAD)
+            proc = self.known[pid]
+            if proc.status() in (ps.STATUS_ZOMBIE, ps.STATUS_DEAD):
+                return 0
+            return min(rss, int(proc.memory_info().rss))
         except (ps.Error, KeyError):
-            gone = True
-        return 0 if gone else rss
+            return 0
 
     def _marked(self) -> list[Any]:
         """Processes started since this execution began that still carry its marker variable."""

@@ -68,3 +68,35 @@ def test_an_exiting_process_counts_nothing_when_its_share_cannot_be_read():
         assert tree._share(os.getpid(), 1) == pss_bytes(os.getpid())  # a live one: its share
     finally:
         zombie.wait()
+
+
+def test_a_worker_that_let_go_of_its_memory_but_still_runs_counts_its_rss_now():
+    """Between releasing its memory map and becoming a zombie, an exiting worker still reads as running and
+    its smaps are empty: its RSS read a moment earlier (the shared pages included) must not be counted, as
+    that once killed a valid script of forked workers. Its RSS read again is what counts."""
+    import os
+    import time
+
+    import psutil
+
+    from automind.sandbox import process
+
+    class Exiting:  # what psutil shows of such a worker
+        def status(self) -> str:
+            return psutil.STATUS_RUNNING
+
+        def memory_info(self):
+            return type("mem", (), {"rss": 0})()
+
+    class Starting(Exiting):  # a process whose smaps cannot be read but whose memory is real
+        def memory_info(self):
+            return type("mem", (), {"rss": 300 * 2**20})()
+
+    tree = process.Tree(os.getpid(), "marker", time.time())
+    gone = 2**22 + 12345  # no such process: its smaps cannot be read
+    assert process.pss_bytes(gone) is None
+    tree.known[gone] = Exiting()
+    assert tree._share(gone, 230 * 2**20) == 0
+    tree.known[gone] = Starting()
+    assert tree._share(gone, 230 * 2**20) == 230 * 2**20  # never more than the RSS read with the others
+    assert tree._share(gone + 1, 5) == 0  # unknown to the tree: gone
