@@ -24,6 +24,7 @@ from automind.recipes.components import (
     ablate,
     choice_cards,
     is_neutral,
+    member_names,
     set_choice,
     tricks_of,
 )
@@ -561,6 +562,11 @@ class RecipeRoles(RecipeSearchActions):
             ok = [c for c in choice_cards(reg, name) if _applies(reg[c], profile, family, flags)]
             ok.sort(key=lambda c: (-float(reg[c].get("priority", 0)), c))
             neutral = next((c for c in ok if reg[c].get("neutral")), None)
+            if name == "ensemble" and len(member_names(blocks["model"][1])) == 1:
+                # one model: the script never calls the combination, so no choice of it changes a
+                # prediction (seven such refine attempts in saved runs each scored as their parent);
+                # its tricks (ENSEMBLE_HOOKS) still act, and are still ablated
+                ok, neutral = [], card
             out.append(Component(name, label, card, tricks, [c for c in ok if c != card], neutral, step))
         return out
 

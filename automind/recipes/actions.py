@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from automind.errors import RoleError
-from automind.recipes.components import ComponentError, block
+from automind.recipes.components import ComponentError, block, member_names
 from automind.recipes.compose import State, tricks_tail
 from automind.recipes.ensemble import DESCRIPTIONS, METHODS, render_ensemble
 from automind.roles import (
@@ -246,14 +246,6 @@ class RecipeSearchActions:
         usable = plan.meta.get("members") or members
         dirs = [{"id": m["id"], "dir": f"{m['dir']}/submission"} for m in usable]
         return render_ensemble(self.profile(ctx), str(plan.meta["method"]), dirs, ctx.seed)
-
-
-_MEMBER = re.compile(r"""\bmember\(\s*["']([^"']+)["']""")
-
-
-def member_names(code: str) -> frozenset[str]:
-    """The portfolio members a model card's code defines (`member("name", ...)`)."""
-    return frozenset(_MEMBER.findall(code))
 
 
 def weaker_members(node_dir: str | None) -> frozenset[str]:

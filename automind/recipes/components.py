@@ -78,6 +78,14 @@ def outside(code: str, name: str) -> str:
     return without_state(code.replace(block(code, name), f"{BEGIN}{name}\n", 1))
 
 
+_MEMBER = re.compile(r"""\bmember\(\s*["']([^"']+)["']""")
+
+
+def member_names(code: str) -> frozenset[str]:
+    """The portfolio members a model block or card defines (`member("name", ...)`)."""
+    return frozenset(_MEMBER.findall(code))
+
+
 def choice_cards(recipes: dict[str, dict[str, Any]], name: str) -> list[str]:
     return sorted(rid for rid, rec in recipes.items() if is_choice(rec) and rec.get("component") == name)
 

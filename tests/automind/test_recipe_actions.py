@@ -202,6 +202,26 @@ def test_a_refine_attempt_skips_a_model_the_portfolio_already_found_weaker(roles
     assert weaker_members(None) == frozenset() and weaker_members(str(tmp_path / "none")) == frozenset()
 
 
+def test_the_combination_of_a_one_model_pipeline_is_neither_ablated_nor_refined(roles, task):
+    """A script with one model never calls its `combine`: ablating it or refining it with another method only
+    re-runs the script (seven such refine attempts of saved runs each scored as their parent). The portfolio's
+    combination is still both."""
+    from automind.recipes.components import member_names
+
+    first = roles.plan(Context(task=task, action="draft", analysis=""))
+    code = roles.code(Context(task=task, action="draft", analysis=""), first)
+    assert member_names(block(code, "model")) == {"lgbm"}
+    one = Context(task=task, action="refine", analysis="", parent_code=code, parent_metric=0.8,
+                  facts={"lower_is_better": False})  # fmt: skip
+    ens = next(c for c in roles.components(one) if c.name == "ensemble")
+    assert ens.alternatives == [] and ens.neutral == ens.card is not None
+    assert "ensemble" not in [name for name, _ in roles.ablations(one)]
+    many = _parent(roles, task)
+    ens = next(c for c in roles.components(many) if c.name == "ensemble")
+    assert ens.alternatives and ens.neutral != ens.card
+    assert "ensemble" in [name for name, _ in roles.ablations(many)]
+
+
 def test_a_refine_attempt_is_remembered_like_the_improve_that_makes_the_same_script(roles, task):
     """A refine attempt's summary carries its draft and whole trick list, so a later improve does not rebuild
     its script (wvs at 600 s ran three refine attempts again as improves, 127 s for no new score); and the
