@@ -343,6 +343,7 @@ def refine_view(journal: Journal) -> list[dict[str, Any]]:
                 "error": rec.get("error"),
                 "note": rec.get("note"),
                 "ablation_note": rec.get("ablation_note"),
+                "not_tried": rec.get("not_tried", []),
                 "attempts": [
                     {
                         "attempt": (a.refine or {}).get("attempt"),

@@ -69,6 +69,8 @@ def refine_step(agent: Agent, d: Decision, roles: Roles) -> list[Node]:
         record["error"] = f"{type(e).__name__}: {e}"
         return []
     record.update(block=block.name, block_code=block.code, plan=block.plan.text)
+    if block.plan.meta.get("not_tried"):  # alternatives the roles left out, each with its reason
+        record["not_tried"] = [str(x) for x in block.plan.meta["not_tried"]]
     cap = attempt_cap(base)  # the attempts' coder is told the limit they will run under
     if cap is not None:
         ctx = replace(ctx, exec_timeout_s=min(ctx.exec_timeout_s or cap, cap))

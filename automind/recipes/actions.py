@@ -137,12 +137,13 @@ class RecipeSearchActions:
             comp = comps.get(name)
             if comp is None or name in refined or not comp.alternatives:
                 continue
-            plans = self._attempt_plans(ctx, name, measured)
+            plans, skipped = self._attempt_choices(ctx, name, measured)
             if not plans:
                 continue
             text = block(ctx.parent_code or "", name)
             first = _refine_plan(plans[0], name, 1)
             first.meta["measured"] = [[d, sorted(t)] for d, t in measured]  # for plan_block, same step
+            first.meta["not_tried"] = skipped  # the refine record and the report show them
             return Block(name, text, first)
         raise RoleError(
             "refine: every component with alternatives was already refined on this lineage "
@@ -176,19 +177,36 @@ class RecipeSearchActions:
         models the solution's own portfolio fitted and found weaker than its combination (`weaker_members`).
         `ctx` is the refine step's, fixed for the whole step, so the list (indexed by attempt) does not shift
         under the attempts."""
+        return self._attempt_choices(ctx, name, measured)[0]
+
+    def _attempt_choices(
+        self, ctx: Context, name: str, measured: set[tuple[str, frozenset[str]]] | None = None
+    ) -> tuple[list[Plan], list[str]]:
+        """`_attempt_plans`, and one line per alternative left out saying why (the report shows them)."""
         comp = next(c for c in self.components(ctx) if c.name == name)
         reg = self._registry(ctx)
-        ran, idle = self.ran_scripts(ctx, reg) | (measured or set()), set(ctx.ineffective_tricks)
+        ran, idle = self.ran_scripts(ctx, reg), set(ctx.ineffective_tricks)
         weaker = weaker_members(ctx.parent_dir)
-        plans = []
+        plans, skipped = [], []
         for p in self.alternatives(ctx, name):
             key = self.script_key(ctx, State(**p.meta["state"]), reg)
             models = member_names(str(reg.get(str(p.meta.get("choice")), {}).get("code", "")))
-            if key not in ran and p.meta.get("choice") not in idle and not (models and models <= weaker):
+            why = (
+                "this step's ablation ran that script and it scored no better" if key in (measured or set())
+                else "this run already ran that script" if key in ran
+                else "it changed no prediction where this run applied it" if p.meta.get("choice") in idle
+                else f"the solution's own portfolio fitted {', '.join(sorted(models))} on the same folds: "
+                "weaker than its combination" if models and models <= weaker
+                else None
+            )  # fmt: skip
+            if why is None:
                 plans.append(p)
-        return [p for p in plans if p.meta.get("choice") != comp.neutral] + [
+            else:
+                skipped.append(f"{p.meta.get('note') or name}: {why}")
+        ordered = [p for p in plans if p.meta.get("choice") != comp.neutral] + [
             p for p in plans if p.meta.get("choice") == comp.neutral
         ]
+        return ordered, skipped
 
     def plan_block(self, ctx: Context, block: Block, history: list[Attempt]) -> Plan | None:
         """The next alternative of the block's component (None when all were tried)."""

@@ -195,6 +195,12 @@ def test_a_refine_attempt_skips_a_model_the_portfolio_already_found_weaker(roles
     kept = _attempted(roles, ctx, roles.extract_block(ctx, table, []))
     assert "cmp-model-catboost" in kept and "cmp-model-forest" not in kept
     assert [c for c in everything if c not in kept] == ["cmp-model-forest"]
+    why = roles.extract_block(ctx, table, []).plan.meta["not_tried"]  # said in the refine record
+    assert why == [
+        "model -> lgbm: this step's ablation ran that script and it scored no better",
+        "model -> forest: the solution's own portfolio fitted et, rf on the same folds: weaker than its "
+        "combination",
+    ]
 
     for broken in ("{", json.dumps({"members": {"a": 1.0}})):  # unreadable: nothing is skipped
         (tmp_path / "b" / "submission" / "members.json").write_text(broken)

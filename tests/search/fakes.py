@@ -220,7 +220,9 @@ class ScriptedRoles:
     def extract_block(self, ctx: Context, ablation: Ablation, refined: list[str]) -> Block:
         self.calls.append(("extract_block", ",".join(refined)))
         line = next(x for x in (ctx.parent_code or "").splitlines(keepends=True) if "eval_metric.txt" in x)
-        return Block("metric", line, Plan("rewrite the metric line (1)", "[refine metric #1]"))
+        first = Plan("rewrite the metric line (1)", "[refine metric #1]")
+        first.meta["not_tried"] = ["metric -> constant: it would score the same"]
+        return Block("metric", line, first)
 
     def plan_block(self, ctx: Context, block: Block, history: list[Attempt]) -> Plan | None:
         self.calls.append(("plan_block", str(len(history))))

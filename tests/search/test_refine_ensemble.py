@@ -116,6 +116,8 @@ def test_solve_takes_a_refine_step_and_an_ensemble(task_dir, tmp_path, settings_
     assert (tmp_path / "run" / "nodes" / "0" / "refine-1" / "threshold.py").is_file()
     report = (tmp_path / "run" / "report.html").read_text()
     assert "Refine step 1 on node #0" in report and "threshold 0.5 -&gt; 0.4" in report
+    assert rec["not_tried"] == ["metric -> constant: it would score the same"]  # the roles' reasons, shown
+    assert "Not tried: metric -&gt; constant: it would score the same." in report
     assert "ensemble of #4, #1" in report and "4: 0.500" in report
     log = (tmp_path / "run" / "run.log").read_text()
     assert "| node 5 | ensemble of nodes 4, 1 |" in log  # every member named, not only the first
