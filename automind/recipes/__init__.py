@@ -86,6 +86,8 @@ def _applies(recipe: dict[str, Any], profile: Profile, family: Any, flags: set[s
         return False
     if a.get("metric_kinds") and profile.kind not in a["metric_kinds"]:
         return False
+    if a.get("metrics") and profile.metric not in a["metrics"]:
+        return False
     fams = {family} if family is None or isinstance(family, str) else set(family)
     if a.get("families") and not set(a["families"]) & fams:
         return False

@@ -40,7 +40,7 @@ COMPONENT_SIGNATURES = {
     "combine": ["members", "y", "splits", "cfg"],
     "postprocess": ["oof", "test_pred", "y", "splits", "cfg"],
 }
-APPLIES_KEYS = {"problems", "modalities", "families", "metric_kinds", "needs"}
+APPLIES_KEYS = {"problems", "modalities", "families", "metric_kinds", "metrics", "needs"}
 FLAGS = {"categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features",
          "missing", "text", "images", "small", "large", "nonneg_target", "skewed_target", "imbalanced", "siblings",
          "catboost", "enough_rows"}  # fmt: skip
@@ -649,3 +649,22 @@ def test_a_prose_trick_maps_to_the_recipe_with_the_same_idea(tasks, roles):
     plan = roles.plan(_ctx(task, "improve", parent_code=parent, trick=prose.to_trick()))
     assert plan.meta["trick_id"] == "rcp-missing-indicators"
     assert "tab-missing-indicators has no executable recipe" in plan.text
+
+
+def test_balanced_class_weights_are_offered_for_f1_but_not_for_plain_accuracy(tmp_path):
+    """Plain accuracy counts every row alike, so weighting the rare class up costs it: 28 improves with this
+    card on accuracy tasks of this project's runs, none better than its parent. F1 is what it is for."""
+    from automind.recipes import _applies
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300)})
+    df["y"] = np.where(df["a"] > 1.2, "rare", "common")  # about 12 % rare: the `imbalanced` flag
+    roles = RecipeRoles(load_config({}, environ={}).settings)
+    card = roles.recipes["rcp-class-weight-balanced"]
+    offered = {}
+    for metric in ("accuracy", "f1", "balanced_accuracy"):
+        task = Task.load(prepare_task(df, tmp_path / metric, "y", metric, name=metric))
+        prof = roles.profile(Context(task=task, action="improve", analysis=""))
+        assert "imbalanced" in prof.flags
+        offered[metric] = _applies(card, prof, {"gbdt"}, prof.flags)
+    assert offered == {"accuracy": False, "f1": True, "balanced_accuracy": True}
