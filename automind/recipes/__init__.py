@@ -88,6 +88,8 @@ def _applies(recipe: dict[str, Any], profile: Profile, family: Any, flags: set[s
         return False
     if a.get("metrics") and profile.metric not in a["metrics"]:
         return False
+    if a.get("primary") and profile.primary not in a["primary"]:
+        return False
     fams = {family} if family is None or isinstance(family, str) else set(family)
     if a.get("families") and not set(a["families"]) & fams:
         return False

@@ -40,7 +40,7 @@ COMPONENT_SIGNATURES = {
     "combine": ["members", "y", "splits", "cfg"],
     "postprocess": ["oof", "test_pred", "y", "splits", "cfg"],
 }
-APPLIES_KEYS = {"problems", "modalities", "families", "metric_kinds", "metrics", "needs"}
+APPLIES_KEYS = {"problems", "modalities", "primary", "families", "metric_kinds", "metrics", "needs"}
 FLAGS = {"categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features",
          "missing", "text", "images", "small", "large", "nonneg_target", "skewed_target", "imbalanced", "siblings",
          "catboost", "enough_rows"}  # fmt: skip
@@ -668,3 +668,29 @@ def test_balanced_class_weights_are_offered_for_f1_but_not_for_plain_accuracy(tm
         assert "imbalanced" in prof.flags
         offered[metric] = _applies(card, prof, {"gbdt"}, prof.flags)
     assert offered == {"accuracy": False, "f1": True, "balanced_accuracy": True}
+
+
+def test_a_text_model_is_not_swapped_for_models_that_read_only_the_table(tasks):
+    """On a text task the model block's alternatives are the models that read the text (LightGBM on compact
+    TF-IDF, the linear model on TF-IDF); the tabular portfolio, CatBoost and the forests would drop it
+    (food-reviews: its text portfolio 0.86, swapped for the tabular portfolio or CatBoost alone, 0.59)."""
+    roles = RecipeRoles(load_config({}, environ={}).settings)
+    task = tasks["text"]
+    ctx = _ctx(task)
+    for _ in range(4):  # the text portfolio draft
+        plan = roles.plan(ctx)
+        if plan.meta["state"]["draft"] == "rcp-text-portfolio":
+            break
+        ctx = _ctx(task, memory=[*ctx.memory, f"tried {plan.summary} -> validation 0.5"])
+    assert plan.meta["state"]["draft"] == "rcp-text-portfolio"
+    refine = _ctx(task, "refine", parent_code=roles.code(ctx, plan), parent_metric=0.8)
+    model = next(c for c in roles.components(refine) if c.name == "model")
+    assert {"cmp-model-lgbm", "cmp-model-linear"} <= set(model.alternatives)
+    assert not {"cmp-model-portfolio", "cmp-model-catboost", "cmp-model-forest"} & set(model.alternatives)
+    tabular = _ctx(
+        tasks["binary"],
+        "refine",
+        parent_code=roles.code(_ctx(tasks["binary"]), roles.plan(_ctx(tasks["binary"]))),
+    )
+    alts = next(c for c in roles.components(tabular) if c.name == "model").alternatives
+    assert {"cmp-model-portfolio", "cmp-model-forest"} <= set(alts)  # a table keeps them all
