@@ -186,7 +186,9 @@ class RecipeSearchActions:
         comp = next(c for c in self.components(ctx) if c.name == name)
         reg = self._registry(ctx)
         ran, idle = self.ran_scripts(ctx, reg), set(ctx.ineffective_tricks)
-        weaker = weaker_members(ctx.parent_dir)
+        # on a text or image task a card's model may read another representation than the portfolio's
+        # model of the same name (LightGBM on TF-IDF there, on the table's columns in the portfolio)
+        weaker = weaker_members(ctx.parent_dir) if self.profile(ctx).primary == "tabular" else frozenset()
         plans, skipped = [], []
         for p in self.alternatives(ctx, name):
             key = self.script_key(ctx, State(**p.meta["state"]), reg)

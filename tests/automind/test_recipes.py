@@ -670,7 +670,7 @@ def test_balanced_class_weights_are_offered_for_f1_but_not_for_plain_accuracy(tm
     assert offered == {"accuracy": False, "f1": True, "balanced_accuracy": True}
 
 
-def test_a_text_model_is_not_swapped_for_models_that_read_only_the_table(tasks):
+def test_a_text_model_is_not_swapped_for_models_that_read_only_the_table(tasks, tmp_path):
     """On a text task the model block's alternatives are the models that read the text (LightGBM on compact
     TF-IDF, the linear model on TF-IDF); the tabular portfolio, CatBoost and the forests would drop it
     (food-reviews: its text portfolio 0.86, swapped for the tabular portfolio or CatBoost alone, 0.59)."""
@@ -687,6 +687,15 @@ def test_a_text_model_is_not_swapped_for_models_that_read_only_the_table(tasks):
     model = next(c for c in roles.components(refine) if c.name == "model")
     assert {"cmp-model-lgbm", "cmp-model-linear"} <= set(model.alternatives)
     assert not {"cmp-model-portfolio", "cmp-model-catboost", "cmp-model-forest"} & set(model.alternatives)
+    # its tabular-only "lgbm" member scored low, but the card's LightGBM reads the text here: still tried
+    sub = tmp_path / "node" / "submission"
+    sub.mkdir(parents=True)
+    scores = {"tfidf-linear": 0.85, "tfidf-lgbm": 0.83, "lgbm": 0.56}
+    (sub / "members.json").write_text(
+        json.dumps({"lower_is_better": False, "combined": 0.86, "members": scores})
+    )
+    refine.parent_dir = str(tmp_path / "node")
+    assert "cmp-model-lgbm" in [p.meta["choice"] for p in roles._attempt_plans(refine, "model")]
     tabular = _ctx(
         tasks["binary"],
         "refine",
