@@ -103,6 +103,8 @@ def recipe_tasks(tmp_path_factory):
     made = {k: prepare_task(_frame(120, k), root / k, "y", m, name=k)
             for k, m in (("binary", "roc_auc"), ("multiclass", "accuracy"), ("regression", "rmse"),
                          ("text", "accuracy"))}  # fmt: skip
+    # a metric some tricks are only for (balanced class weights: F1, not accuracy)
+    made["binary-f1"] = prepare_task(_frame(120, "binary"), root / "binary-f1", "y", "f1", name="binary-f1")
     digits = pd.DataFrame({"id": range(60), "label": np.arange(60) % 3})
     made["image"] = prepare_task(digits, root / "image", "label", "accuracy", id_col="id", name="img")
     (made["image"] / "public" / "images").mkdir()
@@ -128,8 +130,9 @@ def test_every_recipe_draft_and_trick_passes_the_leak_check(recipe_tasks, monkey
     for task in recipe_tasks.values():
         ctx = Context(task=task, action="draft", analysis="")
         profile = roles.profile(ctx)
-        # the check reads code, so flags that only depend on the run or the table's size are all set
-        flags = roles._flags(ctx, profile) | {"siblings", "enough_rows"}
+        # the check reads code, so flags that only depend on the run, the table's size or its class balance
+        # are all set
+        flags = roles._flags(ctx, profile) | {"siblings", "enough_rows", "imbalanced"}
         for d, rec in sorted(reg.items()):
             if rec.get("hook") != "draft" or not _applies(rec, profile, None, flags):
                 continue

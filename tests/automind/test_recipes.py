@@ -215,7 +215,7 @@ def test_the_portfolio_draft_runs_and_combines_several_models(kind, tasks, roles
     saved = json.loads((res.workspace / "submission" / "members.json").read_text())
     logged = dict(re.findall(r"\] model (\S+): \S+ ([-0-9.e]+) in", res.stdout))
     assert len(saved["members"]) >= 2 and {k: f"{v:.6f}" for k, v in saved["members"].items()} == logged
-    assert saved["metric"] == task.metric.name and isinstance(saved["combined"], float)
+    assert saved["metric"] == task.spec.metric.name and isinstance(saved["combined"], float)
 
 
 def test_drafts_differ_and_follow_the_memory(tasks, roles):
