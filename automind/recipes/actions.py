@@ -288,7 +288,7 @@ def weaker_members(node_dir: str | None) -> frozenset[str]:
     if len(finite) < 2 or not math.isfinite(combined):
         return frozenset()
     best = (min if low else max)(finite, key=lambda k: finite[k])
-    return frozenset(k for k, v in finite.items() if k != best and (v > combined if low else v < combined))
+    return frozenset(k for k, v in finite.items() if k != best and (effect(combined, v, low) or 0.0) > 0)
 
 
 def _refine_plan(plan: Plan, component: str, attempt: int) -> Plan:
