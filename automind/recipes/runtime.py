@@ -221,7 +221,9 @@ def _feature_columns(train, test):
 
 
 def date_parts(train, test, cfg):
-    """Text columns that parse as dates become epoch days, year, month, day and day of week (row-wise)."""
+    """Text columns that parse as dates become epoch days (the time of day as their fraction), year, month,
+    day and day of week, and hour and minute when the training column carries times of day: on an hourly
+    table the hour is most of the signal (row-wise; time zones are read and turned into UTC)."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
@@ -231,10 +233,12 @@ def date_parts(train, test, cfg):
             or not sample.str.match(r"^\d{4}-\d{1,2}-\d{1,2}|^\d{1,2}/\d{1,2}/\d{2,4}").mean() > 0.9
         ):
             continue
-        for df in (train, test):
-            d = pd.to_datetime(df[c], errors="coerce")
-            df[c + "_epoch"] = (d - pd.Timestamp("1970-01-01")).dt.days
-            for part in ("year", "month", "day", "dayofweek"):
+        dates = [pd.to_datetime(df[c], errors="coerce", utc=True).dt.tz_convert(None) for df in (train, test)]
+        parts = ["year", "month", "day", "dayofweek"]
+        parts += [p for p in ("hour", "minute") if getattr(dates[0].dt, p).fillna(0).ne(0).any()]
+        for df, d in zip((train, test), dates, strict=True):
+            df[c + "_epoch"] = (d - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
+            for part in parts:
                 df[f"{c}_{part}"] = getattr(d.dt, part)
             df.drop(columns=[c], inplace=True)
     return train, test

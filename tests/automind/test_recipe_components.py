@@ -291,6 +291,28 @@ def test_clean_drops_constant_duplicate_and_id_columns():
     assert list(test.columns) == [c for c in train.columns if c != "y"]
 
 
+def test_date_columns_keep_the_time_of_day_when_they_carry_one():
+    """Hourly tables (demand, energy, traffic) turn on the hour: a timestamp column gives hour and minute when
+    its training rows carry times, the epoch keeps the time as a fraction of a day, time zones are read; a
+    column of plain dates gets no hour (it would be a constant)."""
+    _cfg("rmse", "regression", "value")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    stamps = pd.date_range("2021-03-01 00:00", periods=60, freq="37min")
+    train = pd.DataFrame({"at time": stamps.astype(str), "day": stamps.strftime("%Y-%m-%d"),
+                          "zoned": (stamps.tz_localize("UTC").tz_convert("Europe/Paris")).astype(str),
+                          "y": np.arange(60.0)})  # fmt: skip
+    test = train.drop(columns="y").tail(5).copy()
+    train, test = rt.date_parts(train, test, rt.CFG)
+    assert list(train["at time_hour"]) == list(stamps.hour) and list(train["at time_minute"]) == list(
+        stamps.minute
+    )
+    assert np.allclose(np.diff(train["at time_epoch"]), 37 / 1440)  # 37 minutes apart, not a whole day
+    assert not [c for c in train.columns if c.startswith("day_") and c.endswith(("hour", "minute"))]
+    assert list(train["zoned_hour"]) == list(stamps.hour)  # the same instants, read back to UTC
+    assert list(test.columns) == [c for c in train.columns if c != "y"]
+    assert list(test["at time_hour"]) == list(stamps.hour[-5:])
+
+
 def test_a_tiny_time_allowance_still_writes_a_valid_submission(tasks, roles, tmp_path, monkeypatch):
     import contextlib
     import io
