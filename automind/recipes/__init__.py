@@ -32,10 +32,13 @@ from automind.recipes.compose import (
     COMPONENTS,
     FIXES,
     STEP_TITLES,
+    RanScripts,
+    ScriptKey,
     State,
     choices,
     component_blocks,
     component_of,
+    fingerprint,
     is_choice,
     render,
     render_steps,
@@ -146,6 +149,7 @@ class RecipeRoles(RecipeSearchActions):
         self.cards = {c.id: c for c in cards if c.recipe}
         self.recipes: dict[str, dict[str, Any]] = {cid: dict(c.recipe or {}) for cid, c in self.cards.items()}
         self._profiles: dict[Path, Profile] = {}
+        self._prints: dict[tuple[Any, ...], str | None] = {}  # script_print's, per task and state
 
     # --- facts about the task ----------------------------------------------------------------------
     def profile(self, ctx: Context) -> Profile:
@@ -220,12 +224,10 @@ class RecipeRoles(RecipeSearchActions):
         ran = self.ran_scripts(ctx, reg)
         return [
             r for r in options
-            if self.script_key(ctx, State(draft=state.draft, tricks=[*state.tricks, r]), reg) not in ran
+            if not self.already_ran(ctx, State(draft=state.draft, tricks=[*state.tricks, r]), reg, ran)
         ]  # fmt: skip
 
-    def script_key(
-        self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]
-    ) -> tuple[str, frozenset[str]]:
+    def script_key(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> ScriptKey:
         """What decides a recipe script but its seed, time allowance and repairs: the draft, its tricks that
         are not choice cards, in any order (arrests at 600 s reached one set three ways), and the choice in
         effect for each component where it differs from the one the draft makes without choice cards (the
@@ -239,13 +241,33 @@ class RecipeRoles(RecipeSearchActions):
         )
         return state.draft, frozenset(plain) | {c for k, c in chosen.items() if base.get(k) != c}
 
-    def ran_scripts(self, ctx: Context, reg: dict[str, dict[str, Any]]) -> set[tuple[str, frozenset[str]]]:
-        """The `script_key` of every recipe script the run's memory lines record."""
-        return {
-            self.script_key(ctx, State(draft=d, tricks=list(tricks)), reg)
-            for d, tricks in tried_lists(ctx.memory)
-            if d in reg
-        }
+    def script_print(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
+        """`compose.fingerprint` of the script `state` writes (None: a trick list no card here can render)."""
+        known = State(draft=state.draft, tricks=[t for t in state.tricks if t in reg])
+        defaults = self.defaults(ctx, known, reg)
+        cache_key = (str(ctx.task.root), known.draft, tuple(known.tricks), tuple(sorted(defaults.items())))
+        if cache_key not in self._prints:
+            try:
+                self._prints[cache_key] = fingerprint(self.profile(ctx), known, reg, defaults)
+            except (KeyError, ValueError):  # a card of an older run that this registry lacks
+                self._prints[cache_key] = None
+        return self._prints[cache_key]
+
+    def ran_scripts(self, ctx: Context, reg: dict[str, dict[str, Any]]) -> RanScripts:
+        """Every recipe script the run's memory lines record, by `script_key` and by `script_print`."""
+        states = [State(draft=d, tricks=list(tricks)) for d, tricks in tried_lists(ctx.memory) if d in reg]
+        prints = {self.script_print(ctx, s, reg) for s in states}
+        return RanScripts({self.script_key(ctx, s, reg) for s in states}, {p for p in prints if p})
+
+    def already_ran(
+        self, ctx: Context, state: State, reg: dict[str, dict[str, Any]], ran: RanScripts
+    ) -> bool:
+        """Whether `state` writes a script of `ran`: the same draft and trick set, or the same script reached
+        another way (`script_print`)."""
+        if self.script_key(ctx, state, reg) in ran.keys:
+            return True
+        found = self.script_print(ctx, state, reg)
+        return found is not None and found in ran.prints
 
     def _closest(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> str | None:
         """The applicable recipe most like a suggested trick that has none (same idea, prose-only card)."""

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from automind.errors import RoleError
 from automind.recipes.components import ComponentError, block, member_names
-from automind.recipes.compose import State, tricks_tail
+from automind.recipes.compose import RanScripts, ScriptKey, State, tricks_tail
 from automind.recipes.ensemble import DESCRIPTIONS, METHODS, render_ensemble
 from automind.roles import (
     Ablation,
@@ -66,12 +66,11 @@ class RecipeSearchActions:
         def code(self, ctx: Context, plan: Plan) -> str: ...
         def profile(self, ctx: Context) -> Profile: ...
         def _registry(self, ctx: Context) -> dict[str, dict[str, Any]]: ...
-        def script_key(
-            self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]
-        ) -> tuple[str, frozenset[str]]: ...
-        def ran_scripts(
-            self, ctx: Context, reg: dict[str, dict[str, Any]]
-        ) -> set[tuple[str, frozenset[str]]]: ...
+        def script_key(self, ctx: Context, state: State, reg: dict[str, dict[str, Any]]) -> ScriptKey: ...
+        def ran_scripts(self, ctx: Context, reg: dict[str, dict[str, Any]]) -> RanScripts: ...
+        def already_ran(
+            self, ctx: Context, state: State, reg: dict[str, dict[str, Any]], ran: RanScripts
+        ) -> bool: ...
 
     # --- refine -------------------------------------------------------------------------------------
     def ablation_scripts(self, ctx: Context, covered: list[str], refined: list[str]) -> list[AblationRun]:
@@ -151,7 +150,7 @@ class RecipeSearchActions:
             "already ran each of its alternatives"
         )
 
-    def _measured_no_better(self, ctx: Context, ablation: Ablation) -> set[tuple[str, frozenset[str]]]:
+    def _measured_no_better(self, ctx: Context, ablation: Ablation) -> set[ScriptKey]:
         """The `script_key` of each ablation variant that scored no better than the baseline. An attempt
         with the same script would only repeat that score: at 600 s on a regression table, three of a run's
         four refine attempts re-ran the ablation's `clean -> minimal`, `ensemble -> best` and
@@ -168,9 +167,7 @@ class RecipeSearchActions:
                 out.add(self.script_key(ctx, State(**plan.meta["state"]), reg))
         return out
 
-    def _attempt_plans(
-        self, ctx: Context, name: str, measured: set[tuple[str, frozenset[str]]] | None = None
-    ) -> list[Plan]:
+    def _attempt_plans(self, ctx: Context, name: str, measured: set[ScriptKey] | None = None) -> list[Plan]:
         """The alternatives of component `name`, its neutral form last, leaving out those this run already
         ran (the same draft and trick set, e.g. as an improve), those in `measured` (this step's ablation ran
         them and they scored no better), cards that changed no prediction wherever the run applied them, and
@@ -180,7 +177,7 @@ class RecipeSearchActions:
         return self._attempt_choices(ctx, name, measured)[0]
 
     def _attempt_choices(
-        self, ctx: Context, name: str, measured: set[tuple[str, frozenset[str]]] | None = None
+        self, ctx: Context, name: str, measured: set[ScriptKey] | None = None
     ) -> tuple[list[Plan], list[str]]:
         """`_attempt_plans`, and one line per alternative left out saying why (the report shows them)."""
         comp = next(c for c in self.components(ctx) if c.name == name)
@@ -191,11 +188,12 @@ class RecipeSearchActions:
         weaker = weaker_members(ctx.parent_dir) if self.profile(ctx).primary == "tabular" else frozenset()
         plans, skipped = [], []
         for p in self.alternatives(ctx, name):
-            key = self.script_key(ctx, State(**p.meta["state"]), reg)
+            state = State(**p.meta["state"])
+            key = self.script_key(ctx, state, reg)
             models = member_names(str(reg.get(str(p.meta.get("choice")), {}).get("code", "")))
             why = (
                 "this step's ablation ran that script and it scored no better" if key in (measured or set())
-                else "this run already ran that script" if key in ran
+                else "this run already ran that script" if self.already_ran(ctx, state, reg, ran)
                 else "it changed no prediction where this run applied it" if p.meta.get("choice") in idle
                 else f"the solution's own portfolio fitted {', '.join(sorted(models))} on the same folds: "
                 "weaker than its combination" if models and models <= weaker

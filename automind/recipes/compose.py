@@ -12,6 +12,7 @@ or tricks changes that block only (and the state lines). `automind.recipes.compo
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import pprint
 import re
@@ -96,6 +97,18 @@ class State:
             except (ValueError, TypeError):
                 continue
         return None
+
+
+ScriptKey = tuple[str, frozenset[str]]  # RecipeRoles.script_key
+
+
+@dataclass
+class RanScripts:
+    """The recipe scripts a run's memory lines record, by `RecipeRoles.script_key` (draft and trick set) and
+    by `fingerprint` (what the script runs, however it was reached)."""
+
+    keys: set[ScriptKey] = field(default_factory=set)
+    prints: set[str] = field(default_factory=set)
 
 
 def tricks_tail(state: State) -> str:
@@ -185,6 +198,21 @@ def build_cfg(profile: Profile, state: State, recipes: dict[str, dict[str, Any]]
     if state.budget:
         cfg["time_budget"] = round(float(state.budget), 1)
     return cfg
+
+
+def fingerprint(
+    profile: Profile, state: State, recipes: dict[str, dict[str, Any]], defaults: dict[str, str]
+) -> str:
+    """A hash of what a recipe script runs (its settings but the seed and time allowance, and its component
+    blocks), with no regard to the draft and tricks that named them. Two lineages can write one script:
+    a portfolio refined to `model -> lgbm` is the LightGBM draft, an image portfolio refined to
+    `model -> svm` is the SVM draft (digits at 120 s spent 87 s re-running its first draft that way)."""
+    plain = State(draft=state.draft, tricks=list(state.tricks))
+    cfg = build_cfg(profile, plain, recipes)
+    cfg.pop("seed", None)
+    blocks = component_blocks(plain, recipes, choices(plain, recipes, defaults))
+    text = pprint.pformat(cfg, sort_dicts=True) + "".join(block for _, block in blocks.values())
+    return hashlib.sha1(text.encode()).hexdigest()
 
 
 def _main(lines: list[str]) -> str:

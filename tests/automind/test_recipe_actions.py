@@ -18,6 +18,7 @@ from automind.recipes import ensemble_runtime as ert
 from automind.recipes import runtime as rt
 from automind.recipes.actions import REFINE_ORDER
 from automind.recipes.components import block, outside
+from automind.recipes.compose import State
 from automind.roles import Ablation, AblationResult, AblationRow, Attempt, Block, Context, Plan
 from automind.task import Task
 
@@ -252,6 +253,39 @@ def test_a_refine_attempt_is_remembered_like_the_improve_that_makes_the_same_scr
     improve = roles.plan(Context(task=task, action="improve", analysis="", parent_code=ctx.parent_code,
                                  ineffective_tricks=[applied[0]]))  # fmt: skip
     assert improve.meta["trick_id"] not in (None, applied[0])  # the first-ranked trick changed nothing
+
+
+def test_a_refine_attempt_that_rewrites_another_drafts_script_is_not_made(roles, task):
+    """Two lineages can write one script: the portfolio refined to `model -> lgbm` is the LightGBM draft, and
+    the LightGBM draft refined to `model -> portfolio` is the portfolio draft (digits at 120 s spent 87 s of
+    its budget re-running its first draft as an image portfolio's `model -> svm`). Such an attempt is left
+    out, and says why; with the other draft not run, it is made."""
+    first_ctx = Context(task=task, action="draft", analysis="")
+    first = roles.plan(first_ctx)
+    lgbm_code = roles.code(first_ctx, first)
+    memory = [f"tried {first.summary} -> validation 0.8"]
+    portfolio = _parent(roles, task)
+    seen = Context(**{**portfolio.__dict__, "memory": memory})
+    model_cards = {p.meta["choice"] for p in roles.alternatives(portfolio, "model")}
+    lgbm_card = next(c for c in model_cards if c.endswith("-lgbm"))
+    made, skipped = roles._attempt_choices(seen, "model")
+    assert lgbm_card not in [p.meta["choice"] for p in made]
+    assert any(line.endswith("this run already ran that script") and "lgbm" in line for line in skipped)
+    assert lgbm_card in [p.meta["choice"] for p in roles._attempt_plans(portfolio, "model")]  # not run: made
+
+    # the other way round: the LightGBM draft refined to the portfolio, after the portfolio draft ran
+    second = roles.plan(Context(task=task, action="draft", analysis="", memory=memory))
+    lgbm = Context(task=task, action="refine", analysis="", parent_code=lgbm_code, parent_metric=0.8,
+                   facts={"lower_is_better": False},
+                   memory=[*memory, f"tried {second.summary} -> validation 0.8"])  # fmt: skip
+    choices_made = [p.meta["choice"] for p in roles._attempt_plans(lgbm, "model")]
+    assert choices_made and not any(c.endswith("-portfolio") for c in choices_made)
+    alone = Context(**{**lgbm.__dict__, "memory": memory})
+    assert any(p.meta["choice"].endswith("-portfolio") for p in roles._attempt_plans(alone, "model"))
+    # an improve never picks a trick whose script another draft already is
+    reg = roles._registry(seen)
+    assert roles.already_ran(seen, State(draft=State.from_code(portfolio.parent_code).draft,
+                                         tricks=[lgbm_card]), reg, roles.ran_scripts(seen, reg))  # fmt: skip
 
 
 def test_offline_refine_refuses_a_script_without_components(roles, task):
