@@ -69,17 +69,30 @@ def ensemble_rounds(journal: Journal, members: list[Node]) -> int:
     )
 
 
+def ensemble_refused(journal: Journal, members: list[Node]) -> bool:
+    """Whether a round on exactly this set of members wrote no script: the role had nothing left to build
+    from them (offline: every method that fits the task was tried; a three-target regression has two), so
+    asking again only adds failed nodes."""
+    ids = sorted(m.id for m in members)
+    return any(
+        n.action == "ensemble" and n.is_buggy and not n.code
+        for n in journal.nodes
+        if sorted((n.ensemble or {}).get("members", [])) == ids
+    )
+
+
 def ensemble_due(journal: Journal, cfg: SearchConfig, progress: float) -> list[Node]:
     """The members of the ensemble to build now, or [] when none is due: ensembling is on, the last share
     of the budget has begun (`ensemble.start_share`), at least two lineages have a valid solution that saved
-    its predictions, and this set of members has had fewer than `ensemble.rounds` rounds."""
+    its predictions, and this set of members has had fewer than `ensemble.rounds` rounds, none of them
+    refused by the role (`ensemble_refused`)."""
     e = cfg.ensemble
     if e.rounds == 0 or progress < e.start_share:
         return []
     members = ensemble_members(journal, cfg)
     if len(members) < 2 or ensemble_rounds(journal, members) >= e.rounds:
         return []
-    return members
+    return [] if ensemble_refused(journal, members) else members
 
 
 def refine_due(journal: Journal, cfg: SearchConfig) -> Node | None:

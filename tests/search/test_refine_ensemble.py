@@ -71,6 +71,11 @@ def test_ensemble_needs_two_lineages_the_last_share_and_rounds_left():
     assert ensemble_due(j, c, 0.9) == [] and fallback_ensemble(j, c) is None  # rounds spent on these members
     j.append(valid(0.65, b, "improve"))  # a better member of lineage b: a new set, new rounds
     assert [m.id for m in ensemble_due(j, c, 0.9)] == ["6", "1"]
+    refused = j.append(Node(action="ensemble", parent=j.get("6"), ensemble={"members": ["6", "1"]}))
+    refused.is_buggy = True  # the role wrote no script for these members: no more rounds on them
+    assert ensemble_due(j, c, 0.9) == [] and fallback_ensemble(j, c) is None
+    refused.code = "print(1)\n"  # a script that failed is a round like any other
+    assert [m.id for m in ensemble_due(j, c, 0.9)] == ["6", "1"]
     # ensembles are never improved, refined or debugged
     j.get("2").is_buggy = True  # (out of the way: the best solution below is an ordinary node again)
     j.append(valid(0.99, j.get("1"), "ensemble", ensemble={"members": ["6", "1"]}))
