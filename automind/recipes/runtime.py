@@ -638,7 +638,12 @@ class FoldData:
     are fitted on the fold's training rows; its validation rows and the test rows are only transformed."""
 
     def __init__(self, train, test, splits):
-        self.train, self.test, self.splits = train, test, splits
+        # A column the test file lacks can't be a feature; left in, it would reach the validation rows
+        # (stacked onto the test rows below) and score them with what the test rows never have.
+        only = [c for c in train.columns if c not in test.columns and c not in CFG["target"]]
+        if only:
+            log(f"columns only in the training file, not used: {only}")
+        self.train, self.test, self.splits = train.drop(columns=only), test, splits
         self.frames, self.cache = {}, {}
 
     def fold_frames(self, k):

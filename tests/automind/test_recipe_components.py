@@ -235,6 +235,24 @@ def test_feature_hooks_only_see_a_folds_training_rows(monkeypatch):
     assert (len(X), len(X_va), len(X_te)) == (80, 20, 30)
 
 
+def test_a_column_only_the_training_file_has_is_never_a_feature(monkeypatch):
+    """Kaggle training files often carry columns the test file lacks (counts that sum to the target, later
+    outcomes). Stacked onto the test rows, the validation rows kept such a column, so the models trained on it:
+    own validation MAE 0.036, holdout 4.2, every recipe node of the run broken. It is dropped, and said."""
+    _cfg("rmse", "regression", "value")
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=200)
+    train = pd.DataFrame({"id": range(200), "x": x, "y": x + rng.normal(scale=0.1, size=200)})
+    train["y_doubled"] = train["y"] * 2
+    test = pd.DataFrame({"id": range(200, 240), "x": rng.normal(size=40)})
+    rt.CFG.update(target=["y"], id="id", text_cols=[], image_col=None)
+    logged: list[str] = []
+    monkeypatch.setattr(rt, "log", logged.append)
+    a, b = rt.FoldData(train, test, rt.kfold(train["y"].to_numpy(), rt.CFG, 5)).fold_frames(0)
+    assert list(a.columns) == list(b.columns) == ["x"]
+    assert any("y_doubled" in line for line in logged)
+
+
 def test_a_slow_portfolio_member_leaves_time_for_the_next(monkeypatch):
     """A member that would train until its deadline (CatBoost's loss creeping down on separable data) gets at
     most half of the time left, so the members after it still run."""
