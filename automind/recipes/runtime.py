@@ -877,8 +877,14 @@ def fit_catboost(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
             common["auto_class_weights"] = "Balanced"
         loss = "Logloss" if cfg["problem"] == "binary" else "MultiClass"
         model = CatBoostClassifier(loss_function=loss, **common)
-    model.fit(Pool(X_tr, y_tr, cat_features=cats), eval_set=Pool(X_va, y_va, cat_features=cats),
-              use_best_model=True, callbacks=[Stop()])  # fmt: skip
+    # CatBoost refuses an eval set holding a class its training rows lack (a rare class that stratified
+    # folds could not spread): stop early on the validation rows of the classes it learns
+    seen = np.ones(len(y_va), bool) if cfg["problem"] == "regression" else np.isin(y_va, np.unique(y_tr))
+    if seen.any():
+        model.fit(Pool(X_tr, y_tr, cat_features=cats), callbacks=[Stop()], use_best_model=True,
+                  eval_set=Pool(take(X_va, np.flatnonzero(seen)), np.asarray(y_va)[seen], cat_features=cats))  # fmt: skip
+    else:
+        model.fit(Pool(X_tr, y_tr, cat_features=cats), callbacks=[Stop()])
     te, va = Pool(X_te, cat_features=cats), Pool(X_va, cat_features=cats)
     if cfg["problem"] == "regression":
         return model.predict(va), model.predict(te)

@@ -253,6 +253,22 @@ def test_a_column_only_the_training_file_has_is_never_a_feature(monkeypatch):
     assert any("y_doubled" in line for line in logged)
 
 
+def test_catboost_trains_when_a_validation_fold_holds_a_class_its_training_rows_lack():
+    """A class with fewer rows than folds lands in some validation fold only; CatBoost refused such an eval
+    set and a refine attempt `model -> catboost` crashed on a 50-class task. It stops early on the rows of
+    the classes it learns and still predicts every validation row."""
+    _cfg("accuracy", "multiclass", "label")
+    rt.CFG.update(classes=["a", "b", "c"], n_classes=3, threads=1)
+    rng = np.random.default_rng(3)
+    X_tr = pd.DataFrame({"x": rng.normal(size=120)})
+    y_tr = (X_tr["x"] > 0).astype(int).to_numpy()  # classes 0 and 1 only
+    X_va = pd.DataFrame({"x": rng.normal(size=30)})
+    y_va = np.r_[(X_va["x"][:29] > 0).astype(int), 2]  # one row of class 2
+    va, te = rt.fit_catboost(X_tr, y_tr, X_va, y_va, X_va.head(5), {"n_estimators": 50}, rt.CFG)
+    assert va.shape == (30, 3) and te.shape == (5, 3) and np.allclose(va[:, 2], 0)
+    assert (va.argmax(axis=1)[:29] == y_va[:29]).mean() > 0.8
+
+
 def test_a_slow_portfolio_member_leaves_time_for_the_next(monkeypatch):
     """A member that would train until its deadline (CatBoost's loss creeping down on separable data) gets at
     most half of the time left, so the members after it still run."""
