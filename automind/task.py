@@ -324,6 +324,15 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
     public = data / "public"
     if not public.is_dir():
         problems.append(f"{public}: missing. Put train/test data and sample_submission.csv there.")
+        flat = sorted(p.name for p in data.iterdir() if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
+        if any("train" in n.lower() for n in flat) and any("test" in n.lower() for n in flat):
+            problems.append(
+                f"{data}: holds {', '.join(flat[:6])} at its top level, like an unzipped Kaggle download. automind "
+                "reads data from a task folder's public/ and never changes your files: make a task folder beside "
+                f"it (`mkdir -p TASK/public && cp {data}/*.* TASK/public/`) with TASK/description.md and "
+                "TASK/task.yaml (`name: ...` and `metric: NAME`; docs/task-format.md), or let `automind task "
+                "fetch SLUG TASK` download and prepare the competition with a graded split."
+            )
 
     raw: dict[str, Any] | None = None
     spec_path = root / "task.yaml"

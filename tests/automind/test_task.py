@@ -44,6 +44,33 @@ def test_missing_pieces_are_named(task_dir, remove, needle):
         Task.load(task_dir)
 
 
+def test_an_unzipped_kaggle_download_is_told_how_to_become_a_task(tmp_path):
+    """train.csv, test.csv and sample_submission.csv at the top of a folder (what a Kaggle zip holds): the
+    error names the files and says how to make a task folder without touching them; the CLI shows it."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    flat = tmp_path / "download"
+    flat.mkdir()
+    for name in ("train.csv", "test.csv", "sample_submission.csv"):
+        (flat / name).write_text("id,y\n1,0\n")
+    before = {p.name: p.read_bytes() for p in flat.iterdir()}
+    task, problems = inspect_task(flat)
+    assert task is None
+    hint = next(p for p in problems if "Kaggle download" in p)
+    assert (
+        "sample_submission.csv, test.csv, train.csv" in hint
+        and "TASK/public" in hint
+        and "task fetch" in hint
+    )
+    res = CliRunner().invoke(app, ["task", "check", str(flat)])
+    assert res.exit_code == 1 and "Kaggle download" in res.output and "Traceback" not in res.output
+    assert {p.name: p.read_bytes() for p in flat.iterdir()} == before  # nothing written or moved
+    (flat / "test.csv").unlink()  # no test file: not a download, no hint
+    assert not any("Kaggle download" in p for p in inspect_task(flat)[1])
+
+
 def test_all_problems_reported_together(task_dir):
     (task_dir / "description.md").unlink()
     (task_dir / "public/test.csv").unlink()
