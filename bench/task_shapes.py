@@ -1,0 +1,243 @@
+"""Task shapes the bundled tables lack, each solved offline: does every one end valid and beat its sample?
+
+    python bench/task_shapes.py OUT [--budget 60] [--only NAME ...] [--make-only]
+
+Builds small tasks under OUT/tasks/ with `automind.prepare.prepare_task` from scikit-learn's generators and
+sets (seeded, so every run builds the same rows), then edits some public files the way real competitions
+differ from a clean split: a shuffled sample submission, a column only the training file has, a True/False
+column, training rows without a target. Each task is solved by `automind solve TASK --llm none --time-limit
+BUDGET --seed 0` with an empty experience store of its own, and graded on its private answers beside the
+sample submission's own score (what a constant prediction gets). Prints a Markdown table (graded, sample,
+failed nodes, fallbacks, wall) and writes OUT/results.json.
+
+What it catches is a script that runs and scores well on its own folds but not on the test rows (a leak
+through a training-only column: graded no better than the sample), one that crashes on a shape (failed
+nodes), and a solve that ends in an error. The tasks are synthetic: scores say nothing about real data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from automind.grading import grade
+from automind.prepare import prepare_task
+
+Maker = Callable[[Path], None]
+
+
+def _wine(out: Path) -> None:
+    from sklearn.datasets import load_wine
+
+    X, y = load_wine(return_X_y=True, as_frame=True)
+    df = X.assign(cultivar=y.map({0: "class A", 1: "class B", 2: "class C"}))
+    prepare_task(df, out, "cultivar", "log_loss", name=out.name)
+
+
+def _wine_shuffled(out: Path) -> None:
+    _wine(out)
+    path = out / "public" / "sample_submission.csv"
+    pd.read_csv(path).sample(frac=1.0, random_state=1).to_csv(path, index=False)
+
+
+def _three_targets(out: Path) -> None:
+    from sklearn.datasets import load_linnerud
+
+    X, Y = load_linnerud(return_X_y=True, as_frame=True)
+    prepare_task(pd.concat([X, Y], axis=1), out, list(Y.columns), "rmse", name=out.name)
+
+
+def _hourly_frame(n: int = 3000, seed: int = 1) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    stamps = pd.date_range("2020-01-01", periods=n, freq="h")
+    temp = 10 + 10 * np.sin(np.arange(n) / 24 * 2 * np.pi) + rng.normal(0, 2, n)
+    zone = rng.choice(["nord", "süd", "ost"], n)
+    y = 0.5 * temp - 3 + (stamps.hour > 17) * 4 + (zone == "süd") * 2 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"time stamp": stamps.astype(str), "température": temp, "zone": zone, "y": y})
+    df.loc[rng.random(n) < 0.1, "température"] = np.nan
+    return df
+
+
+def _hourly(out: Path) -> None:
+    prepare_task(_hourly_frame(), out, "y", "mae", name=out.name)
+
+
+def _hourly_untidy(out: Path) -> None:
+    """The hourly task with a column only the training file has (twice the target), a True/False column and
+    5 % of training rows without a target."""
+    _hourly(out)
+    rng = np.random.default_rng(2)
+    train_path, test_path = out / "public" / "train.csv", out / "public" / "test.csv"
+    train, test = pd.read_csv(train_path), pd.read_csv(test_path)
+    train["flag"], test["flag"] = rng.random(len(train)) < 0.5, rng.random(len(test)) < 0.5
+    train["y_doubled"] = train["y"] * 2
+    train.loc[rng.random(len(train)) < 0.05, "y"] = np.nan
+    train.to_csv(train_path, index=False)
+    test.to_csv(test_path, index=False)
+
+
+def _imbalanced(out: Path) -> None:
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=5000, n_features=20, weights=[0.95], random_state=0)
+    df = pd.DataFrame(X, columns=[f"f{i}" for i in range(20)]).assign(target=y)
+    df["row_key"] = [f"k{i:05d}" for i in range(len(df))]
+    prepare_task(df, out, "target", "log_loss", id_col="row_key", name=out.name)
+
+
+def _large(out: Path) -> None:
+    from sklearn.datasets import make_regression
+
+    X, y = make_regression(n_samples=150_000, n_features=30, noise=10, random_state=0)
+    prepare_task(pd.DataFrame(X, columns=[f"x{i}" for i in range(30)]).assign(target=y), out, "target",
+                 "rmse", name=out.name)  # fmt: skip
+
+
+def _many_classes(out: Path) -> None:
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(4000, 8))
+    label = np.argmax(X[:, :5] @ rng.normal(size=(5, 50)), axis=1)
+    df = pd.DataFrame(X, columns=[f"v{i}" for i in range(8)]).assign(label=[f"k{v}" for v in label])
+    prepare_task(df, out, "label", "accuracy", name=out.name)
+
+
+def _two_labels(out: Path) -> None:
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(4000, 8))
+    df = pd.DataFrame(X, columns=[f"v{i}" for i in range(8)])
+    df["t1"] = (X[:, 0] + rng.normal(size=4000) > 0).astype(int)
+    df["t2"] = (X[:, 1] * X[:, 2] > 0).astype(int)
+    prepare_task(df, out, ["t1", "t2"], "roc_auc", name=out.name)
+
+
+def _wide(out: Path) -> None:
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(400, 2000))
+    df = pd.DataFrame(X, columns=[f"g{i}" for i in range(2000)])
+    df["Outcome (flag)"] = (X[:, :5].sum(axis=1) + rng.normal(size=400) > 0).astype(int)
+    df.insert(0, "PassengerKey", [f"P{i}" for i in range(400)])
+    prepare_task(df, out, "Outcome (flag)", "roc_auc", id_col="PassengerKey", name=out.name)
+
+
+def _text_counts(out: Path) -> None:
+    rng = np.random.default_rng(5)
+    words = np.array(
+        [
+            "good",
+            "bad",
+            "great",
+            "awful",
+            "fine",
+            "cheap",
+            "expensive",
+            "broken",
+            "works",
+            "love",
+            "hate",
+            "ok",
+        ]
+    )
+    text = [
+        " ".join(rng.choice(words, rng.integers(3, 12))) if rng.random() > 0.1 else None for _ in range(3000)
+    ]
+    price = rng.gamma(2, 10, 3000)
+    mood = np.array(
+        [(t or "").count("good") + (t or "").count("great") - (t or "").count("bad") for t in text]
+    )
+    sales = np.maximum(0, np.round(0.3 * price + 2 * mood + rng.normal(0, 1, 3000)))
+    prepare_task(pd.DataFrame({"review": text, "price": price, "sales": sales}), out, "sales", "rmsle",
+                 name=out.name)  # fmt: skip
+
+
+SHAPES: dict[str, tuple[str, Maker]] = {
+    "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
+    "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
+    "three-targets": ("3 regression targets, 20 rows", _three_targets),
+    "hourly": ("hourly timestamps as text, a category with a non-ASCII level, MAE", _hourly),
+    "hourly-untidy": (
+        "hourly + a training-only column, a True/False column, missing targets",
+        _hourly_untidy,
+    ),
+    "imbalanced": ("5 % positives, string ids, log loss", _imbalanced),
+    "large": ("150,000 rows, 30 columns, RMSE", _large),
+    "many-classes": ("50 classes, some rarer than the folds", _many_classes),
+    "two-labels": ("2 binary targets, ROC AUC per column", _two_labels),
+    "wide": ("2,000 columns, 400 rows, a target name with spaces", _wide),
+    "text-rmsle": ("a free-text column with gaps and a count target, RMSLE", _text_counts),
+}
+
+
+def make(root: Path, names: list[str]) -> None:
+    for name in names:
+        if not (root / name / "task.yaml").is_file():
+            SHAPES[name][1](root / name)
+
+
+def solve(task: Path, out: Path, budget: float) -> dict:
+    """One offline solve with an empty store of its own; its graded score beside the sample submission's."""
+    run, env = out / "run", {**os.environ, "AUTOMIND_EXPERIENCE__STORE": str((out / "experience").resolve())}
+    for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        env.pop(key, None)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    with (out / "solve.log").open("w") as log:
+        rc = subprocess.call([sys.executable, "-m", "automind", "solve", str(task), "--llm", "none", "--time-limit",
+                              str(budget), "--seed", "0", "--out", str(run)], stdout=log, stderr=subprocess.STDOUT,
+                             env=env)  # fmt: skip
+    res: dict = {"rc": rc, "wall": round(time.time() - t0, 1)}
+    res["sample"] = grade(task, task / "public" / "sample_submission.csv").score
+    try:
+        info = json.loads((run / "run.json").read_text())
+        nodes = json.loads((run / "journal.json").read_text())["nodes"]
+    except (OSError, ValueError, KeyError) as e:
+        return {**res, "error": f"no finished run ({e}); see {out / 'solve.log'}"}
+    res["graded"] = (info.get("grade") or {}).get("score")
+    res["lower_is_better"] = (info.get("grade") or {}).get("lower_is_better")
+    res["nodes"], res["failed"] = len(nodes), sum(1 for n in nodes if n.get("is_buggy"))
+    res["fallbacks"] = [str(f) for f in info.get("fallbacks", [])]
+    return res
+
+
+def _beats_sample(r: dict) -> str:
+    if r.get("graded") is None or r.get("sample") is None:
+        return "-"
+    better = r["graded"] < r["sample"] if r.get("lower_is_better") else r["graded"] > r["sample"]
+    return "yes" if better else "**no**"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--budget", type=float, default=60.0, help="seconds per solve")
+    ap.add_argument("--only", nargs="*", default=None, help=f"shapes to run: {', '.join(SHAPES)}")
+    ap.add_argument("--make-only", action="store_true", help="build the task folders and stop")
+    args = ap.parse_args()
+    names = args.only or list(SHAPES)
+    unknown = [n for n in names if n not in SHAPES]
+    if unknown:
+        sys.exit(f"unknown shape(s) {', '.join(unknown)}; shapes: {', '.join(SHAPES)}")
+    make(args.out / "tasks", names)
+    if args.make_only:
+        return
+    results = {}
+    print("| shape | what | graded | sample | beats sample | failed nodes | fallbacks | wall |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in names:
+        r = results[name] = solve(args.out / "tasks" / name, args.out / "runs" / name, args.budget)
+        print(f"| {name} | {SHAPES[name][0]} | {r.get('graded', r.get('error'))} | {r['sample']} | "
+              f"{_beats_sample(r)} | {r.get('failed', '-')}/{r.get('nodes', '-')} | {len(r.get('fallbacks', []))} | "
+              f"{r['wall']} s |", flush=True)  # fmt: skip
+    (args.out / "results.json").write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
