@@ -59,26 +59,26 @@ def ensemble_members(journal: Journal, cfg: SearchConfig) -> list[Node]:
     return [n for n in journal.lineage_bests() if n.saved_predictions][: cfg.ensemble.members]
 
 
-def ensemble_rounds(journal: Journal, members: list[Node]) -> int:
-    """Ensemble nodes already built from exactly this set of members."""
+def _rounds_on(journal: Journal, members: list[Node]) -> list[Node]:
+    """Ensemble nodes already built (or attempted) from exactly this set of members."""
     ids = sorted(m.id for m in members)
-    return sum(
-        1
+    return [
+        n
         for n in journal.nodes
         if n.action == "ensemble" and sorted((n.ensemble or {}).get("members", [])) == ids
-    )
+    ]
+
+
+def ensemble_rounds(journal: Journal, members: list[Node]) -> int:
+    """Ensemble nodes already built from exactly this set of members."""
+    return len(_rounds_on(journal, members))
 
 
 def ensemble_refused(journal: Journal, members: list[Node]) -> bool:
     """Whether a round on exactly this set of members wrote no script: the role had nothing left to build
     from them (offline: every method that fits the task was tried; a three-target regression has two), so
     asking again only adds failed nodes."""
-    ids = sorted(m.id for m in members)
-    return any(
-        n.action == "ensemble" and n.is_buggy and not n.code
-        for n in journal.nodes
-        if sorted((n.ensemble or {}).get("members", [])) == ids
-    )
+    return any(n.is_buggy and not n.code for n in _rounds_on(journal, members))
 
 
 def ensemble_due(journal: Journal, cfg: SearchConfig, progress: float) -> list[Node]:
