@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+# bench/offline_vs_automl.py (python puts this script's folder on the path)
+from offline_vs_automl import automind
+
 from automind.grading import grade
 from automind.prepare import prepare_task
+from automind.task import Task
 
 Maker = Callable[[Path], None]
 
@@ -182,29 +183,22 @@ def make(root: Path, names: list[str]) -> None:
             SHAPES[name][1](root / name)
 
 
-def solve(task: Path, out: Path, budget: float) -> dict:
-    """One offline solve with an empty store of its own; its graded score beside the sample submission's."""
-    run, env = out / "run", {**os.environ, "AUTOMIND_EXPERIENCE__STORE": str((out / "experience").resolve())}
-    for key in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
-        env.pop(key, None)
-    out.mkdir(parents=True, exist_ok=True)
-    t0 = time.time()
-    with (out / "solve.log").open("w") as log:
-        rc = subprocess.call([sys.executable, "-m", "automind", "solve", str(task), "--llm", "none", "--time-limit",
-                              str(budget), "--seed", "0", "--out", str(run)], stdout=log, stderr=subprocess.STDOUT,
-                             env=env)  # fmt: skip
-    res: dict = {"rc": rc, "wall": round(time.time() - t0, 1)}
-    res["sample"] = grade(task, task / "public" / "sample_submission.csv").score
+def solve(task_dir: Path, out: Path, budget: float) -> dict:
+    """One offline solve (offline_vs_automl's, with an empty store of its own); its graded score beside the
+    sample submission's, its failed nodes and its fallbacks."""
+    task = Task.load(task_dir)
+    r = automind(task, budget, out, ["--seed", "0"])
+    rep = r["report"]
+    res: dict = {"wall": round(r["t"], 1), "sample": grade(task, task.sample_submission_path).score,
+                 "nodes": r["nodes"], "failed": r["nodes"] - r["valid_nodes"]}  # fmt: skip
+    if rep is None or not rep.valid:
+        return {**res, "error": r["note"] or "no valid submission"}
     try:
-        info = json.loads((run / "run.json").read_text())
-        nodes = json.loads((run / "journal.json").read_text())["nodes"]
-    except (OSError, ValueError, KeyError) as e:
-        return {**res, "error": f"no finished run ({e}); see {out / 'solve.log'}"}
-    res["graded"] = (info.get("grade") or {}).get("score")
-    res["lower_is_better"] = (info.get("grade") or {}).get("lower_is_better")
-    res["nodes"], res["failed"] = len(nodes), sum(1 for n in nodes if n.get("is_buggy"))
-    res["fallbacks"] = [str(f) for f in info.get("fallbacks", [])]
-    return res
+        fallbacks = json.loads((out / "run" / "run.json").read_text()).get("fallbacks", [])
+    except (OSError, ValueError) as e:
+        fallbacks = [f"run.json unreadable: {e}"]
+    return {**res, "graded": rep.score, "lower_is_better": rep.lower_is_better,
+            "fallbacks": [str(f) for f in fallbacks]}  # fmt: skip
 
 
 def _beats_sample(r: dict) -> str:
