@@ -302,22 +302,13 @@ class RecipeRoles(RecipeSearchActions):
         fresh = [d for d in drafts if d not in tried]
         state = State(draft=fresh[0] if fresh else drafts[len(tried) % len(drafts)], seed=ctx.seed,
                       budget=self.budget(ctx, "draft"))  # fmt: skip
-        # Recipes that only express the metric's own scale (log target for RMSLE) belong in every draft, and
-        # so do those a table's shape calls for from the start (`auto_for_needs`: an L1 linear model on a
-        # table with many columns per row, where the L2 one spreads its weight over noise).
+        # Recipes that only express the metric's own scale (log target for RMSLE) belong in every draft.
         profile, family = self.profile(ctx), _families(reg[state.draft])
-        flags = self._flags(ctx, profile)
         for rid in sorted(reg):
             rec = reg[rid]
-            if rec.get("hook") == "draft":
-                continue
             loose = {**rec, "applies": {k: v for k, v in (rec.get("applies") or {}).items() if k != "needs"}}
-            needs = set(rec.get("auto_for_needs") or [])
-            if profile.metric in (rec.get("auto_for_metrics") or []):
-                auto = _applies(loose, profile, family, flags)
-            else:
-                auto = bool(needs) and needs <= flags and _applies(rec, profile, family, flags)
-            if auto:
+            auto = profile.metric in (rec.get("auto_for_metrics") or []) and rec.get("hook") != "draft"
+            if auto and _applies(loose, profile, family, self._flags(ctx, profile)):
                 state.tricks.append(rid)
         return state
 

@@ -237,8 +237,6 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         flags.add("enough_rows")
     if len(train) >= 100_000:
         flags.add("large")
-    if len(feats) >= 50 and 4 * len(feats) >= len(train):  # many columns for the rows: most are noise
-        flags.add("wide")
     if problem == "regression" and np.issubdtype(y.dtype, np.number) and y.min() >= 0:
         flags.add("nonneg_target")
         if float(y.skew()) > 0.75:

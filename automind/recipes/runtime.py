@@ -924,11 +924,8 @@ def fit_forest(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
 
 def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
     """L2 logistic regression (classes; liblinear for two) or ridge (numbers); 'tune' picks the strength on an
-    inner split of the training rows. penalty 'l1' fits a sparse model instead (`_fit_linear_l1`)."""
+    inner split of the training rows."""
     from sklearn.linear_model import LogisticRegression, Ridge
-
-    if params.get("penalty") == "l1":
-        return _fit_linear_l1(X_tr, y_tr, X_va, X_te, params, cfg)
 
     def make(strength):
         if cfg["problem"] == "regression":
@@ -942,58 +939,20 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
 
     strength = params.get("alpha", 3.0) if cfg["problem"] == "regression" else params.get("C", 1.0)
     if params.get("tune"):
-        strength = _inner_pick(X_tr, y_tr, make, [strength * f for f in (0.03, 0.1, 0.3, 1, 3, 10)], cfg)
+        from sklearn.model_selection import train_test_split
+
+        a, b, ya, yb = train_test_split(X_tr, y_tr, test_size=0.25, random_state=cfg["seed"])
+        grid = [strength * f for f in (0.03, 0.1, 0.3, 1, 3, 10)]
+        scores = []
+        for s in grid:
+            m = make(s).fit(a, ya)
+            scores.append(
+                metric_score(yb, m.predict(b) if cfg["problem"] == "regression" else class_proba(m, b))
+            )
+        strength = grid[
+            sorted(range(len(grid)), key=lambda i: scores[i], reverse=not cfg["lower_is_better"])[0]
+        ]
     model = make(strength).fit(X_tr, y_tr)
-    if cfg["problem"] == "regression":
-        return model.predict(X_va), model.predict(X_te)
-    return class_proba(model, X_va), class_proba(model, X_te)
-
-
-def _inner_pick(X_tr, y_tr, make, grid, cfg):
-    """The strength of `grid` whose model scores best (task metric) on an inner quarter of the training rows."""
-    from sklearn.model_selection import train_test_split
-
-    a, b, ya, yb = train_test_split(X_tr, y_tr, test_size=0.25, random_state=cfg["seed"])
-    scores = []
-    for s in grid:
-        m = make(s).fit(a, ya)
-        scores.append(metric_score(yb, m.predict(b) if cfg["problem"] == "regression" else class_proba(m, b)))
-    return grid[sorted(range(len(grid)), key=lambda i: scores[i], reverse=not cfg["lower_is_better"])[0]]
-
-
-def _l1_model(strength, params, cfg):
-    """A lasso (numbers) or L1 logistic regression (classes) of the given strength (alpha / C). scikit-learn
-    1.8 replaced `penalty` by `l1_ratio`; both spellings are handled so either version runs the script."""
-    import sklearn
-    from sklearn.linear_model import Lasso, LogisticRegression
-
-    if cfg["problem"] == "regression":
-        return Lasso(alpha=strength, max_iter=5000)
-    new_api = tuple(int(x) for x in sklearn.__version__.split(".")[:2]) >= (1, 8)
-    sparse = {"l1_ratio": 1.0} if new_api else {"penalty": "l1"}
-    solver = "liblinear" if cfg["problem"] == "binary" else "saga"
-    return LogisticRegression(
-        C=strength, solver=solver, max_iter=2000, class_weight=params.get("class_weight"),
-        random_state=int(cfg["seed"]), **sparse,
-    )  # fmt: skip
-
-
-def _fit_linear_l1(X_tr, y_tr, X_va, X_te, params, cfg):
-    """A sparse linear model whose strength is always chosen on an inner split: an L1 penalty's useful range
-    depends on the data's scale, so the grid starts just above the strength at which every coefficient is
-    zero (scikit-learn's `l1_min_c` for classes, the lasso's alpha_max for numbers) and loosens it."""
-    from sklearn.svm import l1_min_c
-
-    if cfg["problem"] == "regression":
-        # max |x_j . (y - mean y)| / n; centring y alone is enough, and keeps a sparse matrix sparse
-        top = float(np.max(np.abs(X_tr.T @ (y_tr - np.mean(y_tr))))) / len(y_tr) or 1.0
-        grid = [top * f for f in (0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005)]
-    else:
-        low = float(l1_min_c(X_tr, y_tr, loss="log")) if cfg["problem"] == "binary" else 0.01
-        grid = [low * f for f in (1.5, 3, 10, 30, 100, 300)]
-    strength = _inner_pick(X_tr, y_tr, lambda s: _l1_model(s, params, cfg), grid, cfg)
-    model = _l1_model(strength, params, cfg).fit(X_tr, y_tr)
-    log(f"l1 linear model: strength {strength:.4g}, {int(np.sum(np.abs(model.coef_) > 0))} non-zero weights")
     if cfg["problem"] == "regression":
         return model.predict(X_va), model.predict(X_te)
     return class_proba(model, X_va), class_proba(model, X_te)
