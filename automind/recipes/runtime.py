@@ -770,6 +770,14 @@ def _lgbm_categoricals(X, cfg):
     return [c for c in cfg.get("_fold_categorical", []) if hasattr(X, "columns") and c in X.columns]
 
 
+def search_stop(cfg):
+    """When a setting search inside a fold (tree shape, linear strength) stops trying more: half the fold's
+    time left, so the chosen setting still has the rest to train; None when the fold has no deadline."""
+    deadline = cfg.get("fold_deadline")
+    start = time.time()
+    return None if deadline is None else start + 0.5 * max(0.0, deadline - start)
+
+
 def tune_lgbm(X_tr, y_tr, params, cfg, weight=None):
     """The member's params with the tree shape (LGBM_SHAPES, or its own) that reaches the lowest loss on an
     inner quarter of the fold's training rows; the validation rows of the fold are never seen, so the
@@ -784,8 +792,7 @@ def tune_lgbm(X_tr, y_tr, params, cfg, weight=None):
     )
     a, b = take(X_tr, idx_a), take(X_tr, idx_b)
     wa = None if weight is None else weight[idx_a]
-    start, deadline = time.time(), cfg.get("fold_deadline")
-    stop_at = None if deadline is None else start + 0.5 * max(0.0, deadline - start)
+    stop_at = search_stop(cfg)
     cats = _lgbm_categoricals(X_tr, cfg)
     best, best_loss = {}, None
     for shape in ({}, *LGBM_SHAPES):
@@ -945,8 +952,7 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
         a, b, ya, yb = train_test_split(X_tr, y_tr, test_size=0.25, random_state=cfg["seed"])
         factors = (1, 0.3, 3, 0.1, 10, 0.03)  # nearest the model's own first; ties go to the smaller
         grid = [strength * f for f in factors]
-        start, deadline = time.time(), cfg.get("fold_deadline")
-        stop_at = None if deadline is None else start + 0.5 * max(0.0, deadline - start)
+        stop_at = search_stop(cfg)
         scores = []
         for s in grid:
             if scores and stop_at is not None and time.time() > stop_at:
