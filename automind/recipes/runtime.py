@@ -778,6 +778,15 @@ def search_stop(cfg):
     return None if deadline is None else start + 0.5 * max(0.0, deadline - start)
 
 
+def inner_strata(y_tr, cfg):
+    """Labels to stratify a setting search's inner split by (None for numbers, or a class with one row):
+    a quarter drawn without it can miss a class, and some metrics cannot score such a quarter."""
+    if cfg["problem"] == "regression":
+        return None
+    counts = np.bincount(y_tr)
+    return y_tr if counts[counts > 0].min() >= 2 else None
+
+
 def tune_lgbm(X_tr, y_tr, params, cfg, weight=None):
     """The member's params with the tree shape (LGBM_SHAPES, or its own) that reaches the lowest loss on an
     inner quarter of the fold's training rows; the validation rows of the fold are never seen, so the
@@ -786,9 +795,8 @@ def tune_lgbm(X_tr, y_tr, params, cfg, weight=None):
     import lightgbm as lgb
     from sklearn.model_selection import train_test_split
 
-    strat = y_tr if cfg["problem"] != "regression" and np.min(np.bincount(y_tr)) >= 2 else None
     idx_a, idx_b = train_test_split(
-        np.arange(len(y_tr)), test_size=0.25, random_state=int(cfg["seed"]), stratify=strat
+        np.arange(len(y_tr)), test_size=0.25, random_state=int(cfg["seed"]), stratify=inner_strata(y_tr, cfg)
     )
     a, b = take(X_tr, idx_a), take(X_tr, idx_b)
     wa = None if weight is None else weight[idx_a]
@@ -949,7 +957,9 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
     if params.get("tune"):
         from sklearn.model_selection import train_test_split
 
-        a, b, ya, yb = train_test_split(X_tr, y_tr, test_size=0.25, random_state=cfg["seed"])
+        a, b, ya, yb = train_test_split(
+            X_tr, y_tr, test_size=0.25, random_state=cfg["seed"], stratify=inner_strata(y_tr, cfg)
+        )
         factors = (1, 0.3, 3, 0.1, 10, 0.03)  # nearest the model's own first; ties go to the smaller
         grid = [strength * f for f in factors]
         stop_at = search_stop(cfg)
