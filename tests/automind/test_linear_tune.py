@@ -51,3 +51,48 @@ def test_the_strength_search_stops_when_the_fold_time_is_spent():
         X[:200], y[:200], X[200:], y[200:], X[200:], {"alpha": 3.0, "tune": True}, _cfg()
     )
     assert not np.allclose(tuned, pred)  # with time, the search moves off the default on this table
+
+
+def _binary_cfg():
+    rt.CFG.clear()
+    rt.CFG.update(metric="roc_auc", problem="binary", kind="probability", metric_params={}, seed=0,
+                  lower_is_better=False, n_classes=2, classes=[0, 1])  # fmt: skip
+    return dict(rt.CFG)
+
+
+def test_classes_get_the_strength_that_scores_best_on_a_stratified_inner_split():
+    """Logistic regression on many noisy columns (the shape where C=1 is far off): the search scores each C
+    by the task metric on a quarter of the training rows drawn with the classes' shares, and refits the
+    best on all of them."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(240, 300))
+    y = (X[:, :3].sum(axis=1) + rng.normal(scale=1.5, size=240) > 1.2).astype(int)  # about a quarter positive
+    cfg = _binary_cfg()
+    _, pred = rt.fit_linear(X[:160], y[:160], X[160:], y[160:], X[160:], {"C": 1.0, "tune": True}, cfg)
+    a, b, ya, yb = train_test_split(X[:160], y[:160], test_size=0.25, random_state=0, stratify=y[:160])
+    grid = [0.03, 0.1, 0.3, 1.0, 3.0, 10.0]
+
+    def fit(c, Xf, yf):
+        return LogisticRegression(C=c, solver="liblinear", max_iter=1000).fit(Xf, yf)
+
+    auc = [roc_auc_score(yb, fit(c, a, ya).predict_proba(b)[:, 1]) for c in grid]
+    best = grid[int(np.argmax(auc))]
+    assert best != 1.0  # the default is not the answer here, so the test sees the search
+    np.testing.assert_allclose(pred, fit(best, X[:160], y[:160]).predict_proba(X[160:])[:, 1])
+
+
+def test_the_inner_split_keeps_every_class_a_fold_has():
+    """A fold can miss a class of the task entirely (bincount 0); the split is still drawn with the classes'
+    shares, so a rare class (four rows here) lands in both parts and a metric like ROC AUC can score them
+    (an unstratified quarter of these rows misses it for several seeds)."""
+    cfg = {"problem": "multiclass"}
+    y = np.array([0] * 30 + [2] * 10 + [3] * 4)  # class 1 absent from this fold
+    strata = rt.inner_strata(y, cfg)
+    assert strata is not None
+    _, b = train_test_split(np.arange(len(y)), test_size=0.25, random_state=0, stratify=strata)
+    assert set(y[b]) == {0, 2, 3}
+    assert rt.inner_strata(np.array([0] * 30 + [1]), cfg) is None  # one row cannot be in both parts
+    assert rt.inner_strata(np.arange(10.0), {"problem": "regression"}) is None

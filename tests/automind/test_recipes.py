@@ -462,6 +462,41 @@ def test_tricks_follow_the_model_the_pipeline_trains(tasks, roles):
     assert roles.plan(ctx).meta["rerun"] is True
 
 
+def _members(roles, task, draft: str) -> dict[str, dict]:
+    """Each model of `draft`'s script on `task`: its params as the script's `models(cfg)` lists them."""
+    from automind.recipes import runtime as rt
+    from automind.recipes.components import block
+    from automind.recipes.compose import render
+
+    ctx, state = _ctx(task), State(draft=draft)
+    code = render(roles.profile(ctx), state, roles.recipes, defaults=roles.defaults(ctx, state))
+    ns = dict(vars(rt))
+    exec(block(code, "model"), ns)
+    cfg = {
+        "problem": roles.profile(ctx).problem,
+        "text_cols": ["review"] if draft.startswith("rcp-text") else [],
+    }
+    return {m["name"]: m["params"] for m in ns["models"](cfg)}
+
+
+@pytest.mark.parametrize("kind", ["binary", "multiclass", "regression"])
+def test_linear_models_on_table_columns_tune_their_strength_and_tfidf_ones_offer_it_as_a_trick(
+    kind, tasks, roles
+):
+    """An untuned L2 model on a table with many columns can be far off (grants, 1,500 columns: 0.71 ROC AUC
+    as a draft), so the table's linear draft and the portfolio's linear member pick their strength on an
+    inner split for classes as well as numbers; `rcp-linear-tune` stays an improve only where the linear
+    model reads TF-IDF features (costly fits), and is not offered where it would change nothing."""
+    task = tasks[kind]
+    assert _members(roles, task, "rcp-linear-baseline")["linear"]["tune"] is True
+    assert _members(roles, task, "rcp-portfolio")["linear"]["tune"] is True
+    linear = State(draft="rcp-linear-baseline")
+    assert "rcp-linear-tune" not in _applicable_tricks(roles, _ctx(task), linear)
+    text = tasks["text"]
+    assert not _members(roles, text, "rcp-text-tfidf-linear")["linear"].get("tune")
+    assert "rcp-linear-tune" in _applicable_tricks(roles, _ctx(text), State(draft="rcp-text-tfidf-linear"))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["binary", "regression", "text"])
 def test_each_applicable_trick_runs_and_changes_the_predictions(kind, tasks, roles, tmp_path, monkeypatch):
