@@ -973,6 +973,8 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
             )
         sign = 1 if cfg["lower_is_better"] else -1
         strength = grid[min(range(len(scores)), key=lambda i: (sign * scores[i], factors[i]))]
+        name = "alpha" if cfg["problem"] == "regression" else "C"
+        log(f"linear strength chosen on the fold's inner split: {name}={strength:g} ({len(scores)} tried)")
     model = make(strength).fit(X_tr, y_tr)
     if cfg["problem"] == "regression":
         return model.predict(X_va), model.predict(X_te)
