@@ -953,7 +953,8 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
             C=strength, solver=solver, max_iter=1000, class_weight=params.get("class_weight")
         )
 
-    strength = params.get("alpha", 3.0) if cfg["problem"] == "regression" else params.get("C", 1.0)
+    key, default = ("alpha", 3.0) if cfg["problem"] == "regression" else ("C", 1.0)
+    strength = params.get(key, default)
     if params.get("tune"):
         from sklearn.model_selection import train_test_split
 
@@ -973,8 +974,7 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
             )
         sign = 1 if cfg["lower_is_better"] else -1
         strength = grid[min(range(len(scores)), key=lambda i: (sign * scores[i], factors[i]))]
-        name = "alpha" if cfg["problem"] == "regression" else "C"
-        log(f"linear strength chosen on the fold's inner split: {name}={strength:g} ({len(scores)} tried)")
+        log(f"linear strength chosen on the fold's inner split: {key}={strength:g} ({len(scores)} tried)")
     model = make(strength).fit(X_tr, y_tr)
     if cfg["problem"] == "regression":
         return model.predict(X_va), model.predict(X_te)
