@@ -8,14 +8,15 @@ docs/search.md.
 Sets:
 - `wide` (default): eight tables with many columns per row (QSAR descriptors, spectra, gene expression,
   speech features, grant records; 116-363 training rows, 57-1,502 columns).
-- `large`: four tables with many rows (6,900-37,800 training rows; loans, diamonds, hotel prices, car
-  crashes), where a short budget does not fit every model of a portfolio.
+- `large`: six tables with many rows (6,900-41,200 training rows; loans, diamonds, hotel prices, car
+  crashes, a vocabulary test, film ratings), where a short budget does not fit every model of a
+  portfolio and a 15 % holdout would hide thousands of rows.
 
 Each table becomes OUT/<name> through `automind.prepare.prepare_task` with 30 % of the rows held out as the
 graded test set (seed 0): with 165 to 518 rows, a smaller test set would rank contenders by a handful of
 rows. The row-name column is dropped, and so are columns that restate the target (meats: water and fat sum
-with protein to about 100; nass-cds: the injury severity code has a level for a death) or only identify a
-row. The tables and their split are fixed, so every run builds the same tasks.
+with protein to about 100; nass-cds: the injury severity code has a level for a death; movies: the shares
+of votes per grade that the rating averages) or only identify a row. The tables and their split are fixed, so every run builds the same tasks.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ SETS: dict[str, dict[str, Table]] = {
         "diamonds": ("ggplot2", "diamonds", "price", "rmse", []),
         "hotel-rates": ("modeldata", "hotel_rates", "avg_price_per_room", "rmse", []),
         "nass-cds": ("DAAG", "nassCDS", "dead", "roc_auc", ["injSeverity", "caseid"]),
+        "gss-vocab": ("carData", "GSSvocab", "vocab", "rmse", []),
+        "movies": ("ggplot2movies", "movies", "rating", "rmse", ["title", *(f"r{i}" for i in range(1, 11))]),
     },
 }
 

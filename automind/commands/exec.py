@@ -206,7 +206,8 @@ def register(app: typer.Typer) -> None:
             metavar="FRACTION",
             min=0.01,
             max=0.5,
-            help="Share of the training rows held out (implies --holdout; default verify.holdout_fraction, 0.15).",
+            help="Share of the training rows held out (implies --holdout; default verify.holdout_fraction, "
+            "0.15, at most verify.holdout_max_rows rows; a share given here is not capped).",
         ),
         as_json: bool = typer.Option(
             False,
@@ -265,9 +266,9 @@ def _holdout(task: Any, wd: Path, cfg: Settings, fraction: float | None) -> Hold
     """The holdout view for one exec, under the work folder (removed with it); a clear error when impossible."""
     from automind.holdout import HoldoutUnavailable, build_holdout
 
-    frac = fraction or cfg.verify.holdout_fraction
+    frac, cap = (fraction, None) if fraction else (cfg.verify.holdout_fraction, cfg.verify.holdout_max_rows)
     try:
-        return build_holdout(task, wd / "holdout", fraction=frac, seed=cfg.search.seed)
+        return build_holdout(task, wd / "holdout", fraction=frac, seed=cfg.search.seed, max_rows=cap)
     except HoldoutUnavailable as e:
         fail(f"--holdout: {e}. Run without --holdout to check the script as it is.")
 

@@ -25,7 +25,8 @@ def start_holdout(task: Task, settings: Settings, run_dir: Path) -> tuple[Holdou
         }
     try:
         h = build_holdout(task, run_dir / FOLDER, fraction=v.holdout_fraction, seed=settings.search.seed,
-                          min_rows=v.holdout_min_rows if v.holdout == "auto" else 0)  # fmt: skip
+                          min_rows=v.holdout_min_rows if v.holdout == "auto" else 0,
+                          max_rows=v.holdout_max_rows)  # fmt: skip
     except HoldoutUnavailable as e:
         if v.holdout == "on":
             raise

@@ -110,12 +110,25 @@ def _stratified(labels: pd.Series, fraction: float, rng) -> Split:
     )
 
 
-def choose_rows(train: pd.DataFrame, test: pd.DataFrame, layout: Layout, fraction: float, seed: int) -> Split:
-    """The holdout rows of `train` (text frames from `read_layout`), by the first strategy that applies."""
+def capped_fraction(fraction: float, n_rows: int, max_rows: int | None) -> float:
+    """The share of `n_rows` labelled rows to hold out: `fraction`, lowered so that about `max_rows` rows
+    are held out when the share would hold out more (None: no cap). A score's precision depends on how many
+    rows it is measured on, not on their share, so on large tables the rows past the cap would only be
+    taken from every fit of the search (and from the final submission when its refit does not fit)."""
+    if max_rows is None or n_rows <= 0:
+        return fraction
+    return min(fraction, max_rows / n_rows)
+
+
+def choose_rows(train: pd.DataFrame, test: pd.DataFrame, layout: Layout, fraction: float, seed: int,
+                max_rows: int | None = None) -> Split:  # fmt: skip
+    """The holdout rows of `train` (text frames from `read_layout`), by the first strategy that applies:
+    `fraction` of the labelled rows, at most about `max_rows` of them (`capped_fraction`)."""
     import random
 
     answered = (train[layout.label_cols] != "").all(axis=1)
     eligible = train.index[answered]
+    fraction = capped_fraction(fraction, len(eligible), max_rows)
     n = max(1, int(round(fraction * len(eligible))))
     rng = random.Random(seed)
     skip = {layout.id_col, *layout.label_cols}

@@ -48,6 +48,7 @@ class Holdout:
     n_test: int
     renamed_ids: bool = False
     notes: list[str] = field(default_factory=list)
+    max_rows: int | None = None  # the cap on held-out rows the split was made with (None: none)
 
     @property
     def n_holdout(self) -> int:
@@ -78,6 +79,7 @@ class Holdout:
         return {
             "enabled": True,
             "fraction": self.fraction,
+            "max_rows": self.max_rows,
             "strategy": self.strategy,
             "detail": self.detail,
             "holdout_rows": self.n_holdout,
@@ -133,8 +135,11 @@ def _holdout_ids(layout: Layout, train: pd.DataFrame, test: pd.DataFrame, sample
     return fresh_ids(len(rows), taken), True
 
 
-def build_holdout(task: Task, root: Path, *, fraction: float, seed: int, min_rows: int = 0) -> Holdout:
-    """Split the task's training rows and write the view under `root`; HoldoutUnavailable says why not."""
+def build_holdout(
+    task: Task, root: Path, *, fraction: float, seed: int, min_rows: int = 0, max_rows: int | None = None
+) -> Holdout:
+    """Split the task's training rows (`fraction` of them, at most about `max_rows`) and write the view under
+    `root`; HoldoutUnavailable says why not."""
     import pandas as pd
 
     layout, train, test, sample = read_layout(task)
@@ -144,7 +149,7 @@ def build_holdout(task: Task, root: Path, *, fraction: float, seed: int, min_row
             f"only {answered} labelled training rows (verify.holdout_min_rows is {min_rows}); a holdout this "
             "small would rank nodes by noise"
         )
-    split = choose_rows(train, test, layout, fraction, seed)
+    split = choose_rows(train, test, layout, fraction, seed, max_rows)
     if not split.rows or len(split.rows) >= answered:
         raise HoldoutUnavailable(f"the {split.strategy} split left {len(split.rows)} of {answered} rows out")
     ids, renamed = _holdout_ids(layout, train, test, sample, split.rows)
@@ -176,7 +181,8 @@ def build_holdout(task: Task, root: Path, *, fraction: float, seed: int, min_row
 
     notes = [f"holdout ids renamed ({ids[0]} ...): the training ids were missing or taken"] if renamed else []
     h = Holdout(root, layout, split.rows, ids, split.strategy, split.detail, fraction, seed,
-                n_seen=len(train) - len(split.rows), n_test=len(test), renamed_ids=renamed, notes=notes)  # fmt: skip
+                n_seen=len(train) - len(split.rows), n_test=len(test), renamed_ids=renamed, notes=notes,
+                max_rows=max_rows)  # fmt: skip
     write_json(root / "holdout.json", h.to_json())
     return h
 

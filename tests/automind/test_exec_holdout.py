@@ -99,3 +99,12 @@ def test_holdout_on_a_task_it_cannot_split_is_a_clear_error(task_dir, tmp_path):
     r = CliRunner().invoke(app, ["exec", str(task), str(SUITE / "fake_metric.py"), "--holdout"])
     assert r.exit_code == 1 and "--holdout: the task has 2 training files" in r.output
     assert "Traceback" not in r.output
+
+
+@pytest.mark.slow
+def test_the_row_cap_applies_to_the_default_share_and_not_to_one_given(task_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOMIND_VERIFY__HOLDOUT_MAX_ROWS", "40")
+    _, capped = run(task_dir, tmp_path, "clean_pipeline_cv.py", "--holdout")
+    _, given = run(task_dir, tmp_path, "clean_pipeline_cv.py", "--holdout-fraction", "0.15")
+    assert capped["holdout"]["holdout_rows"] == 40 and capped["holdout"]["max_rows"] == 40
+    assert given["holdout"]["holdout_rows"] == 96 and given["holdout"]["max_rows"] is None

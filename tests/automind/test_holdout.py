@@ -274,3 +274,32 @@ def test_the_guard_records_what_a_script_read(tmp_path):
     task.description += "\nstores.csv is optional.\n"
     assert unused_inputs(task, res.inputs_read) == []
     assert unused_inputs(task, []) == []  # read nothing through Python: not judged
+
+
+def test_a_large_table_holds_out_about_max_rows_whatever_the_share(tmp_path):
+    task = _task(tmp_path / "t", _binary(n=3000))
+    train = pd.read_csv(task.public_dir / "train.csv")
+    h = build_holdout(task, tmp_path / "h", fraction=0.2, seed=0, max_rows=300)
+    assert h.strategy == "stratified" and h.n_holdout == pytest.approx(300, abs=2) and h.max_rows == 300
+    assert train.loc[h.rows, "y"].mean() == pytest.approx(train["y"].mean(), abs=0.03)  # classes' shares kept
+    assert h.n_seen == len(train) - h.n_holdout and h.describe()["max_rows"] == 300
+    numbers = _task(tmp_path / "r", _binary(n=3000).assign(y=lambda d: d["x"] * 2.0), metric="rmse")
+    r = build_holdout(numbers, tmp_path / "hr", fraction=0.2, seed=0, max_rows=300)
+    assert r.strategy == "random" and r.n_holdout == 300
+    # below the cap the share is what it was, and no cap is the share alone
+    small = build_holdout(task, tmp_path / "h2", fraction=0.05, seed=0, max_rows=300)
+    uncapped = build_holdout(task, tmp_path / "h3", fraction=0.2, seed=0)
+    assert small.n_holdout == pytest.approx(0.05 * len(train), abs=2)
+    assert uncapped.n_holdout == pytest.approx(0.2 * len(train), abs=2) and uncapped.max_rows is None
+
+
+def test_a_split_saved_before_the_cap_existed_still_loads(tmp_path):
+    import json
+
+    task = _task(tmp_path / "t", _binary())
+    h = build_holdout(task, tmp_path / "h", fraction=0.2, seed=0)
+    saved = json.loads((h.root / "holdout.json").read_text())
+    del saved["max_rows"]
+    (h.root / "holdout.json").write_text(json.dumps(saved))
+    again = load_holdout(h.root)
+    assert again is not None and again.rows == h.rows and again.max_rows is None

@@ -514,3 +514,12 @@ def test_an_ensemble_may_start_with_less_time_left_than_a_training_run():
     assert Runner.start_floor(r, "ensemble") == ENSEMBLE_START_S < MIN_START_S
     assert Runner.start_floor(r, "improve") == MIN_START_S
     assert Runner.start_floor(SimpleNamespace(journal=j, time_limit=10.0), "ensemble") == 1.0  # 10 % of 10 s
+
+
+def test_the_run_holds_out_at_most_the_configured_rows(big_task, tmp_path, settings_factory):
+    s = _on(settings_factory, **{"search.steps": 1, "verify.refit": False, "verify.holdout_max_rows": 25})
+    solve(big_task, s, out=tmp_path / "run", roles=ScriptedRoles({"draft": [script(0.8)]}))
+    info = json.loads((tmp_path / "run/run.json").read_text())["holdout"]
+    assert info["holdout_rows"] == 25 and info["max_rows"] == 25 and info["fraction"] == 0.2  # not 60 rows
+    report = (tmp_path / "run/report.html").read_text()
+    assert "Hidden holdout: 25 training rows (8.3 %, 20 % capped at about 25 rows" in report
