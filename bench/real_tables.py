@@ -13,10 +13,11 @@ Sets:
   portfolio and a 15 % holdout would hide thousands of rows.
 
 Each table becomes OUT/<name> through `automind.prepare.prepare_task` with 30 % of the rows held out as the
-graded test set (seed 0): with 165 to 518 rows, a smaller test set would rank contenders by a handful of
-rows. The row-name column is dropped, and so are columns that restate the target (meats: water and fat sum
-with protein to about 100; nass-cds: the injury severity code has a level for a death; movies: the shares
-of votes per grade that the rating averages) or only identify a row. The tables and their split are fixed, so every run builds the same tasks.
+graded test set (seed 0): on the wide tables' 165 to 518 rows a smaller test set would rank contenders by a
+handful of rows, and one share for both sets keeps them comparable. The row-name column is dropped, and so
+are columns that restate the target (meats: water and fat sum with protein to about 100; nass-cds: the
+injury severity code has a level for a death; movies: the shares of votes per grade that the rating
+averages) or only identify a row. The tables and their split are fixed, so every run builds the same tasks.
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ def register(app: typer.Typer) -> None:
             min=0.01,
             max=0.5,
             help="Share of the training rows held out (implies --holdout; default verify.holdout_fraction, "
-            "0.15, at most verify.holdout_max_rows rows; a share given here is not capped).",
+            "0.15, capped at verify.holdout_max_rows rows when that is set; a share given here is not capped).",
         ),
         as_json: bool = typer.Option(
             False,
