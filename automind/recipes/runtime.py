@@ -960,7 +960,9 @@ def fit_forest(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
                 random_state=int(cfg["seed"]), **p)  # fmt: skip
     deadline, step = cfg.get("fold_deadline"), 100
     if deadline is not None:
-        step = 10  # a first batch to time: 100 deep trees on a big table can take many times the fold's share
+        # a first batch of one tree per thread, to time: 100 deep trees on a big table can take many times
+        # the fold's share
+        step = max(1, int(cfg.get("threads", 2)))
     while model.n_estimators < total:
         t, add = time.time(), min(step, total - model.n_estimators)
         model.n_estimators += add
