@@ -849,8 +849,9 @@ class PredictCost:
 
 def fit_lgbm(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
     """LightGBM with early stopping on the objective's own (smooth) loss, patience that grows with the best
-    round (max(floor, 0.3 * best + 20)), and a stop when the fold's time share is spent. With 'tune', the
-    tree shape is first chosen on the fold's training rows (`tune_lgbm`)."""
+    round (max(floor, 0.3 * best + 20)), and a stop when what is left of the fold's time share would not
+    also cover predicting the rounds so far (`PredictCost`). With 'tune', the tree shape is first chosen on
+    the fold's training rows (`tune_lgbm`)."""
     import lightgbm as lgb
 
     p = dict(params)
