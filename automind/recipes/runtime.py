@@ -973,7 +973,7 @@ def fit_forest(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
         per_tree, left = (time.time() - t) / add, deadline - time.time()
         if left < per_tree:
             break
-        step = int(min(100, max(1, 0.8 * left / per_tree)))  # what fits, predictions left room
+        step = int(min(100, max(1, 0.8 * left / per_tree)))  # what fits at this pace, with room to predict
     if reg:
         return model.predict(X_va), model.predict(X_te)
     return class_proba(model, X_va), class_proba(model, X_te)
