@@ -1023,63 +1023,6 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
     return class_proba(model, X_va), class_proba(model, X_te)
 
 
-def fit_mlp(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
-    """A ReLU network (scikit-learn, Adam) on the scaled, one-hot linear matrix, trained one epoch at a
-    time: early stopping on the validation loss (log loss, or squared error of the standardised target)
-    with the weights of its best epoch kept, and a stop when the next epoch and the predictions would pass
-    the fold's deadline. The portfolio's one family that is neither trees nor a linear model; its different
-    errors are what ensemble selection combines."""
-    from sklearn.neural_network import MLPClassifier, MLPRegressor
-    from threadpoolctl import threadpool_limits
-
-    p = dict(params)
-    p.pop("class_weight", None)
-    epochs, patience = int(p.pop("max_epochs", 200)), int(p.pop("patience", 10))
-    n = X_tr.shape[0]
-    common = dict(hidden_layer_sizes=tuple(p.pop("hidden", (128, 64))), alpha=float(p.pop("alpha", 1e-4)),
-                  learning_rate_init=float(p.pop("learning_rate", 1e-3)),
-                  batch_size=max(1, min(int(p.pop("batch_size", 256)), n)), random_state=int(cfg["seed"]))  # fmt: skip
-    reg, y_va = cfg["problem"] == "regression", np.asarray(y_va)
-    if reg:  # unscaled targets (prices in thousands) stall Adam at its default step size
-        mu, sd = np.mean(y_tr, axis=0), np.std(y_tr, axis=0)
-        sd = np.where(sd > 0, sd, 1.0)
-        model, fit_y, classes = MLPRegressor(**common), (np.asarray(y_tr) - mu) / sd, None
-    else:
-        model, fit_y, classes = MLPClassifier(**common), y_tr, np.arange(int(cfg["n_classes"]))
-
-    def loss():
-        if reg:
-            return float(np.mean((model.predict(X_va) * sd + mu - y_va) ** 2 / sd**2))
-        proba = model.predict_proba(X_va)  # one column per class: partial_fit was told them all
-        return float(-np.mean(np.log(np.clip(proba[np.arange(len(y_va)), y_va], 1e-7, 1.0))))
-
-    deadline, best, best_loss, since = cfg.get("fold_deadline"), None, np.inf, 0
-    for _ in range(epochs):
-        t = time.time()
-        # one BLAS thread: on mini-batches two threads mostly wait on each other (measured 12 times slower
-        # per epoch on a 2,000-row table while the other core was busy)
-        with threadpool_limits(1, user_api="blas"):
-            model.partial_fit(X_tr, fit_y, **({} if reg else {"classes": classes}))
-            t_val = time.time()
-            current = loss()
-        now = time.time()
-        if current < best_loss:  # NaN (a diverged network) never is
-            best_loss, since = current, 0
-            best = ([w.copy() for w in model.coefs_], [b.copy() for b in model.intercepts_])
-        else:
-            since += 1
-        # what the next epoch and predicting the test rows (paced by the validation pass) would take
-        predict = (now - t_val) * X_te.shape[0] / max(1, X_va.shape[0])
-        if since >= patience or (deadline is not None and now + (t_val - t) + predict > deadline):
-            break
-    if best is None:
-        raise ValueError("the network's validation loss was never finite (it diverged)")
-    model.coefs_, model.intercepts_ = best
-    if reg:
-        return model.predict(X_va) * sd + mu, model.predict(X_te) * sd + mu
-    return class_proba(model, X_va), class_proba(model, X_te)
-
-
 def fit_svm(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
     """RBF support vector machine (Platt-scaled probabilities for classes)."""
     from sklearn.svm import SVC, SVR
