@@ -957,13 +957,12 @@ def fit_forest(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
         p.pop("class_weight", None)
     fill = (lambda X: X.fillna(-999)) if hasattr(X_tr, "fillna") else (lambda X: np.nan_to_num(X, nan=-999))
     X_tr, X_va, X_te = fill(X_tr), fill(X_va), fill(X_te)
-    model = cls(n_estimators=0, warm_start=True, n_jobs=int(cfg.get("threads", 2)),
-                random_state=int(cfg["seed"]), **p)  # fmt: skip
-    deadline, step = cfg.get("fold_deadline"), 100
-    if deadline is not None:
-        # a first batch of one tree per thread, to time: 100 deep trees on a big table can take many times
-        # the fold's share
-        step = max(1, int(cfg.get("threads", 2)))
+    threads = max(1, int(cfg.get("threads", 2)))
+    model = cls(n_estimators=0, warm_start=True, n_jobs=threads, random_state=int(cfg["seed"]), **p)
+    # with a deadline, a first batch of one tree per thread, to time: 100 deep trees on a big table can take
+    # many times the fold's share
+    deadline = cfg.get("fold_deadline")
+    step = 100 if deadline is None else threads
     while model.n_estimators < total:
         t, add = time.time(), min(step, total - model.n_estimators)
         model.n_estimators += add
