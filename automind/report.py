@@ -32,6 +32,7 @@ from typing import Any
 from markupsafe import Markup
 
 from automind.atomic import write_text
+from automind.cpuload import busy_text
 from automind.report_text import Scrubber, diff, highlight, kind_name, provenance, relative_links
 from automind.report_tree import layout
 from automind.search.journal import Journal, Node
@@ -436,6 +437,8 @@ def _overview(run: RunData) -> dict[str, Any]:
         "direction": direction,
         "elapsed": j.meta.get("elapsed_s", info.get("elapsed_s")),
         "sessions": info.get("sessions"),
+        "cpu": (info.get("budget") or {}).get("cpu"),
+        "busy": busy_text((info.get("budget") or {}).get("cpu")),
         "stop_reason": info.get("stop_reason"),
         "started_at": info.get("started_at"),
         "roles": role_names.get(info.get("roles"), info.get("roles")),

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from automind import assemble
 from automind.atomic import write_json
 from automind.config import Settings, set_dotted
+from automind.cpuload import CpuWatch, busy_text
 from automind.errors import BudgetExceeded
 from automind.holdout.layout import HoldoutUnavailable
 from automind.holdout.setup import resume_holdout, start_holdout
@@ -178,6 +179,7 @@ class Runner:
         # (the final refit of the best node registers itself here); see finish_budget().
         self.finish_work: list[Callable[[], float]] = [self.refit_reserve]
         self.process = this_process()
+        self.cpu = CpuWatch.start()  # other programs' share of the CPUs, in run.json's budget (cpuload.py)
         self.prior_usage = run_info.get("usage") or {}
         self.pool = list(knowledge.pool)
         llm = roles.llm
@@ -392,8 +394,10 @@ class Runner:
         write_json(self.run_dir / "run.json", self.info)
 
     def budget_info(self) -> dict[str, Any]:
-        """The budget in effect and where the run stands, as run.json and the run summary keep it."""
-        return self.budget().info()
+        """The budget in effect and where the run stands, as run.json and the run summary keep it, with the
+        share of the CPUs other programs took in this session (taken between executions: see cpuload.py)."""
+        cpu = self.cpu.snapshot() if self.cpu is not None else None
+        return self.budget().info() | ({"cpu": cpu} if cpu else {})
 
     def loop(self) -> str:
         s = self.settings.search
@@ -556,6 +560,8 @@ class Runner:
         self.info["finished_after_s"] = round(self.elapsed(), 3)  # the whole run, finishing included
         self.write_info(status)
         self.log.write(finish_text(status, best, grade, self.budget()))
+        if busy := busy_text(self.info["budget"].get("cpu")):
+            self.log.write(f"note: {busy}")
         budget = {**self.budget_info(), "finished_after_s": self.info["finished_after_s"]}
         return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks),
                          self.info.get("holdout"), self.info.get("refit"), budget)  # fmt: skip

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from automind.cpuload import BUSY_SHARE
 from automind.grading import resolve_metric, truth_and_predictions, validate_submission
 from automind.task import Task
 
@@ -219,6 +220,17 @@ def _gain_text(task: Task, a: Path | None, b: Path | None) -> str:
         return f"error: {type(e).__name__}: {str(e)[:60]}"
 
 
+def busy_share(run: Path) -> float | None:
+    """The share of the CPUs other programs took during an automind run (run.json), when it was busy enough
+    to make the run's scripts fit less (automind.cpuload.BUSY_SHARE); None otherwise or unknown."""
+    try:
+        cpu = json.loads((run / "run.json").read_text(encoding="utf-8"))["budget"].get("cpu") or {}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    share = float(cpu.get("others_share") or 0.0)
+    return share if share >= BUSY_SHARE else None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tasks_dir", type=Path)
@@ -234,7 +246,7 @@ def main() -> None:
         )
     againsts = args.against or [None] * len(args.out)
     columns: dict[str, list[tuple[Task, Path, Path]]] = {}
-    printed = False
+    printed, busy = False, []
     for out, against in zip(args.out, againsts, strict=True):
         if not out.is_dir():
             ap.error(f"{out} is not a folder: give a bench/offline_vs_automl.py output folder")
@@ -250,10 +262,15 @@ def main() -> None:
                 printed = True
             label = folder.name if len(args.out) == 1 else f"{folder.name} ({out.name})"
             print(f"| {label} | " + " | ".join(cells.values()) + " |")
+            for run in [folder / "run", *([against / folder.name / "run"] if against else [])]:
+                if (share := busy_share(run)) is not None:
+                    busy.append(f"{run} ({100 * share:.0f} %)")
     if not printed:
         print(f"no task of {args.tasks_dir} has results under {', '.join(map(str, args.out))}")
     elif max(map(len, columns.values()), default=0) > 1:
         print(pooled_row(columns))
+    if busy:  # their scripts fit less than on an idle machine: such a row measures the machine, not the code
+        print("\nautomind runs on a busy machine (other programs' share of the CPUs): " + ", ".join(busy))
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from automind.commands.common import (
     signals_interrupt,
 )
 from automind.commands.common import settings as load_settings
+from automind.cpuload import busy_text
 from automind.limits import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S
 
 CODERS = ("adaptive", "one-pass", "stepwise")
@@ -174,6 +175,8 @@ def _print_result(res) -> None:
     t.add_row("status", res.status)
     t.add_row("steps", f"{len(res.journal)} ({len(res.journal.valid_nodes)} valid)")
     t.add_row("time", res.time_summary())
+    if busy := busy_text(res.budget.get("cpu")):
+        t.add_row("machine", f"[yellow]{busy}[/]")
     if res.best is not None and res.best.metric is not None:
         d = res.journal.direction
         # a recipe script's rank score pools both scores of the next row (docs/holdout.md)
