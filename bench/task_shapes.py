@@ -159,6 +159,96 @@ def _text_counts(out: Path) -> None:
                  name=out.name)  # fmt: skip
 
 
+def _ordinal(out: Path) -> None:
+    """Five ordered grades 0-4 from a noisy score, quadratic weighted kappa (an ordinal Kaggle metric)."""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(3000, 6))
+    score = X[:, 0] + 0.5 * X[:, 1] - 0.5 * X[:, 2] ** 2 + rng.normal(0, 0.5, 3000)
+    grade = np.digitize(score, np.quantile(score, [0.1, 0.35, 0.7, 0.9]))
+    df = pd.DataFrame(X, columns=[f"m{i}" for i in range(6)]).assign(grade=grade)
+    prepare_task(df, out, "grade", "qwk", name=out.name)
+
+
+def _tiny_f1(out: Path) -> None:
+    """80 rows, yes/no labels (the positive class is a word, not 1), F1."""
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(80, 4))
+    label = np.where(X[:, 0] + X[:, 1] + rng.normal(0, 0.7, 80) > 0.4, "yes", "no")
+    df = pd.DataFrame(X, columns=["a", "b", "c", "d"]).assign(answer=label)
+    prepare_task(df, out, "answer", "f1", name=out.name)
+
+
+def _high_cardinality(out: Path) -> None:
+    """A category of 4,000 levels carrying the signal, zip codes with leading zeros, ROC AUC."""
+    rng = np.random.default_rng(9)
+    n = 20_000
+    shop = rng.integers(0, 4000, n)
+    effect = rng.normal(0, 1.5, 4000)
+    zipc = rng.integers(0, 300, n)
+    amount = rng.gamma(2, 50, n)
+    logit = effect[shop] + 0.01 * (amount - 100) + (zipc < 30) * 1.0 - 1
+    df = pd.DataFrame({"shop": [f"S{v}" for v in shop], "zip": [f"{v:05d}" for v in zipc], "amount": amount})
+    df["churn"] = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    prepare_task(df, out, "churn", "roc_auc", name=out.name)
+
+
+def _numbers_as_text(out: Path) -> None:
+    """Numbers written for people: thousands separators, a currency sign, percentages; RMSE."""
+    rng = np.random.default_rng(10)
+    n = 3000
+    area, price, rate = rng.gamma(3, 400, n), rng.gamma(2, 30, n), rng.uniform(0, 1, n)
+    y = 0.01 * area + 0.5 * price + 20 * rate + rng.normal(0, 2, n)
+    df = pd.DataFrame({"area": [f"{v:,.1f}" for v in area], "price": [f"${v:.2f}" for v in price],
+                       "rate": [f"{100 * v:.0f}%" for v in rate], "target": y})  # fmt: skip
+    prepare_task(df, out, "target", "rmse", name=out.name)
+
+
+def _integer_classes(out: Path) -> None:
+    """Seven classes labelled 1-7 (integers, as in forest cover type), accuracy: not a regression."""
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(4000, 6))
+    label = 1 + np.argmax(X[:, :4] @ rng.normal(size=(4, 7)) + rng.normal(0, 0.3, (4000, 7)), axis=1)
+    df = pd.DataFrame(X, columns=[f"e{i}" for i in range(6)]).assign(cover=label)
+    prepare_task(df, out, "cover", "accuracy", name=out.name)
+
+
+def _reordered(out: Path) -> None:
+    """The test file's columns in another order, an id column in the middle, category levels the training
+    rows never show and a column the test file leaves empty; MAE."""
+    rng = np.random.default_rng(12)
+    n = 3000
+    df = pd.DataFrame({"size": rng.gamma(2, 2, n), "colour": rng.choice(["red", "green", "blue"], n),
+                       "Id": np.arange(1000, 1000 + n), "weight": rng.normal(10, 2, n),
+                       "note_score": rng.normal(0, 1, n)})  # fmt: skip
+    df["value"] = 3 * df["size"] + (df["colour"] == "red") * 5 + df["weight"] + rng.normal(0, 1, n)
+    prepare_task(df, out, "value", "mae", id_col="Id", name=out.name)
+    test_path = out / "public" / "test.csv"
+    test = pd.read_csv(test_path)
+    test.loc[test.sample(frac=0.2, random_state=0).index, "colour"] = "purple"
+    test["note_score"] = np.nan
+    test[list(reversed(test.columns))].to_csv(test_path, index=False)
+
+
+def _near_zero(out: Path) -> None:
+    """A target around zero, half of it negative, symmetric MAPE (scale-free, undefined-looking at 0)."""
+    rng = np.random.default_rng(13)
+    X = rng.normal(size=(3000, 5))
+    y = 2 * X[:, 0] - X[:, 1] + 0.5 * X[:, 2] * X[:, 3] + rng.normal(0, 0.3, 3000)
+    prepare_task(pd.DataFrame(X, columns=[f"q{i}" for i in range(5)]).assign(y=y), out, "y", "smape",
+                 name=out.name)  # fmt: skip
+
+
+def _conflicting_duplicates(out: Path) -> None:
+    """Few distinct rows, each repeated with conflicting labels (a noisy survey), MCC."""
+    rng = np.random.default_rng(14)
+    base = rng.integers(0, 4, size=(150, 3))
+    idx = rng.integers(0, 150, 3000)
+    X = base[idx]
+    p = 1 / (1 + np.exp(-(X[:, 0] - X[:, 1] + 0.5 * X[:, 2] - 1)))
+    df = pd.DataFrame(X, columns=["u", "v", "w"]).assign(bought=(rng.random(3000) < p).astype(int))
+    prepare_task(df, out, "bought", "mcc", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -174,6 +264,17 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "two-labels": ("2 binary targets, ROC AUC per column", _two_labels),
     "wide": ("2,000 columns, 400 rows, a target name with spaces", _wide),
     "text-rmsle": ("a free-text column with gaps and a count target, RMSLE", _text_counts),
+    "ordinal-qwk": ("5 ordered integer grades, quadratic weighted kappa", _ordinal),
+    "tiny-f1": ("80 rows, yes/no labels, F1", _tiny_f1),
+    "high-cardinality": ("a 4,000-level category, zip codes with leading zeros, ROC AUC", _high_cardinality),
+    "numbers-as-text": ("'1,234.5', '$12.00' and '45%' columns, RMSE", _numbers_as_text),
+    "integer-classes": ("7 classes labelled 1-7, accuracy", _integer_classes),
+    "reordered": (
+        "test columns reversed, id in the middle, unseen levels, an empty test column, MAE",
+        _reordered,
+    ),  # fmt: skip
+    "near-zero": ("a target around 0, half negative, SMAPE", _near_zero),
+    "duplicates": ("150 distinct rows repeated with conflicting labels, MCC", _conflicting_duplicates),
 }
 
 
