@@ -244,6 +244,34 @@ def date_parts(train, test, cfg):
     return train, test
 
 
+# A number written for people: a sign or parentheses, a currency sign, thousands separators, a decimal part, a
+# percent sign ("$1,234.50", "(12.5)", "45 %", "-3"); dates, codes with letters and European "1.234,5" do not
+# match.
+NUMBER_TEXT = r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?%?\)?$"
+
+
+def number_text(train, test, cfg, share=0.95):
+    """Text columns whose training values are numbers written with currency signs, thousands separators or
+    percent signs (or plain numbers with a few placeholders such as "?" or "n/a") become numbers; a value that
+    does not parse becomes missing. Codes with leading zeros ("00123") stay categories."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        values = train[c].dropna().astype(str).str.strip()
+        if len(values) < 5:
+            continue
+        fits = values.str.match(NUMBER_TEXT)
+        if fits.mean() < share or values[fits].str.match(r"^0\d").mean() > 0.5:
+            continue
+        for df in (train, test):
+            text = df[c].astype(str).str.strip().where(df[c].notna())
+            sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
+            digits = text.str.replace(r"[\s$€£¥,%()]", "", regex=True)
+            df[c] = sign * pd.to_numeric(digits.where(text.str.match(NUMBER_TEXT, na=False)), errors="coerce")
+        log(f"clean: {c} read as numbers (written as text, e.g. {values.iloc[0]!r})")
+    return train, test
+
+
 def text_counts(train, test, cfg):
     """Per free-text column: characters, words and the share of upper-case, digit and punctuation
     characters (row-wise, so nothing is fitted)."""

@@ -325,6 +325,35 @@ def test_clean_drops_constant_duplicate_and_id_columns():
     assert list(test.columns) == [c for c in train.columns if c != "y"]
 
 
+def test_numbers_written_as_text_are_read_as_numbers():
+    """Prices with currency signs and thousands separators, percentages, accounting negatives and plain
+    numbers with a '?' placeholder become numbers (the model sees their order); zip codes with leading zeros,
+    dates and words stay as they are."""
+    _cfg("rmse", "regression", "value")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    n = 40
+    train = pd.DataFrame({
+        "price": [f"${1000 * i + 0.5:,.2f}" for i in range(n)],
+        "share": [f"{i}%" for i in range(n)],
+        "balance": [f"({i},000)" if i % 2 else f"{i},000" for i in range(n)],
+        "count": ["?" if i == 7 else str(i) for i in range(n)],
+        "zip": [f"{i:05d}" for i in range(n)],
+        "day": [f"2021-01-{1 + i % 28:02d}" for i in range(n)],
+        "word": ["low", "high"] * (n // 2),
+        "y": np.arange(n, dtype=float),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(3).copy()
+    test.loc[0, "price"] = "not given"
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["price"].iloc[2] == 2000.5 and train["price"].iloc[12] == 12000.5
+    assert list(train["share"][:3]) == [0.0, 1.0, 2.0]
+    assert list(train["balance"][:4]) == [0.0, -1000.0, 2000.0, -3000.0]
+    assert np.isnan(train["count"].iloc[7]) and train["count"].iloc[8] == 8.0
+    assert np.isnan(test["price"].iloc[0]) and test["price"].iloc[1] == 1000.5
+    for c in ("zip", "day", "word"):
+        assert not pd.api.types.is_numeric_dtype(train[c]), c
+
+
 def test_date_columns_keep_the_time_of_day_when_they_carry_one():
     """Hourly tables (demand, energy, traffic) turn on the hour: a timestamp column gives hour and minute when
     its training rows carry times, the epoch keeps the time as a fraction of a day, time zones are read; a
