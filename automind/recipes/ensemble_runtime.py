@@ -18,6 +18,7 @@ from automind.recipes.runtime import (  # noqa: F401 - the names the pasted sect
     clip_log_error,
     clip_to_range,
     cross_fit,
+    decode_grades,
     encode_target,
     kfold,
     load_data,
@@ -120,6 +121,8 @@ def finish_predictions(oof, test_pred, y, splits):
     """The post-processing every recipe script ends with, cross-fitted on out-of-fold predictions."""
     if CFG["kind"] == "label":
         oof, test_pred = tune_threshold(oof, test_pred, y, splits, CFG)
+    if CFG["metric"] == "quadratic_weighted_kappa":
+        oof, test_pred = decode_grades(oof, test_pred, y, splits, CFG)
     if CFG["problem"] == "regression":
         oof, test_pred = clip_to_range(oof, test_pred, y, splits, CFG)
     return clip_log_error(oof, test_pred, y)

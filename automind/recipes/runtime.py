@@ -1292,6 +1292,59 @@ def tune_threshold(oof, test_pred, y, splits, cfg):
     return new_oof, shift_to_threshold(test_pred, t)
 
 
+def _qwk(y, labels, k):
+    """Quadratic weighted kappa of class indices (the grader's value for labels in sorted order), numpy only:
+    the cut-point search scores hundreds of candidates."""
+    observed = np.bincount(y * k + labels, minlength=k * k).reshape(k, k).astype(float)
+    expected = np.outer(observed.sum(axis=1), observed.sum(axis=0)) / max(observed.sum(), 1.0)
+    i, j = np.indices((k, k))
+    w = (i - j) ** 2
+    denom = (w * expected).sum()
+    return 1.0 - (w * observed).sum() / denom if denom > 0 else 0.0
+
+
+def grade_cuts(e, y, k, passes=3):
+    """Cut points on the expected grade `e` that maximise QWK on these rows (coordinate search from the
+    midpoints between grades, each cut moved within its neighbours)."""
+    cuts = np.arange(k - 1) + 0.5
+    for _ in range(passes):
+        for i in range(k - 1):
+            lo = cuts[i - 1] if i else -0.5
+            hi = cuts[i + 1] if i < k - 2 else k - 0.5
+            grid = np.linspace(lo, hi, 33)[1:-1]
+            scores = [_qwk(y, np.searchsorted(np.r_[cuts[:i], c, cuts[i + 1 :]], e), k) for c in grid]
+            cuts[i] = grid[int(np.argmax(scores))]
+    return cuts
+
+
+def graded_scores(e, cuts, k):
+    """A row-normalised class matrix whose argmax is the grade the cuts give `e` (a soft vote that later
+    blends can average): each class scores how far `e` lies inside its interval."""
+    lo = np.r_[-np.inf, cuts][None, :]
+    hi = np.r_[cuts, np.inf][None, :]
+    inside = np.minimum(e[:, None] - lo, hi - e[:, None])
+    z = np.exp(4.0 * (inside - inside.max(axis=1, keepdims=True)))
+    return z / z.sum(axis=1, keepdims=True)
+
+
+def decode_grades(oof, test_pred, y, splits, cfg):
+    """Ordered grades scored by quadratic weighted kappa: predict the expected grade from the class
+    probabilities and cut it at points tuned for QWK (cross-fitted on the out-of-fold rows), instead of the
+    most probable class, which ignores that a near miss costs less than a far one; kept only when it helps
+    out of fold."""
+    k = int(cfg.get("n_classes") or 0)
+    if cfg["problem"] != "multiclass" or np.ndim(oof) != 2 or k < 3 or len(y) < 50:
+        return oof, test_pred
+    grades = np.arange(k, dtype=float)
+    new_oof, cuts = cross_fit(lambda P, yy: grade_cuts(P[0] @ grades, yy, k),
+                              lambda c, P: graded_scores(P[0] @ grades, c, k), [oof], y, splits)  # fmt: skip
+    if not better(metric_score(y, new_oof), metric_score(y, oof)):
+        log("grades: kept the most probable class (cut points on the expected grade do not help out of fold)")
+        return oof, test_pred
+    log("grades: expected grade cut at " + ", ".join(f"{c:.2f}" for c in cuts))
+    return new_oof, graded_scores(np.asarray(test_pred) @ grades, cuts, k)
+
+
 def clip_to_range(oof, test_pred, y, splits, cfg):
     """Clip regression predictions to the training target range (cross-fitted: each fold's range comes from
     the other folds)."""

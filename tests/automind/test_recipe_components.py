@@ -196,6 +196,35 @@ def test_threshold_tuning_is_cross_fitted_and_helps_a_label_metric():
     assert np.all(np.diff(test[np.argsort(p[:50])]) >= 0)  # a monotone shift: the ranking is kept
 
 
+def test_grades_scored_by_qwk_are_cut_from_the_expected_grade_cross_fitted():
+    """Five ordered grades whose class probabilities lean to the common grades (as a model's do): the expected
+    grade cut at tuned points scores a higher QWK than the most probable class, on rows the cuts were not
+    fitted on; the test matrix's argmax is the cut grade; probabilities that are already sharp are kept."""
+    from sklearn.metrics import cohen_kappa_score
+
+    _cfg("quadratic_weighted_kappa", "multiclass", "label")
+    rt.CFG.update(classes=[0, 1, 2, 3, 4], n_classes=5)
+    rng = np.random.default_rng(4)
+    z = rng.normal(2.0, 1.2, 1500)
+    y = np.clip(np.rint(z), 0, 4).astype(int)
+    seen = z + rng.normal(0, 0.8, 1500)
+    # wide and weighted by the class shares: the most probable class is pulled to the common middle grades
+    p = np.exp(-((seen[:, None] - np.arange(5)[None, :]) ** 2) / 4.5) * np.bincount(y, minlength=5)
+    p /= p.sum(axis=1, keepdims=True)
+    labels = rng.integers(0, 5, 300)
+    assert np.isclose(rt._qwk(y[:300], labels, 5), cohen_kappa_score(y[:300], labels, weights="quadratic"))
+    splits = rt.kfold(y, rt.CFG, 5)
+    before = rt.metric_score(y, p)
+    oof, test = rt.decode_grades(p, p[:200], y, splits, rt.CFG)
+    assert rt.metric_score(y, oof) > before + 0.05
+    assert np.allclose(oof.sum(axis=1), 1.0) and np.allclose(test.sum(axis=1), 1.0)
+    cuts = rt.grade_cuts(p @ np.arange(5.0), y, 5)
+    assert np.array_equal(test.argmax(axis=1), np.searchsorted(cuts, p[:200] @ np.arange(5.0)))
+    sharp = np.eye(5)[y]
+    kept, _ = rt.decode_grades(sharp, sharp[:10], y, splits, rt.CFG)
+    assert kept is sharp
+
+
 @pytest.mark.parametrize(
     "metric, problem",
     [("roc_auc", "binary"), ("accuracy", "binary"), ("log_loss", "binary"), ("rmse", "regression"),
