@@ -54,7 +54,8 @@ AG_METRICS = {"accuracy": "accuracy", "balanced_accuracy": "balanced_accuracy", 
               "log_loss": "log_loss", "f1": "f1", "f1_macro": "f1_macro", "f1_micro": "f1_micro",
               "f1_weighted": "f1_weighted", "mcc": "mcc", "rmse": "root_mean_squared_error",
               "mse": "mean_squared_error", "mae": "mean_absolute_error", "r2": "r2",
-              "rmsle": "root_mean_squared_error", "msle": "mean_squared_error"}  # fmt: skip
+              "rmsle": "root_mean_squared_error", "msle": "mean_squared_error",
+              "quadratic_weighted_kappa": "quadratic_kappa"}  # fmt: skip
 LOG_METRICS = {"rmsle", "msle"}
 POINTS = (0.25, 0.5, 1.0)
 SKLEARN_TASKS = {  # name: (loader, metric) — small real sets shipped inside scikit-learn
