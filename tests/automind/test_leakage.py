@@ -105,6 +105,10 @@ def recipe_tasks(tmp_path_factory):
                          ("text", "accuracy"))}  # fmt: skip
     # a metric some tricks are only for (balanced class weights: F1, not accuracy)
     made["binary-f1"] = prepare_task(_frame(120, "binary"), root / "binary-f1", "y", "f1", name="binary-f1")
+    # ordered grades (the postprocess choice that cuts the expected grade is only for QWK)
+    grades = _frame(120, "multiclass")
+    grades["y"] = grades["y"].map({"low": 0, "mid": 1, "high": 2})
+    made["grades"] = prepare_task(grades, root / "grades", "y", "qwk", name="grades")
     digits = pd.DataFrame({"id": range(60), "label": np.arange(60) % 3})
     made["image"] = prepare_task(digits, root / "image", "label", "accuracy", id_col="id", name="img")
     (made["image"] / "public" / "images").mkdir()
