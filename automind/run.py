@@ -562,7 +562,8 @@ class Runner:
         self.log.write(finish_text(status, best, grade, self.budget()))
         if busy := busy_text(self.info["budget"].get("cpu")):
             self.log.write(f"note: {busy}")
-        budget = {**self.budget_info(), "finished_after_s": self.info["finished_after_s"]}
+        # the figures run.json keeps (a second snapshot of the CPU share could differ from the file's)
+        budget = {**self.info["budget"], "finished_after_s": self.info["finished_after_s"]}
         return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks),
                          self.info.get("holdout"), self.info.get("refit"), budget)  # fmt: skip
 
