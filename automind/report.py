@@ -422,6 +422,7 @@ def _overview(run: RunData) -> dict[str, Any]:
     info, j = run.info, run.journal
     best = run.best
     counts = {s: sum(n.status == s for n in j.nodes) for s in ("valid", "buggy", "dead")}
+    cpu = (info.get("budget") or {}).get("cpu")  # other programs' share of the CPUs (cpuload.py)
     direction = None if j.direction is None else ("lower" if j.direction else "higher")
     role_names: dict[str | None, str] = {"recipes": "offline recipe policy", "llm": "LLM roles"}
     files = [
@@ -437,8 +438,8 @@ def _overview(run: RunData) -> dict[str, Any]:
         "direction": direction,
         "elapsed": j.meta.get("elapsed_s", info.get("elapsed_s")),
         "sessions": info.get("sessions"),
-        "cpu": (info.get("budget") or {}).get("cpu"),
-        "busy": busy_text((info.get("budget") or {}).get("cpu")),
+        "cpu": cpu,
+        "busy": busy_text(cpu),
         "stop_reason": info.get("stop_reason"),
         "started_at": info.get("started_at"),
         "roles": role_names.get(info.get("roles"), info.get("roles")),
