@@ -33,7 +33,7 @@ ID_NAMES = re.compile(
     r"(^|_)(user|item|customer|product|movie|article|session|song|artist|book|shop|store)(_?id)?$"
 )
 MAX_TREE = 40
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2  # 2: a note on how the test rows differ (split_note)
 
 
 class ColumnInfo(BaseModel):
@@ -210,7 +210,32 @@ def _analyze(task: Task) -> DataAnalysis:
         missing = [c for c in train.columns if c not in test.columns and c not in targets]
         if missing:
             da.notes.append(f"columns in train but not in test: {', '.join(missing[:10])}")
+        if note := split_note(train, test, skip):
+            da.notes.append(note)
     return da
+
+
+def split_note(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str | None:
+    """How the test rows differ from the training rows (the holdout's rules, automind.holdout.split), said
+    so a planner validates the same way; None when they look like a random share."""
+    from automind.holdout.split import group_column, time_column
+
+    def text(df: pd.DataFrame) -> pd.DataFrame:
+        return df.astype(str).where(df.notna(), "")
+
+    a, b = text(train), text(test)
+    if column := time_column(a, b, skip):
+        return (
+            f"the test rows come after the training rows by '{column}' (a forecast): validate on the latest "
+            "rows or on blocks of consecutive times, not on shuffled folds"
+        )
+    if found := group_column(a, b, skip):
+        column, overlap = found
+        return (
+            f"the test rows are mostly new groups of '{column}' ({overlap:.0%} share a training value): keep "
+            "each group in one validation fold (GroupKFold), not shuffled folds"
+        )
+    return None
 
 
 def _metric(task: Task):

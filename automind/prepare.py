@@ -251,8 +251,15 @@ def prepare_task(
     problem_type: str | None = None,
     force: bool = False,
     lower_is_better: bool | None = None,
+    time_col: str | None = None,
+    group_col: str | None = None,
 ) -> Path:
-    """Split df into a task folder at out_dir and return its path. Nothing is written on bad input."""
+    """Split df into a task folder at out_dir and return its path. Nothing is written on bad input.
+
+    By default the test rows are a random (class-stratified) share. `time_col` makes them the latest rows by
+    that column (a forecast: every test row comes after every training row); `group_col` holds out whole
+    groups of that column (new patients, shops, users), so a score says how the model does on groups it has
+    not seen, as it will be used."""
     from sklearn.model_selection import train_test_split
 
     out = Path(out_dir).expanduser().resolve()
@@ -272,6 +279,7 @@ def prepare_task(
         raise PrepareError(f"id column '{id_col}' not in the data. Available columns: {', '.join(cols)}.")
     if id_col in targets:
         raise PrepareError(f"id column '{id_col}' is also the target; pick a different --id.")
+    _check_split_columns(df, targets, time_col, group_col)
     if not 0 < test_size < 1:
         raise PrepareError(f"test_size must be between 0 and 1 (exclusive), got {test_size}.")
     m = get_metric(metric, lower_is_better=lower_is_better)
@@ -322,10 +330,15 @@ def prepare_task(
         counts = y.value_counts()
         if counts.min() >= 2 and n_test >= len(counts) and len(df) - n_test >= len(counts):
             stratify = y
-    try:
-        train, test = train_test_split(df, test_size=test_size, random_state=seed, stratify=stratify)
-    except ValueError as e:  # sklearn's own checks on a split it cannot make
-        raise PrepareError(f"cannot split {len(df)} row(s) with --test-size {test_size:g}: {e}") from e
+    if time_col is not None:
+        train, test = _time_split(df, time_col, n_test)
+    elif group_col is not None:
+        train, test = _group_split(df, group_col, n_test, seed)
+    else:
+        try:
+            train, test = train_test_split(df, test_size=test_size, random_state=seed, stratify=stratify)
+        except ValueError as e:  # sklearn's own checks on a split it cannot make
+            raise PrepareError(f"cannot split {len(df)} row(s) with --test-size {test_size:g}: {e}") from e
     train, test = train.reset_index(drop=True), test.reset_index(drop=True)
     y_train = train[targets[0]] if len(targets) == 1 else train[targets]
     sub, params = _sample_submission(test[id_col], y_train, m, problem, id_col, targets)
@@ -348,6 +361,84 @@ def prepare_task(
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     return out
+
+
+def _check_split_columns(
+    df: pd.DataFrame, targets: list[str], time_col: str | None, group_col: str | None
+) -> None:
+    """A split column must exist, not be a target, and only one kind of split can be asked for."""
+    if time_col is not None and group_col is not None:
+        raise PrepareError(
+            f"--time-column {time_col} and --group-column {group_col} both given; a test set is either the "
+            "latest rows or whole groups. Pick one."
+        )
+    for flag, col in (("--time-column", time_col), ("--group-column", group_col)):
+        if col is None:
+            continue
+        if col not in df.columns:
+            raise PrepareError(
+                f"{flag} '{col}' is not in the data. Available columns: {', '.join(map(str, df.columns))}."
+            )
+        if col in targets:
+            raise PrepareError(f"{flag} '{col}' is the target; split by another column.")
+
+
+def _time_split(df: pd.DataFrame, col: str, n_test: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The latest `n_test` rows by `col` (numbers, or dates in any format pandas reads) are the test set;
+    rows tied with the first test row's time go to the test set too, so no training row is as late as a
+    test row."""
+    values = df[col]
+    if pd.api.types.is_numeric_dtype(values):
+        when = pd.to_numeric(values, errors="coerce")
+    else:
+        from automind.recipes.runtime import read_times
+
+        when = read_times(values, mixed=True)
+    bad = when.isna()
+    if bad.any():
+        raise PrepareError(
+            f"--time-column '{col}': {int(bad.sum())} of {len(df)} labelled row(s) have no readable time "
+            f"(e.g. {_plain(values[bad].iloc[0])}). Fill or drop them, or split "
+            "another way."
+        )
+    order = when.sort_values(kind="stable")
+    cut = order.iloc[len(df) - n_test]
+    is_test = when >= cut
+    if (~is_test).sum() < 2:
+        raise PrepareError(
+            f"--time-column '{col}': {int(is_test.sum())} of {len(df)} row(s) share the latest times from "
+            f"{_plain(cut)} on, leaving fewer than 2 training rows. Use a smaller --test-size."
+        )
+    return df[~is_test].reset_index(drop=True), df[is_test].reset_index(drop=True)
+
+
+def _group_split(df: pd.DataFrame, col: str, n_test: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Whole groups of `col`, drawn in a seeded order until they hold `n_test` rows, are the test set (an
+    empty value is a group of its own)."""
+    import random
+
+    keys = df[col].astype(str).where(df[col].notna(), "")
+    sizes = keys.value_counts()
+    if len(sizes) < 2:
+        raise PrepareError(
+            f"--group-column '{col}' has a single value in all {len(df)} row(s); it needs at least two groups."
+        )
+    order = sorted(sizes.index)
+    random.Random(seed).shuffle(order)
+    chosen: set[str] = set()
+    total = 0
+    for g in order:
+        if total >= n_test:
+            break
+        chosen.add(g)
+        total += int(sizes[g])
+    if len(chosen) == len(order):
+        raise PrepareError(
+            f"--group-column '{col}': its {len(order)} group(s) are too few or too large for --test-size to "
+            "leave any training group. Use a smaller --test-size or a column with more groups."
+        )
+    is_test = keys.isin(chosen)
+    return df[~is_test].reset_index(drop=True), df[is_test].reset_index(drop=True)
 
 
 def _nearest_dir(path: Path) -> Path:

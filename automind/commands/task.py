@@ -27,6 +27,18 @@ def register(app: typer.Typer) -> None:
             0.2, "--test-size", help="Share of rows held out as the graded test set."
         ),
         seed: int = typer.Option(0, "--seed", help="Random seed of the split."),
+        time_col: str | None = typer.Option(
+            None,
+            "--time-column",
+            help="Hold out the latest rows by this column (dates or numbers): a forecast's test set.",
+            show_default="a random share",
+        ),
+        group_col: str | None = typer.Option(
+            None,
+            "--group-column",
+            help="Hold out whole groups of this column (patients, shops, users the model has not seen).",
+            show_default="a random share",
+        ),
         description: Path | None = typer.Option(
             None,
             "--description",
@@ -80,7 +92,8 @@ def register(app: typer.Typer) -> None:
         try:
             df, bad = read_labelled_csv(data, on_bad_lines, encoding, sep)  # type: ignore[arg-type]
             out = prepare_task(df, out_dir, tgt, metric, id_col=id_col, test_size=test_size, seed=seed,
-                               description=text, name=name, force=force, problem_type=problem_type)  # fmt: skip
+                               description=text, name=name, force=force, problem_type=problem_type,
+                               time_col=time_col, group_col=group_col)  # fmt: skip
         except (PrepareError, UnknownMetricError) as e:
             fail(str(e))
         except LookupError:

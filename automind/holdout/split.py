@@ -1,11 +1,10 @@
 """Which training rows become the hidden holdout: seeded, and shaped like the task's own train/test split.
 
 Checked in this order (the first that applies wins), so the holdout resembles the test set it stands for:
-- time: a date column shared by train and test, with the test rows starting after 80 % of the training rows
-  (a forecasting layout): the holdout is the latest rows;
-- group: a user/item-like key column (automind.analysis.ID_NAMES, or a name with "group") that repeats in
-  train and whose values mostly do not reappear in test (under half of the test rows share a training
-  value): whole groups are held out;
+- time: a column shared by train and test, read as dates or numbers (a year, a period index), with the
+  test rows starting after 80 % of the training rows (a forecasting layout): the holdout is the latest rows;
+- group: a column whose values repeat in train and mostly do not reappear in test (under half of the test
+  rows share a training value; a key-like name wins a tie): whole groups are held out;
 - stratified: a single class-label answer column: the same share of every class (classes with one row stay);
 - random rows otherwise.
 Rows without an answer are never held out.
@@ -25,6 +24,9 @@ if TYPE_CHECKING:
 TIME_AFTER = 0.8  # test rows start after this share of the training rows: a forecasting layout
 GROUP_OVERLAP = 0.5  # below this share of test rows with a training group value, groups are held out
 GROUP_NAME = re.compile(r"(^|_)group(_?id)?$", re.I)
+KEY_NAME = re.compile(
+    r"(^|[_ ])(id|key|code|patient|subject|person|player|team|site|device|account)([_ ]?id)?$", re.I
+)
 
 
 @dataclass
@@ -41,46 +43,97 @@ def _looks_like_dates(values: pd.Series) -> bool:
     return len(sample) >= 5 and sample.str.match(DATE_RE).mean() >= 0.9
 
 
-def _time_split(
-    train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n: int, skip: set[str]
-) -> Split | None:
+def _key_like(name: str) -> bool:
+    from automind.analysis import ID_NAMES
+
+    return bool(ID_NAMES.search(name.lower()) or GROUP_NAME.search(name) or KEY_NAME.search(name))
+
+
+def _times(train: pd.Series, test: pd.Series) -> tuple[pd.Series, pd.Series] | None:
+    """A shared column read as times: dates (day-first ones too), or plain numbers such as a year or a
+    period index; None when it is neither. Numbered keys (user_id 1..n, new users numbered on) are groups,
+    not times."""
     import pandas as pd
 
-    for c in [c for c in train.columns if c in test.columns and c not in skip]:
-        if not (_looks_like_dates(train[c]) and _looks_like_dates(test[c])):
-            continue
-        t_train = pd.to_datetime(train[c].where(train[c] != ""), errors="coerce", format="mixed")
-        t_test = pd.to_datetime(test[c].where(test[c] != ""), errors="coerce", format="mixed")
-        # pandas-stubs has no quantile() overload for a datetime Series (pandas has one)
-        if t_test.isna().all() or t_train.isna().all() or t_test.min() < t_train.quantile(TIME_AFTER):  # type: ignore[misc]
-            continue
-        latest = t_train.loc[eligible].dropna().sort_values(kind="stable").index[-n:]
-        return Split(
-            sorted(int(i) for i in latest),
-            "time",
-            f"the latest {len(latest)} rows by '{c}' (test rows come later)",
-        )
+    from automind.recipes.runtime import day_first, read_times
+
+    if _looks_like_dates(train) and _looks_like_dates(test):
+        first = day_first(pd.concat([train, test]))
+        return read_times(train, first, mixed=True), read_times(test, first, mixed=True)
+    if _key_like(str(train.name)):
+        return None
+    a, b = (pd.to_numeric(v.where(v != ""), errors="coerce") for v in (train, test))
+    readable = [bool((v.notna() | (t == "")).all()) for v, t in ((a, train), (b, test))]
+    if all(readable) and a.nunique() >= 3 and b.notna().sum() >= 5:
+        return a, b
     return None
 
 
-def _group_split(train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n: int, skip: set[str],
-                 rng) -> Split | None:  # fmt: skip
-    from automind.analysis import ID_NAMES
+def time_column(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str | None:
+    """The first column train and test share, read as dates or numbers, whose test rows all come after
+    TIME_AFTER of the training rows (a forecasting layout), from text frames ("" for a missing value). A
+    random share of the rows cannot do that to any column."""
+    import pandas as pd
 
-    best: tuple[float, str] | None = None
     for c in [c for c in train.columns if c in test.columns and c not in skip]:
-        if not (ID_NAMES.search(c.lower()) or GROUP_NAME.search(c)):
+        found = _times(train[c], test[c])
+        if found is None:
             continue
-        values = train.loc[eligible, c]
+        t_train, t_test = found
+        if t_test.isna().all() or t_train.isna().all():
+            continue
+        # pandas-stubs has no quantile() overload for a datetime Series (pandas has one)
+        cut = t_train.quantile(TIME_AFTER)  # type: ignore[misc]
+        # numbers must start strictly later: a column of few values (a grade, a count) can hold its top
+        # value in 20 % of the rows, and a small random test set can then hold nothing else
+        late = t_test.min() > cut if pd.api.types.is_numeric_dtype(t_test) else t_test.min() >= cut
+        if late:
+            return str(c)
+    return None
+
+
+def _time_split(
+    train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n: int, skip: set[str]
+) -> Split | None:
+    c = time_column(train, test, skip)
+    found = None if c is None else _times(train[c], test[c])
+    if c is None or found is None:
+        return None
+    latest = found[0].loc[eligible].dropna().sort_values(kind="stable").index[-n:]
+    return Split(
+        sorted(int(i) for i in latest),
+        "time",
+        f"the latest {len(latest)} rows by '{c}' (test rows come later)",
+    )
+
+
+def group_column(train: pd.DataFrame, test: pd.DataFrame, skip: set[str],
+                 eligible: pd.Index | None = None) -> tuple[str, float] | None:  # fmt: skip
+    """A key column that repeats in train (5 or more groups, at least two rows per group on average) and
+    whose values under GROUP_OVERLAP of the test rows share, with that share. A random split cannot do that
+    to a column whose values repeat, whatever its name; the least shared wins, a key-like name (user_id,
+    patient, store) on a tie, since a group's own attributes (its age, its weight) split the same way."""
+    found: list[tuple[float, bool, int, str]] = []
+    for i, c in enumerate(c for c in train.columns if c in test.columns and c not in skip):
+        values = train[c] if eligible is None else train.loc[eligible, c]
         groups = values[values != ""].nunique()
         if groups < 5 or groups > 0.5 * len(values):
             continue
         overlap = float(test[c].isin(set(values)).mean())
-        if overlap < GROUP_OVERLAP and (best is None or overlap < best[0]):
-            best = (overlap, c)
-    if best is None:
+        if overlap < GROUP_OVERLAP:
+            found.append((round(overlap, 2), not _key_like(str(c)), i, str(c)))
+    if not found:
         return None
-    overlap, c = best
+    best = min(found)
+    return best[3], best[0]
+
+
+def _group_split(train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n: int, skip: set[str],
+                 rng) -> Split | None:  # fmt: skip
+    found = group_column(train, test, skip, eligible)
+    if found is None:
+        return None
+    c, overlap = found
     values = train.loc[eligible, c]
     order = sorted(set(values) - {""})
     rng.shuffle(order)

@@ -43,6 +43,7 @@ class Profile:
     flags: set[str] = field(default_factory=set)
     threads: int = 2
     fold_seed: int = 0  # the run's seed: every node validates on the same folds
+    split: dict[str, str] | None = None  # how the test rows differ: {"kind": time|group, "column": ...}
 
     @property
     def primary(self) -> str:
@@ -73,6 +74,7 @@ class Profile:
             "bags": 1,
             "threads": self.threads,
             "n_rows": self.n_rows,
+            **({"split": dict(self.split)} if self.split else {}),
         }
 
 
@@ -151,6 +153,36 @@ def _native_size(path: Path) -> int:
         return int(max(img.shape[:2]))
     except Exception:  # noqa: BLE001 - unknown format: the script will say so; assume a medium size
         return 32
+
+
+def split_shape(train_p: Path, test_p: Path, skip: set[str]) -> dict[str, str] | None:
+    """How the test rows differ from the training rows, the way the holdout tells it (automind.holdout.split):
+    later in time by a shared date column, or whole new groups of a key column; None when they look like a
+    random share. The validation folds are then shaped the same way, so the search ranks its scripts by
+    how they do on rows like the test rows."""
+    from automind.holdout.split import group_column, time_column
+
+    try:  # text frames, as the holdout reads them; a bounded sample of each
+        read = {"dtype": str, "keep_default_na": False, "nrows": PROFILE_ROWS}
+        if not all(p.name.lower().endswith((".csv", ".tsv")) for p in (train_p, test_p)):
+            return None  # the holdout reads delimited text only
+        train, test = _read_text(train_p, read), _read_text(test_p, read)
+    except RoleError:
+        return None
+    if column := time_column(train, test, skip):
+        return {"kind": "time", "column": column}
+    if found := group_column(train, test, skip):
+        return {"kind": "group", "column": found[0]}
+    return None
+
+
+def _read_text(path: Path, options: dict[str, Any]):
+    import pandas as pd
+
+    try:
+        return pd.read_csv(path, sep="\t" if path.name.lower().endswith(".tsv") else ",", **options)
+    except (UnicodeDecodeError, ValueError, OSError) as e:
+        raise RoleError(f"recipes cannot read {path.name}: {e}") from e
 
 
 def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
@@ -264,4 +296,5 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         n_rows=len(train),
         n_features=len(feats),
         flags=flags,
+        split=split_shape(train_p, test_p, {c for c in [id_col, *target] if c}),
     )

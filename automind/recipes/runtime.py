@@ -111,6 +111,30 @@ def read_table(path):
     return pd.read_csv(path, low_memory=False)
 
 
+DAY_MONTH = r"^\s*(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}"
+
+
+def day_first(values):
+    """Whether dates written as a/b/year put the day first: some `a` above 12 and no `b` above 12 among the
+    distinct values (pandas reads 07/01/2021 as July 1 unless told, and then reads 13/01/2021 as nothing)."""
+    parts = pd.Series(pd.Series(values).dropna().astype(str).unique()).str.extract(DAY_MONTH).dropna()
+    if parts.empty:
+        return False
+    a, b = parts[0].astype(int), parts[1].astype(int)
+    return bool((a > 12).any() and not (b > 12).any())
+
+
+def read_times(values, first=None, mixed=False):
+    """Text dates as naive UTC timestamps, NaT where unreadable; `first` says whether the day comes first
+    (None: decide from these values); `mixed` reads each value on its own (slower; for columns whose values
+    are written in several formats)."""
+    v = pd.Series(values)
+    text = v.astype(str).where(v.notna() & (v.astype(str).str.strip() != ""))
+    first = day_first(text) if first is None else first
+    extra = {"format": "mixed"} if mixed else {}
+    return pd.to_datetime(text, errors="coerce", utc=True, dayfirst=first, **extra).dt.tz_convert(None)
+
+
 def load_data():
     """train, test and sample submission; rows without a target are dropped, big data optionally subsampled."""
     train, test, sample = read_table(CFG["train"]), read_table(CFG["test"]), pd.read_csv(CFG["sample"])
@@ -119,7 +143,30 @@ def load_data():
         train = (
             train.sample(n=int(CFG["max_rows"]), random_state=CFG["seed"]).sort_index().reset_index(drop=True)
         )
+    CFG["_fold_keys"] = fold_keys(train)
     return train, test, sample
+
+
+def fold_keys(train):
+    """Per training row, what the validation folds keep together when the test rows differ from the
+    training rows (CFG['split'], from the profile): a group's key, or the row's time as a number; None for a
+    random split or when the column is gone."""
+    split = CFG.get("split") or {}
+    col = split.get("column")
+    if col not in train.columns:
+        return None
+    values = train[col]
+    if split.get("kind") == "group":
+        log(f"validation folds keep the groups of '{col}' whole (the test rows are new groups)")
+        return values.astype(str).where(values.notna(), "").to_numpy()
+    when = values if pd.api.types.is_numeric_dtype(values) else read_times(values)
+    if when.isna().all():
+        return None
+    log(f"validation folds are blocks of consecutive '{col}' (the test rows come later)")
+    when = when.fillna(when.min())
+    return (
+        when.to_numpy(dtype=float) if pd.api.types.is_numeric_dtype(when) else when.astype("int64").to_numpy()
+    )
 
 
 def encode_target(train):
@@ -233,7 +280,8 @@ def date_parts(train, test, cfg):
             or not sample.str.match(r"^\d{4}-\d{1,2}-\d{1,2}|^\d{1,2}/\d{1,2}/\d{2,4}").mean() > 0.9
         ):
             continue
-        dates = [pd.to_datetime(df[c], errors="coerce", utc=True).dt.tz_convert(None) for df in (train, test)]
+        first = day_first(pd.concat([train[c], test[c]]))  # one reading for both files
+        dates = [read_times(df[c], first) for df in (train, test)]
         parts = ["year", "month", "day", "dayofweek"]
         parts += [p for p in ("hour", "minute") if getattr(dates[0].dt, p).fillna(0).ne(0).any()]
         for df, d in zip((train, test), dates, strict=True):
@@ -729,14 +777,54 @@ def kfold(y, cfg, k, repeats=1):
 
     k = min(int(k), 3) if cfg.get("light") else int(k)
     seed = int(cfg.get("fold_seed", cfg["seed"]))
+    keys = cfg.get("_fold_keys")
+    shape = (cfg.get("split") or {}).get("kind") if keys is not None and len(keys) == len(y) else None
     out = []
-    for r in range(1 if cfg.get("light") else int(repeats)):
-        if cfg["problem"] in ("binary", "multiclass") and np.bincount(y).min() >= k:
+    n_rep = 1 if cfg.get("light") else int(repeats)
+    for r in range(n_rep):
+        if shape == "time":
+            out += time_blocks(keys, k, r / n_rep)
+        elif shape == "group" and len(set(keys)) >= k:
+            out += group_folds(keys, y, k, seed + r, cfg["problem"] in ("binary", "multiclass"))
+        elif cfg["problem"] in ("binary", "multiclass") and np.bincount(y).min() >= k:
             splitter = StratifiedKFold(k, shuffle=True, random_state=seed + r)
             out += list(splitter.split(np.zeros(len(y)), y))
         else:
             out += list(KFold(k, shuffle=True, random_state=seed + r).split(np.zeros(len(y))))
     return out
+
+
+def time_blocks(keys, k, shift=0.0):
+    """K folds of consecutive times: rows sorted by time cut into K blocks, each validated by the others;
+    `shift` (a share of one block) moves the cuts for a repeat (the last block then wraps to the first rows).
+    Every row gets an out-of-fold prediction, and a row's near neighbours in time fall mostly in its own block."""
+    order = np.argsort(np.asarray(keys), kind="stable")
+    order = np.roll(order, -int(round(shift * len(order) / k)))
+    out = []
+    for block in np.array_split(order, k):
+        mask = np.zeros(len(order), bool)
+        mask[block] = True
+        out.append((np.flatnonzero(~mask), np.flatnonzero(mask)))
+    return out
+
+
+def group_folds(keys, y, k, seed, stratify):
+    """K folds that keep every group whole: class-stratified when the target is classes, otherwise the
+    groups, in a seeded order, each go to the fold holding the fewest rows so far."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    keys = np.asarray(keys)
+    if stratify:
+        splitter = StratifiedGroupKFold(k, shuffle=True, random_state=seed)
+        return list(splitter.split(np.zeros(len(y)), y, keys))
+    groups, inverse, sizes = np.unique(keys, return_inverse=True, return_counts=True)
+    fold_of = np.zeros(len(groups), int)
+    load = np.zeros(k)
+    for g in np.random.RandomState(seed).permutation(len(groups)):
+        fold_of[g] = int(np.argmin(load))
+        load[fold_of[g]] += sizes[g]
+    row_fold = fold_of[inverse]
+    return [(np.flatnonzero(row_fold != f), np.flatnonzero(row_fold == f)) for f in range(k)]
 
 
 def folds(y):
