@@ -82,8 +82,7 @@ def time_column(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str 
         t_train, t_test = found
         if t_test.isna().all() or t_train.isna().all():
             continue
-        # pandas-stubs has no quantile() overload for a datetime Series (pandas has one)
-        cut = t_train.quantile(TIME_AFTER)  # type: ignore[misc]
+        cut = t_train.quantile(TIME_AFTER)
         # numbers must start strictly later: a column of few values (a grade, a count) can hold its top
         # value in 20 % of the rows, and a small random test set can then hold nothing else
         late = t_test.min() > cut if pd.api.types.is_numeric_dtype(t_test) else t_test.min() >= cut
