@@ -106,6 +106,18 @@ def _time_split(
     )
 
 
+def _same_form(train: pd.Series, test: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """A column's text in one form on both sides: numbers as numbers, since a file writes 3 as "3.0" when
+    the column has a gap (the test file's integers would otherwise share no value with the training
+    file's); "" stays the missing value."""
+    import pandas as pd
+
+    a, b = (pd.to_numeric(v.where(v != ""), errors="coerce") for v in (train, test))
+    if not ((a.notna() | (train == "")).all() and (b.notna() | (test == "")).all()):
+        return train, test
+    return a.astype(float).map(repr).where(a.notna(), ""), b.astype(float).map(repr).where(b.notna(), "")
+
+
 def group_column(train: pd.DataFrame, test: pd.DataFrame, skip: set[str],
                  eligible: pd.Index | None = None) -> tuple[str, float] | None:  # fmt: skip
     """A key column that repeats in train (5 or more groups, at least two rows per group on average) and
@@ -114,11 +126,11 @@ def group_column(train: pd.DataFrame, test: pd.DataFrame, skip: set[str],
     patient, store) on a tie, since a group's own attributes (its age, its weight) split the same way."""
     found: list[tuple[float, bool, int, str]] = []
     for i, c in enumerate(c for c in train.columns if c in test.columns and c not in skip):
-        values = train[c] if eligible is None else train.loc[eligible, c]
+        values, other = _same_form(train[c] if eligible is None else train.loc[eligible, c], test[c])
         groups = values[values != ""].nunique()
         if groups < 5 or groups > 0.5 * len(values):
             continue
-        overlap = float(test[c].isin(set(values)).mean())
+        overlap = float(other.isin(set(values)).mean())
         if overlap < GROUP_OVERLAP:
             found.append((round(overlap, 2), not _key_like(str(c)), i, str(c)))
     if not found:

@@ -234,6 +234,15 @@ def split_frames(train, test):
     """Feature frames: the columns train and test share, minus id and targets (a column missing from the
     test file can't be used); near-unique non-numeric columns that aren't text are dropped (they're ids)."""
     drop = (set(CFG["target"]) | {CFG.get("id")} | set(CFG.get("drop", []))) - {CFG.get("image_col")}
+    split = CFG.get("split") or {}
+    if split.get("kind") == "group" and split.get("column") in train.columns:
+        # the test rows are new groups: a group's key names nothing they share (its attributes stay)
+        drop.add(split["column"])
+        if not CFG.get("_said_group"):
+            CFG["_said_group"] = True
+            log(
+                f"'{split['column']}' is not a feature: the test rows are groups the training rows never show"
+            )
     cols = [c for c in train.columns if c in test.columns and c not in drop and c != CFG.get("image_col")]
     special = set(CFG.get("text_cols", []))
     keep = [c for c in cols if c in special or not _id_like(train[c])]

@@ -204,6 +204,8 @@ def test_a_recipe_script_validates_the_way_the_test_rows_differ(tmp_path, monkey
             exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
     assert says in out.getvalue()
     assert grade(task, work / "submission" / "submission.csv").valid
+    dropped = "'patient_id' is not a feature" in out.getvalue()
+    assert dropped == (shape == "group")  # a new group's key names nothing the training rows knew
 
 
 def test_the_data_analysis_tells_a_planner_how_to_validate(tmp_path):
@@ -233,3 +235,18 @@ def test_a_year_column_is_a_time_and_a_few_valued_column_is_not(tmp_path):
         shuffled = Task.load(prepare_task(df.drop(columns="year"), tmp_path / f"r{seed}", "y", "rmse", seed=seed,
                                           test_size=0.05))  # fmt: skip
         assert profile_task(shuffled).split is None
+
+
+def test_integers_a_file_writes_as_floats_are_the_same_values(tmp_path):
+    """A test column with a gap is written 41.0 where training wrote 41: still the same ages, so a random
+    split is not taken for new groups of 'age'."""
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"age": rng.integers(20, 60, 800), "x": rng.normal(size=800)})
+    df["y"] = df["x"] + rng.normal(size=800)
+    task = Task.load(prepare_task(df, tmp_path / "t", "y", "rmse"))
+    test_path = task.public_dir / "test.csv"
+    test = pd.read_csv(test_path)
+    test.loc[0, "age"] = np.nan
+    test.to_csv(test_path, index=False)
+    assert "41.0" in test_path.read_text() or "40.0" in test_path.read_text()
+    assert profile_task(Task.load(task.root)).split is None
