@@ -208,7 +208,7 @@ def _sample_submission(ids: pd.Series, y_train: pd.Series | pd.DataFrame, metric
 
 
 def _describe(name: str, metric: Metric, problem: str, id_col: str, targets: list[str], sub_cols: list[str],
-              n_train: int, n_test: int) -> str:  # fmt: skip
+              n_train: int, n_test: int, split: str = "") -> str:  # fmt: skip
     direction = "lower is better" if metric.lower_is_better else "higher is better"
     tgt = ", ".join(f"`{t}`" for t in targets)
     pred = ", ".join(f"`{c}`" for c in sub_cols if c != id_col)
@@ -224,7 +224,7 @@ def _describe(name: str, metric: Metric, problem: str, id_col: str, targets: lis
         f"## Evaluation\n\nSubmissions are scored with **{metric.name}** ({direction}).\n\n"
         f"## Files\n\n"
         f"- `train.csv`: {n_train} rows with the features and the target {tgt}.\n"
-        f"- `test.csv`: {n_test} rows with the same features but no target.\n"
+        f"- `test.csv`: {n_test} rows with the same features but no target{split}.\n"
         f"- `sample_submission.csv`: a valid submission in the expected format.\n\n"
         f"## Submission format\n\n"
         f"A CSV with one row per test row and the columns `{id_col}`, {pred}: {kind_text}. "
@@ -349,8 +349,10 @@ def prepare_task(
     except OSError as e:
         raise PrepareError(f"{out}: cannot write there ({e.strerror}). Choose a writable OUT_DIR.") from e
     try:
+        split = (f": the latest rows by `{time_col}`, all after the training rows" if time_col else
+                 f": whole groups of `{group_col}` that the training rows never show" if group_col else "")  # fmt: skip
         _write(stage, train, test, sub, id_col, targets, m, params, problem, lower_is_better,
-               name or out.name, description)  # fmt: skip
+               name or out.name, description, split)  # fmt: skip
         _sample_must_grade(stage, problem, _missing_classes(df, test, targets, problem))
         _check_out_dir(out, force)
         out.mkdir(parents=True, exist_ok=True)
@@ -503,7 +505,7 @@ def _sample_must_grade(stage: Path, problem: str, hint: str = "") -> None:
 
 def _write(out: Path, train: pd.DataFrame, test: pd.DataFrame, sub: pd.DataFrame, id_col: str,
            targets: list[str], m: Metric, params: dict[str, Any], problem: str, lower_is_better: bool | None,
-           task_name: str, description: str | None) -> None:  # fmt: skip
+           task_name: str, description: str | None, split: str = "") -> None:  # fmt: skip
     (out / "public").mkdir(parents=True, exist_ok=True)
     (out / "private").mkdir(parents=True, exist_ok=True)
     train.to_csv(out / "public" / "train.csv", index=False)
@@ -526,6 +528,6 @@ def _write(out: Path, train: pd.DataFrame, test: pd.DataFrame, sub: pd.DataFrame
     }
     (out / "task.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
     text = description or _describe(
-        task_name, m, problem, id_col, targets, list(sub.columns), len(train), len(test)
+        task_name, m, problem, id_col, targets, list(sub.columns), len(train), len(test), split
     )
     (out / "description.md").write_text(text, encoding="utf-8")

@@ -63,6 +63,10 @@ if TYPE_CHECKING:
 
 Event = Callable[[str, dict[str, Any]], None]
 REFIT_SHARE = 0.25  # the final refit never holds back more than this share of the time limit
+# ... except when the holdout is the latest rows: without the refit the submission never learns the most
+# recent period, the one nearest the test rows (cigar sales at 120 s: 18.2 with a random holdout, 24.4 with
+# the latest rows held out and the 34 s refit not reserved)
+TIME_REFIT_SHARE = 0.5
 FINISH_SHARE = 0.1  # the finishing reserve never takes more than this share of a time limit
 MIN_START_S = 5.0  # no execution starts with less time left (at most FINISH_SHARE of the time limit)
 # An ensemble blends saved predictions in a second or two (college at 120 s stopped with 4 s left instead of
@@ -311,7 +315,7 @@ class Runner:
         node, or of the ensemble the policy would build now when that needs more (a blend found late in the
         run otherwise met no time for its members' refit: food-reviews at 600 s kept an ensemble's search-time
         submission, 95 s needed, none left), each run scaled to the full training data. A refit that is more
-        than REFIT_SHARE of the time limit, or that would not be started with the time still left (less
+        than REFIT_SHARE of the time limit (TIME_REFIT_SHARE with a time holdout), or that would not be started with the time still left (less
         than FIT_SHARE of it, the rule `refit` starts by), is not reserved: it is skipped at the end, so
         holding time back for it would only leave the time unused (a 600 s run once stopped at 531 s,
         keeping 126 s for a refit that then could not run). One that would be started keeps all it needs,
@@ -336,7 +340,8 @@ class Runner:
         if self.time_limit is None:
             return max(needs, default=0.0)
         left = self.time_limit - self.elapsed() - finish_reserve(self.settings, self.time_limit)
-        held = [min(n, left) for n in needs if n <= REFIT_SHARE * self.time_limit and FIT_SHARE * n <= left]
+        share = TIME_REFIT_SHARE if h.strategy == "time" else REFIT_SHARE
+        held = [min(n, left) for n in needs if n <= share * self.time_limit and FIT_SHARE * n <= left]
         return max(held, default=0.0)
 
     def refit_budget(self) -> float:

@@ -277,6 +277,9 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         flags.add("imbalanced")
     if importlib.util.find_spec("catboost") is not None:  # scripts run with this same interpreter
         flags.add("catboost")
+    split = split_shape(train_p, test_p, {c for c in [id_col, *target] if c})
+    if split and split["kind"] == "group":
+        flags.add("new_groups")
 
     return Profile(
         train=_rel(task, train_p),
@@ -296,5 +299,5 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         n_rows=len(train),
         n_features=len(feats),
         flags=flags,
-        split=split_shape(train_p, test_p, {c for c in [id_col, *target] if c}),
+        split=split,
     )

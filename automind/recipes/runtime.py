@@ -235,8 +235,8 @@ def split_frames(train, test):
     test file can't be used); near-unique non-numeric columns that aren't text are dropped (they're ids)."""
     drop = (set(CFG["target"]) | {CFG.get("id")} | set(CFG.get("drop", []))) - {CFG.get("image_col")}
     split = CFG.get("split") or {}
-    if split.get("kind") == "group" and split.get("column") in train.columns:
-        # the test rows are new groups: a group's key names nothing they share (its attributes stay)
+    if CFG.get("drop_group_key") and split.get("kind") == "group" and split.get("column") in train.columns:
+        # rcp-drop-group-key: the test rows are new groups, so the key names nothing they share
         drop.add(split["column"])
         if not CFG.get("_said_group"):
             CFG["_said_group"] = True

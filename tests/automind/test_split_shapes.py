@@ -204,8 +204,39 @@ def test_a_recipe_script_validates_the_way_the_test_rows_differ(tmp_path, monkey
             exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
     assert says in out.getvalue()
     assert grade(task, work / "submission" / "submission.csv").valid
-    dropped = "'patient_id' is not a feature" in out.getvalue()
-    assert dropped == (shape == "group")  # a new group's key names nothing the training rows knew
+    assert "is not a feature" not in out.getvalue()  # the key stays unless rcp-drop-group-key asks
+
+
+def test_the_drop_group_key_trick_is_offered_on_new_groups_and_drops_the_key(tmp_path, monkeypatch):
+    import contextlib
+    import io
+    import shutil
+    from dataclasses import asdict
+
+    from automind.config import load_config
+    from automind.recipes import RecipeRoles, State, _applies
+    from automind.roles import Context, Plan
+
+    roles = RecipeRoles(load_config({"sandbox.timeout_s": 120, "search.time_limit_s": 40}).settings)
+    card = roles.recipes["rcp-drop-group-key"]
+    grouped = Task.load(prepare_task(_visits(), tmp_path / "g", "y", "rmse", group_col="patient_id"))
+    shuffled = Task.load(prepare_task(_visits(), tmp_path / "r", "y", "rmse"))
+    for task, offered in ((grouped, True), (shuffled, False)):
+        ctx = Context(task=task, action="improve", analysis="")
+        profile = roles.profile(ctx)
+        assert _applies(card, profile, None, roles._flags(ctx, profile)) == offered
+    ctx = Context(task=grouped, action="improve", analysis="")
+    state = State(draft="rcp-lgbm-kfold", tricks=["rcp-drop-group-key"], seed=0, budget=30.0)
+    code = roles.code(ctx, Plan(text="", summary="", meta={"state": asdict(state)}))
+    work = tmp_path / "work"
+    shutil.copytree(grouped.public_dir, work / "input")
+    (work / "submission").mkdir()
+    out = io.StringIO()
+    with monkeypatch.context() as m:
+        m.chdir(work)
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
+    assert "'patient_id' is not a feature" in out.getvalue()
 
 
 def test_the_data_analysis_tells_a_planner_how_to_validate(tmp_path):
@@ -250,3 +281,15 @@ def test_integers_a_file_writes_as_floats_are_the_same_values(tmp_path):
     test.to_csv(test_path, index=False)
     assert "41.0" in test_path.read_text() or "40.0" in test_path.read_text()
     assert profile_task(Task.load(task.root)).split is None
+
+
+def test_the_written_description_says_how_the_test_rows_were_chosen(tmp_path):
+    grouped = prepare_task(_visits(), tmp_path / "g", "y", "rmse", group_col="patient_id")
+    dated = prepare_task(_daily(), tmp_path / "d", "y", "rmse", time_col="day")
+    shuffled = prepare_task(_daily(), tmp_path / "r", "y", "rmse")
+    assert (
+        "whole groups of `patient_id` that the training rows never show"
+        in (grouped / "description.md").read_text()
+    )
+    assert "the latest rows by `day`" in (dated / "description.md").read_text()
+    assert "rows with the same features but no target.\n" in (shuffled / "description.md").read_text()

@@ -298,11 +298,13 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
 
     from automind.run import REFIT_SHARE, Runner
 
-    def runner(exec_s: float, limit: float | None, elapsed: float = 0.0) -> SimpleNamespace:
+    def runner(
+        exec_s: float, limit: float | None, elapsed: float = 0.0, strategy: str = "random"
+    ) -> SimpleNamespace:
         best = SimpleNamespace(timings={"exec": exec_s}, code="print(1)", id="0")
         return _bound(SimpleNamespace(
             journal=SimpleNamespace(best_node=best, nodes=[best]), time_limit=limit, run_dir=Path("run"),
-            agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=850, n_holdout=150)),
+            agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=850, n_holdout=150, strategy=strategy)),
             settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=SearchConfig(finish_reserve_s=5.0)),
             elapsed=lambda: elapsed, progress=lambda: 0.0,  # before the ensemble share
         ))  # fmt: skip
@@ -310,6 +312,11 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
     assert Runner.refit_reserve(runner(17.0, 120.0)) == pytest.approx(20.0)  # 17 s on 85 % of the rows
     assert Runner.refit_reserve(runner(30.0, 120.0)) == 0.0  # 35 s > REFIT_SHARE * 120 s: not reserved
     assert REFIT_SHARE * 120.0 < 35.0
+    # with the latest rows held out the submission would never learn the most recent period: up to half
+    assert Runner.refit_reserve(runner(30.0, 120.0, strategy="time")) == pytest.approx(30.0 / 0.85)
+    assert (
+        Runner.refit_reserve(runner(55.0, 120.0, strategy="time")) == 0.0
+    )  # 65 s > TIME_REFIT_SHARE * 120 s
     assert Runner.refit_reserve(runner(30.0, None)) == pytest.approx(30.0 / 0.85)  # no time limit: all of it
     assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=90.0)) == pytest.approx(20.0)  # 25 s left
     # a step that ends a second inside the reserve: the refit would still be started, so all that is left is
@@ -337,7 +344,7 @@ def test_the_reserve_keeps_time_to_refit_the_ensemble_that_is_due():
     def reserve(limit: float, elapsed: float, **search) -> float:
         runner = SimpleNamespace(
             journal=j, time_limit=limit, run_dir=Path("run"), elapsed=lambda: elapsed,
-            agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=800, n_holdout=200)),
+            agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=800, n_holdout=200, strategy="random")),
             settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=cfg.model_copy(update=search)),
         )  # fmt: skip
         runner.progress = lambda: elapsed / limit
@@ -483,7 +490,7 @@ def test_the_ensemble_share_is_of_the_search_time_not_of_the_whole_limit():
     def runner(elapsed: float, limit: float | None = 120.0, steps: int | None = None) -> Any:
         r = _bound(SimpleNamespace(
             journal=j, time_limit=limit, max_steps=steps, run_dir=Path("run"), elapsed=lambda: elapsed,
-            agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=800, n_holdout=200)),
+            agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=800, n_holdout=200, strategy="random")),
             settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=cfg),
         ))  # fmt: skip
         r.progress = lambda: Runner.progress(r)
