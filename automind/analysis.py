@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import struct
 from collections import Counter
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from automind.atomic import write_text
+from automind.patterns import DATE_RE, ID_NAMES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,9 +29,6 @@ SAMPLE_ROWS = 200_000
 TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".feather", ".jsonl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp", ".dcm")
 AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".aif", ".aiff", ".m4a", ".aac")
-ID_NAMES = re.compile(
-    r"(^|_)(user|item|customer|product|movie|article|session|song|artist|book|shop|store)(_?id)?$"
-)
 MAX_TREE = 40
 ANALYSIS_VERSION = 2  # 2: a note on how the test rows differ (split_note)
 
@@ -421,11 +418,6 @@ def _top(s: pd.Series, k: int = 5) -> str:
     vc = s.astype(str).value_counts()
     parts = [f"{_short(v, 30)} ({c / max(1, len(s)) * 100:.0f}%)" for v, c in vc.head(k).items()]
     return ", ".join(parts) + (f", ... {len(vc) - k} more" if len(vc) > k else "")
-
-
-DATE_RE = re.compile(
-    r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?|^\d{1,2}[-/]\d{1,2}[-/]\d{4}"
-)
 
 
 def _looks_datetime(text: pd.Series) -> bool:

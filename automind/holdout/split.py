@@ -37,14 +37,14 @@ class Split:
 
 
 def _looks_like_dates(values: pd.Series) -> bool:
-    from automind.analysis import DATE_RE
+    from automind.patterns import DATE_RE
 
     sample = values[values != ""].head(200)
     return len(sample) >= 5 and sample.str.match(DATE_RE).mean() >= 0.9
 
 
 def _key_like(name: str) -> bool:
-    from automind.analysis import ID_NAMES
+    from automind.patterns import ID_NAMES
 
     return bool(ID_NAMES.search(name.lower()) or GROUP_NAME.search(name) or KEY_NAME.search(name))
 

@@ -136,7 +136,7 @@ def test_every_recipe_draft_and_trick_passes_the_leak_check(recipe_tasks, monkey
         profile = roles.profile(ctx)
         # the check reads code, so flags that only depend on the run, the table's size or its class balance
         # are all set
-        flags = roles._flags(ctx, profile) | {"siblings", "enough_rows", "imbalanced"}
+        flags = roles._flags(ctx, profile) | {"siblings", "enough_rows", "imbalanced", "new_groups"}
         for d, rec in sorted(reg.items()):
             if rec.get("hook") != "draft" or not _applies(rec, profile, None, flags):
                 continue
