@@ -419,6 +419,8 @@ def _group_split(df: pd.DataFrame, col: str, n_test: int, seed: int) -> tuple[pd
     empty value is a group of its own)."""
     import random
 
+    from automind.holdout.split import take_groups
+
     keys = df[col].astype(str).where(df[col].notna(), "")
     sizes = keys.value_counts()
     if len(sizes) < 2:
@@ -427,13 +429,7 @@ def _group_split(df: pd.DataFrame, col: str, n_test: int, seed: int) -> tuple[pd
         )
     order = sorted(sizes.index)
     random.Random(seed).shuffle(order)
-    chosen: set[str] = set()
-    total = 0
-    for g in order:
-        if total >= n_test:
-            break
-        chosen.add(g)
-        total += int(sizes[g])
+    chosen = take_groups(order, sizes, n_test)
     if len(chosen) == len(order):
         raise PrepareError(
             f"--group-column '{col}': its {len(order)} group(s) are too few or too large for --test-size to "

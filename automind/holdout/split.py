@@ -139,6 +139,18 @@ def group_column(train: pd.DataFrame, test: pd.DataFrame, skip: set[str],
     return best[3], best[0]
 
 
+def take_groups(order: list[str], sizes: pd.Series, n: int) -> set[str]:
+    """Whole groups, in `order`, until they hold `n` rows (`sizes`: rows per group)."""
+    chosen: set[str] = set()
+    total = 0
+    for g in order:
+        if total >= n:
+            break
+        chosen.add(g)
+        total += int(sizes[g])
+    return chosen
+
+
 def _group_split(train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n: int, skip: set[str],
                  rng) -> Split | None:  # fmt: skip
     found = group_column(train, test, skip, eligible)
@@ -148,14 +160,7 @@ def _group_split(train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n:
     values = train.loc[eligible, c]
     order = sorted(set(values) - {""})
     rng.shuffle(order)
-    chosen: set[str] = set()
-    size = values.value_counts()
-    total = 0
-    for g in order:
-        if total >= n:
-            break
-        chosen.add(g)
-        total += int(size[g])
+    chosen = take_groups(order, values.value_counts(), n)
     rows = sorted(int(i) for i in values.index[values.isin(chosen)])
     why = f"{len(chosen)} whole groups of '{c}' ({len(rows)} rows; {overlap:.0%} of test rows share a training value)"
     return Split(rows, "group", why)

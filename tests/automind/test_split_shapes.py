@@ -6,6 +6,8 @@ groups or fill gaps between known days, which the test rows never ask for."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -167,6 +169,22 @@ def test_random_folds_without_a_shape_or_when_the_column_is_gone(monkeypatch):
     assert rt.fold_keys(train) is None
 
 
+def _run_script(task: Task, code: str, work: Path, monkeypatch) -> str:
+    """Run a generated script in a workspace holding the task's public files; its printed log."""
+    import contextlib
+    import io
+    import shutil
+
+    shutil.copytree(task.public_dir, work / "input")
+    (work / "submission").mkdir()
+    out = io.StringIO()
+    with monkeypatch.context() as m:
+        m.chdir(work)
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
+    return out.getvalue()
+
+
 @pytest.mark.parametrize(
     ("shape", "says"),
     [
@@ -177,10 +195,6 @@ def test_random_folds_without_a_shape_or_when_the_column_is_gone(monkeypatch):
 def test_a_recipe_script_validates_the_way_the_test_rows_differ(tmp_path, monkeypatch, shape, says):
     """The generated script itself: its CFG names the shape, its log says how the folds were cut, and it
     still ends in a valid submission."""
-    import contextlib
-    import io
-    import shutil
-
     from automind.config import load_config
     from automind.grading import grade
     from automind.recipes import RecipeRoles
@@ -194,23 +208,13 @@ def test_a_recipe_script_validates_the_way_the_test_rows_differ(tmp_path, monkey
     ctx = Context(task=task, action="draft", analysis="")
     code = roles.code(ctx, roles.plan(ctx))
     assert f"'split': {{'kind': '{shape}', 'column': " in code
-    work = tmp_path / "work"
-    shutil.copytree(task.public_dir, work / "input")
-    (work / "submission").mkdir()
-    out = io.StringIO()
-    with monkeypatch.context() as m:
-        m.chdir(work)
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
-    assert says in out.getvalue()
-    assert grade(task, work / "submission" / "submission.csv").valid
-    assert "is not a feature" not in out.getvalue()  # the key stays unless rcp-drop-group-key asks
+    log = _run_script(task, code, tmp_path / "work", monkeypatch)
+    assert says in log
+    assert grade(task, tmp_path / "work" / "submission" / "submission.csv").valid
+    assert "is not a feature" not in log  # the key stays unless rcp-drop-group-key asks
 
 
 def test_the_drop_group_key_trick_is_offered_on_new_groups_and_drops_the_key(tmp_path, monkeypatch):
-    import contextlib
-    import io
-    import shutil
     from dataclasses import asdict
 
     from automind.config import load_config
@@ -228,15 +232,7 @@ def test_the_drop_group_key_trick_is_offered_on_new_groups_and_drops_the_key(tmp
     ctx = Context(task=grouped, action="improve", analysis="")
     state = State(draft="rcp-lgbm-kfold", tricks=["rcp-drop-group-key"], seed=0, budget=30.0)
     code = roles.code(ctx, Plan(text="", summary="", meta={"state": asdict(state)}))
-    work = tmp_path / "work"
-    shutil.copytree(grouped.public_dir, work / "input")
-    (work / "submission").mkdir()
-    out = io.StringIO()
-    with monkeypatch.context() as m:
-        m.chdir(work)
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
-    assert "'patient_id' is not a feature" in out.getvalue()
+    assert "'patient_id' is not a feature" in _run_script(grouped, code, tmp_path / "work", monkeypatch)
 
 
 def test_the_data_analysis_tells_a_planner_how_to_validate(tmp_path):
