@@ -69,10 +69,9 @@ def _times(train: pd.Series, test: pd.Series) -> tuple[pd.Series, pd.Series] | N
     return None
 
 
-def time_column(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str | None:
+def _late_times(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> tuple[str, pd.Series] | None:
     """The first column train and test share, read as dates or numbers, whose test rows all come after
-    TIME_AFTER of the training rows (a forecasting layout), from text frames ("" for a missing value). A
-    random share of the rows cannot do that to any column."""
+    TIME_AFTER of the training rows, with its training rows' times (read once: `_time_split` sorts them)."""
     import pandas as pd
 
     for c in [c for c in train.columns if c in test.columns and c not in skip]:
@@ -87,18 +86,25 @@ def time_column(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str 
         # value in 20 % of the rows, and a small random test set can then hold nothing else
         late = t_test.min() > cut if pd.api.types.is_numeric_dtype(t_test) else t_test.min() >= cut
         if late:
-            return str(c)
+            return str(c), t_train
     return None
+
+
+def time_column(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str | None:
+    """The column by which the test rows come later (a forecasting layout), from text frames ("" for a
+    missing value); None when there is none. A random share of the rows cannot do that to any column."""
+    found = _late_times(train, test, skip)
+    return None if found is None else found[0]
 
 
 def _time_split(
     train: pd.DataFrame, test: pd.DataFrame, eligible: pd.Index, n: int, skip: set[str]
 ) -> Split | None:
-    c = time_column(train, test, skip)
-    found = None if c is None else _times(train[c], test[c])
-    if c is None or found is None:
+    found = _late_times(train, test, skip)
+    if found is None:
         return None
-    latest = found[0].loc[eligible].dropna().sort_values(kind="stable").index[-n:]
+    c, t_train = found
+    latest = t_train.loc[eligible].dropna().sort_values(kind="stable").index[-n:]
     return Split(
         sorted(int(i) for i in latest),
         "time",

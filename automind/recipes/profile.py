@@ -97,8 +97,9 @@ def _first_table(paths: list[Path], what: str, task: Task) -> Path:
     )
 
 
-def _read(path: Path, nrows: int | None = None):
-    """A table as pandas reads it; an undecodable or malformed file is a RoleError naming the file."""
+def _read(path: Path, nrows: int | None = None, text: bool = False):
+    """A table as pandas reads it (`text`: delimited files as strings, "" for a gap, as the holdout reads
+    them); an undecodable or malformed file is a RoleError naming the file."""
     import pandas as pd
 
     name = path.name.lower()
@@ -110,7 +111,10 @@ def _read(path: Path, nrows: int | None = None):
             return pd.read_json(
                 path, lines=name.endswith(".jsonl"), nrows=nrows if name.endswith(".jsonl") else None
             )
-        return pd.read_csv(path, sep="\t" if name.endswith(".tsv") else ",", nrows=nrows, low_memory=False)
+        sep = "\t" if name.endswith(".tsv") else ","
+        if text:
+            return pd.read_csv(path, sep=sep, nrows=nrows, dtype=str, keep_default_na=False)
+        return pd.read_csv(path, sep=sep, nrows=nrows, low_memory=False)
     except UnicodeDecodeError as e:
         raise RoleError(
             f"recipes cannot read {path.name}: it is not UTF-8 text (byte {e.object[e.start : e.start + 1]!r} "
@@ -162,11 +166,10 @@ def split_shape(train_p: Path, test_p: Path, skip: set[str]) -> dict[str, str] |
     how they do on rows like the test rows."""
     from automind.holdout.split import group_column, time_column
 
+    if not all(p.name.lower().endswith((".csv", ".tsv")) for p in (train_p, test_p)):
+        return None  # the holdout reads delimited text only
     try:  # text frames, as the holdout reads them; a bounded sample of each
-        read = {"dtype": str, "keep_default_na": False, "nrows": PROFILE_ROWS}
-        if not all(p.name.lower().endswith((".csv", ".tsv")) for p in (train_p, test_p)):
-            return None  # the holdout reads delimited text only
-        train, test = _read_text(train_p, read), _read_text(test_p, read)
+        train, test = _read(train_p, PROFILE_ROWS, text=True), _read(test_p, PROFILE_ROWS, text=True)
     except RoleError:
         return None
     if column := time_column(train, test, skip):
@@ -174,15 +177,6 @@ def split_shape(train_p: Path, test_p: Path, skip: set[str]) -> dict[str, str] |
     if found := group_column(train, test, skip):
         return {"kind": "group", "column": found[0]}
     return None
-
-
-def _read_text(path: Path, options: dict[str, Any]):
-    import pandas as pd
-
-    try:
-        return pd.read_csv(path, sep="\t" if path.name.lower().endswith(".tsv") else ",", **options)
-    except (UnicodeDecodeError, ValueError, OSError) as e:
-        raise RoleError(f"recipes cannot read {path.name}: {e}") from e
 
 
 def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
