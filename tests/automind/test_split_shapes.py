@@ -90,7 +90,7 @@ def test_prepare_refuses_unreadable_times_and_a_single_group(tmp_path):
 def test_cli_prepare_takes_a_group_column(tmp_path):
     data = tmp_path / "visits.csv"
     _visits().to_csv(data, index=False)
-    before = data.read_bytes()
+    before, stat = data.read_bytes(), data.stat()
     r = CliRunner().invoke(app, ["task", "prepare", str(tmp_path / "t"), "--data", str(data), "--target", "y",
                                  "--metric", "rmse", "--group-column", "patient_id"])  # fmt: skip
     assert r.exit_code == 0, r.output
@@ -98,6 +98,7 @@ def test_cli_prepare_takes_a_group_column(tmp_path):
     test = pd.read_csv(tmp_path / "t" / "public" / "test.csv")
     assert not set(train["patient_id"]) & set(test["patient_id"])
     assert data.read_bytes() == before
+    assert (data.stat().st_mode, data.stat().st_mtime_ns) == (stat.st_mode, stat.st_mtime_ns)
     bad = CliRunner().invoke(app, ["task", "prepare", str(tmp_path / "u"), "--data", str(data), "--target", "y",
                                    "--metric", "rmse", "--time-column", "nope"])  # fmt: skip
     assert bad.exit_code != 0 and "'nope' is not in the data" in bad.output and "Traceback" not in bad.output
