@@ -1430,7 +1430,7 @@ def decode_grades(oof, test_pred, y, splits, cfg):
     most probable class, which ignores that a near miss costs less than a far one; kept only when it helps
     out of fold."""
     k = int(cfg.get("n_classes") or 0)
-    if cfg["problem"] != "multiclass" or np.ndim(oof) != 2 or k < 3 or len(y) < 50:
+    if not ordered_grades(cfg) or np.ndim(oof) != 2 or len(y) < 50:
         return oof, test_pred
     grades = np.arange(k, dtype=float)
     new_oof, cuts = cross_fit(lambda P, yy: grade_cuts(P[0] @ grades, yy, k),
@@ -1440,6 +1440,36 @@ def decode_grades(oof, test_pred, y, splits, cfg):
         return oof, test_pred
     log("grades: expected grade cut at " + ", ".join(f"{c:.2f}" for c in cuts))
     return new_oof, graded_scores(np.asarray(test_pred) @ grades, cuts, k)
+
+
+def ordered_grades(cfg):
+    """Classes that are ordered grades scored by quadratic weighted kappa (three or more of them)."""
+    return (
+        cfg["problem"] == "multiclass"
+        and cfg.get("metric") == "quadratic_weighted_kappa"
+        and int(cfg.get("n_classes") or 0) >= 3
+    )
+
+
+def grade_matrix(e, k):
+    """A predicted grade on the class scale as a class matrix whose expected grade is that prediction (its
+    weight split between the two nearest grades), so a regressor on the grade blends with classifiers'
+    probabilities and goes through the same cut points (`decode_grades`)."""
+    e = np.clip(np.asarray(e, dtype=float), 0.0, k - 1.0)
+    lo = np.minimum(np.floor(e).astype(int), k - 2)
+    w, rows = e - lo, np.arange(len(e))
+    out = np.zeros((len(e), k))
+    out[rows, lo], out[rows, lo + 1] = 1.0 - w, w
+    return out
+
+
+def fit_grade_lgbm(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
+    """LightGBM regressing on the grade's index instead of classifying it: a squared loss on the grade
+    charges a far miss more than a near one, as QWK does, where a classifier's loss treats all misses alike."""
+    k = int(cfg["n_classes"])
+    reg = {**cfg, "problem": "regression"}
+    p_va, p_te = fit_lgbm(X_tr, y_tr.astype(float), X_va, y_va.astype(float), X_te, params, reg)
+    return grade_matrix(p_va, k), grade_matrix(p_te, k)
 
 
 def clip_to_range(oof, test_pred, y, splits, cfg):
