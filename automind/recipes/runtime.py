@@ -1400,9 +1400,16 @@ def _qwk(y, labels, k):
     return 1.0 - (w * observed).sum() / denom if denom > 0 else 0.0
 
 
+GRADE_ROWS = 30000  # the most rows a cut-point search scores: its cost grows with rows x grades
+
+
 def grade_cuts(e, y, k, passes=3):
     """Cut points on the expected grade `e` that maximise QWK on these rows (coordinate search from the
-    midpoints between grades, each cut moved within its neighbours)."""
+    midpoints between grades, each cut moved within its neighbours). Above GRADE_ROWS rows a seeded sample
+    is searched: about 0.6 s per 20,000 rows with 11 grades, and a fold's cuts are fitted once per fold."""
+    if len(e) > GRADE_ROWS:
+        pick = np.random.default_rng(0).choice(len(e), GRADE_ROWS, replace=False)
+        e, y = np.asarray(e)[pick], np.asarray(y)[pick]
     cuts = np.arange(k - 1) + 0.5
     for _ in range(passes):
         for i in range(k - 1):

@@ -225,6 +225,57 @@ def test_grades_scored_by_qwk_are_cut_from_the_expected_grade_cross_fitted():
     assert kept is sharp
 
 
+def test_cut_points_on_a_large_table_are_searched_on_a_sample_that_scores_as_well(monkeypatch):
+    """Above GRADE_ROWS rows the cut points come from a seeded sample: on all rows they score within a hair
+    of the cuts the full search finds (the search's cost grows with rows x grades)."""
+    rng = np.random.default_rng(6)
+    z = rng.normal(3, 1.5, 60000)
+    y, e = np.clip(np.rint(z), 0, 6).astype(int), z + rng.normal(0, 0.9, 60000)
+    monkeypatch.setattr(rt, "GRADE_ROWS", 10000)
+    sampled = rt.grade_cuts(e, y, 7)
+    monkeypatch.setattr(rt, "GRADE_ROWS", 10**9)
+    full = rt.grade_cuts(e, y, 7)
+    assert not np.allclose(sampled, full)  # the sample was searched, not all rows
+    assert rt._qwk(y, np.searchsorted(sampled, e), 7) > rt._qwk(y, np.searchsorted(full, e), 7) - 0.002
+
+
+def test_a_grade_matrix_carries_the_predicted_grade():
+    """A regressor's grade as a class matrix: its expected grade is the prediction (clipped to the grades),
+    rows are distributions, and the most probable class is the nearest grade."""
+    e = np.array([-0.7, 0.0, 0.25, 1.5001, 2.8, 3.0, 4.9])
+    m = rt.grade_matrix(e, 4)
+    assert np.allclose(m @ np.arange(4.0), np.clip(e, 0, 3))
+    assert np.allclose(m.sum(axis=1), 1.0) and (m >= 0).all()
+    assert m.argmax(axis=1).tolist() == [0, 0, 0, 2, 3, 3, 3]
+
+
+def test_ordered_grades_scored_by_qwk_add_a_booster_on_the_grade_index(roles):
+    """The portfolio fits LightGBM on the grade's index only where grades are ordered and scored by QWK;
+    the member's matrices carry a continuous grade that the cut points then decode."""
+    ns = dict(vars(rt))
+    exec(roles.recipes["cmp-model-portfolio"]["code"], ns)
+    names = {}
+    for metric, problem, k in [("quadratic_weighted_kappa", "multiclass", 5), ("accuracy", "multiclass", 5),
+                               ("quadratic_weighted_kappa", "binary", 2)]:  # fmt: skip
+        _cfg(metric, problem, "label")
+        rt.CFG.update(classes=list(range(k)), n_classes=k)
+        names[metric, problem] = [m["name"] for m in ns["models"](rt.CFG)]
+    assert names["quadratic_weighted_kappa", "multiclass"][:3] == ["lgbm", "lgbm-grade", "lgbm-xt"]
+    assert "lgbm-grade" not in names["accuracy", "multiclass"] + names["quadratic_weighted_kappa", "binary"]
+
+    _cfg("quadratic_weighted_kappa", "multiclass", "label")
+    rt.CFG.update(classes=list(range(5)), n_classes=5)
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(600, 4))
+    y = np.clip(np.rint(2 + X[:, 0] + 0.5 * X[:, 1] + rng.normal(0, 0.5, 600)), 0, 4).astype(int)
+    p_va, p_te = rt.fit_grade_lgbm(X[:400], y[:400], X[400:500], y[400:500], X[500:], {"learning_rate": 0.1},
+                                   {**rt.CFG, "n_rows": 400})  # fmt: skip
+    grade = p_va @ np.arange(5.0)
+    assert p_va.shape == (100, 5) and p_te.shape == (100, 5)
+    assert np.mean(np.abs(grade - np.rint(grade)) > 0.05) > 0.5  # a continuous grade, not a vote
+    assert rt._qwk(y[400:500], p_va.argmax(axis=1), 5) > 0.7
+
+
 @pytest.mark.parametrize(
     "metric, problem",
     [("roc_auc", "binary"), ("accuracy", "binary"), ("log_loss", "binary"), ("rmse", "regression"),
