@@ -27,6 +27,27 @@ def folder_state() -> Callable[[Path], State]:
     return _state
 
 
+@pytest.fixture
+def run_in_workspace(monkeypatch) -> Callable[..., str]:
+    """run_in_workspace(task, code, work) -> the printed log of a generated script run in `work`, a workspace
+    holding the task's public files under input/ and an empty submission/ (as the sandbox lays it out)."""
+    import contextlib
+    import io
+    import shutil
+
+    def run(task, code: str, work: Path) -> str:
+        shutil.copytree(task.public_dir, work / "input")
+        (work / "submission").mkdir()
+        out = io.StringIO()
+        with monkeypatch.context() as m:
+            m.chdir(work)
+            with contextlib.redirect_stdout(out):
+                exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
+        return out.getvalue()
+
+    return run
+
+
 @pytest.fixture(scope="session", autouse=True)
 def private_automind_home(tmp_path_factory) -> Iterator[None]:
     """Every test's automind home (the default knowledge and experience store, caches, the ONNX model,

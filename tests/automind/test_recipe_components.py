@@ -456,11 +456,7 @@ def test_date_columns_keep_the_time_of_day_when_they_carry_one():
     assert list(test["at time_hour"]) == list(stamps.hour[-5:])
 
 
-def test_a_tiny_time_allowance_still_writes_a_valid_submission(tasks, roles, tmp_path, monkeypatch):
-    import contextlib
-    import io
-    import shutil
-
+def test_a_tiny_time_allowance_still_writes_a_valid_submission(tasks, roles, tmp_path, run_in_workspace):
     from automind.grading import grade
     from automind.recipes import read_metric
 
@@ -471,14 +467,7 @@ def test_a_tiny_time_allowance_still_writes_a_valid_submission(tasks, roles, tmp
     plan.meta["state"]["budget"] = 1.0  # one second: the first model completes, the rest are skipped
     code = roles.code(ctx, plan)
     assert "'time_budget': 1.0" in code
-    shutil.copytree(task.public_dir, tmp_path / "input")
-    (tmp_path / "submission").mkdir()
-    out = io.StringIO()
-    with monkeypatch.context() as m:
-        m.chdir(tmp_path)
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
-    log = out.getvalue()
+    log = run_in_workspace(task, code, tmp_path)
     assert "model lgbm: accuracy" in log and "skipped" in log and "catboost: accuracy" not in log
     assert read_metric(tmp_path, log) is not None
     assert grade(task, tmp_path / "submission" / "submission.csv").valid

@@ -6,8 +6,6 @@ groups or fill gaps between known days, which the test rows never ask for."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -170,22 +168,6 @@ def test_random_folds_without_a_shape_or_when_the_column_is_gone(monkeypatch):
     assert rt.fold_keys(train) is None
 
 
-def _run_script(task: Task, code: str, work: Path, monkeypatch) -> str:
-    """Run a generated script in a workspace holding the task's public files; its printed log."""
-    import contextlib
-    import io
-    import shutil
-
-    shutil.copytree(task.public_dir, work / "input")
-    (work / "submission").mkdir()
-    out = io.StringIO()
-    with monkeypatch.context() as m:
-        m.chdir(work)
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, "solution.py", "exec"), {"__name__": "__main__"})
-    return out.getvalue()
-
-
 @pytest.mark.parametrize(
     ("shape", "says"),
     [
@@ -193,7 +175,7 @@ def _run_script(task: Task, code: str, work: Path, monkeypatch) -> str:
         ("time", "validation folds are blocks of consecutive 'day'"),
     ],
 )
-def test_a_recipe_script_validates_the_way_the_test_rows_differ(tmp_path, monkeypatch, shape, says):
+def test_a_recipe_script_validates_the_way_the_test_rows_differ(tmp_path, run_in_workspace, shape, says):
     """The generated script itself: its CFG names the shape, its log says how the folds were cut, and it
     still ends in a valid submission."""
     from automind.config import load_config
@@ -209,13 +191,13 @@ def test_a_recipe_script_validates_the_way_the_test_rows_differ(tmp_path, monkey
     ctx = Context(task=task, action="draft", analysis="")
     code = roles.code(ctx, roles.plan(ctx))
     assert f"'split': {{'kind': '{shape}', 'column': " in code
-    log = _run_script(task, code, tmp_path / "work", monkeypatch)
+    log = run_in_workspace(task, code, tmp_path / "work")
     assert says in log
     assert grade(task, tmp_path / "work" / "submission" / "submission.csv").valid
     assert "is not a feature" not in log  # the key stays unless rcp-drop-group-key asks
 
 
-def test_the_drop_group_key_trick_is_offered_on_new_groups_and_drops_the_key(tmp_path, monkeypatch):
+def test_the_drop_group_key_trick_is_offered_on_new_groups_and_drops_the_key(tmp_path, run_in_workspace):
     from dataclasses import asdict
 
     from automind.config import load_config
@@ -233,7 +215,7 @@ def test_the_drop_group_key_trick_is_offered_on_new_groups_and_drops_the_key(tmp
     ctx = Context(task=grouped, action="improve", analysis="")
     state = State(draft="rcp-lgbm-kfold", tricks=["rcp-drop-group-key"], seed=0, budget=30.0)
     code = roles.code(ctx, Plan(text="", summary="", meta={"state": asdict(state)}))
-    assert "'patient_id' is not a feature" in _run_script(grouped, code, tmp_path / "work", monkeypatch)
+    assert "'patient_id' is not a feature" in run_in_workspace(grouped, code, tmp_path / "work")
 
 
 def test_the_data_analysis_tells_a_planner_how_to_validate(tmp_path):
