@@ -205,6 +205,9 @@ class VerifyConfig(_Model):
     code_check: bool = True  # the deterministic leak check over every script (automind/leakage.py)
     llm_checks: bool = True  # LLM mode: MLE-STAR's leakage and data-usage checkers on new valid scripts
     refit: bool = True  # re-run the best node on the full training data after the search
+    # the final refit of automind's recipe scripts repeats their K-fold fitting on up to this many fold
+    # shuffles when the time left holds them all, averaging every fold model's test predictions (1: once)
+    refit_bags: int = Field(3, ge=1, le=10)
 
 
 class KnowledgeConfig(_Model):

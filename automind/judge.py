@@ -135,12 +135,16 @@ class Judge:
         memory_mb: int | None = None,
         grade: bool = True,
         inputs: str | Path | None = None,
+        script_env: dict[str, str] | None = None,
     ) -> Judge:
         """A sandbox from the settings' limits, with per-use overrides (None keeps the setting); `inputs`:
-        the folder input/ shows instead of the task's public/ (a run's holdout view)."""
+        the folder input/ shows instead of the task's public/ (a run's holdout view); `script_env`: what
+        automind tells the script (Sandbox)."""
         from automind.sandbox import Sandbox
 
         kw: dict[str, Any] = {} if inputs is None else {"inputs": inputs}
+        if script_env:
+            kw["script_env"] = script_env
         if timeout_s:
             kw["timeout_s"] = timeout_s
         if memory_mb:

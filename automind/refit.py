@@ -8,6 +8,7 @@ blend with every such path pointed at the refit folder (docs/holdout.md, "The fi
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -66,6 +67,24 @@ def _members(journal: Journal, run_dir: Path, ids: list[str], best_id: str | Non
                     "predictions; only one level of blending is refitted")  # fmt: skip
         chain.append(node)
     return chain
+
+
+def refit_bags(chain: list[Node], need_s: float, cap_s: float, left_s: float, most: int) -> int:
+    """How many fold shuffles the refit of `chain` runs (AUTOMIND_REFIT_BAGS; each repeats the whole
+    K-fold fitting, so b of them take about b * `need_s`): the most, up to `most`, whose time fits both
+    `cap_s` (what the refit may hold back) and `left_s` (what is left) in full; 1 by the rule a single run
+    starts by (its estimate at most `cap_s`, and at least FIT_SHARE of it left: scripts scale to their
+    limit); 0 when not even that fits. More than one only when every node of the chain is automind's recipe
+    script, the scripts that read the setting."""
+    from automind.search.budget import FIT_SHARE
+
+    if need_s > cap_s or FIT_SHARE * need_s > left_s:
+        return 0
+    if any(n.roles != "recipes" for n in chain):
+        return 1
+    room = min(cap_s, left_s)
+    fit = int(most) if math.isinf(room) else int(room // max(need_s, 1e-9))
+    return max(1, min(int(most), fit))
 
 
 def refit_seconds(chain: list[Node], n_seen: int, n_all: int) -> float:

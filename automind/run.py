@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import random
 import shutil
@@ -327,7 +328,7 @@ class Runner:
     def _refit_held(self, with_ensemble: bool) -> float:
         """`refit_reserve`, with or without the refit of a due ensemble (`progress` needs the best node's
         alone: whether an ensemble is due depends on the progress)."""
-        from automind.refit import ensemble_chain, refit_chain, refit_seconds
+        from automind.refit import ensemble_chain, refit_bags, refit_chain, refit_seconds
 
         agent = getattr(self, "agent", None)
         best, h = self.journal.best_node, agent.holdout if agent is not None else None
@@ -336,12 +337,18 @@ class Runner:
         chains = [refit_chain(self.journal, self.run_dir, best)]
         if with_ensemble and (members := ensemble_due(self.journal, self.settings.search, self.progress())):
             chains.append(ensemble_chain(self.journal, self.run_dir, members))
-        needs = [refit_seconds(c, h.n_seen, h.n_seen + h.n_holdout) for c in chains if not isinstance(c, str)]
-        if self.time_limit is None:
-            return max(needs, default=0.0)
-        left = self.time_limit - self.elapsed() - finish_reserve(self.settings, self.time_limit)
-        share = TIME_REFIT_SHARE if h.strategy == "time" else REFIT_SHARE
-        held = [min(n, left) for n in needs if n <= share * self.time_limit and FIT_SHARE * n <= left]
+        cap = left = math.inf
+        if self.time_limit is not None:
+            left = self.time_limit - self.elapsed() - finish_reserve(self.settings, self.time_limit)
+            cap = (TIME_REFIT_SHARE if h.strategy == "time" else REFIT_SHARE) * self.time_limit
+        held = []
+        for c in chains:
+            if isinstance(c, str):
+                continue
+            need = refit_seconds(c, h.n_seen, h.n_seen + h.n_holdout)
+            bags = refit_bags(c, need, cap, left, self.settings.verify.refit_bags)
+            if bags:
+                held.append(min(bags * need, left))
         return max(held, default=0.0)
 
     def refit_budget(self) -> float:
@@ -574,10 +581,12 @@ class Runner:
 
     def refit(self, best: Node, status: str) -> dict[str, Any] | None:
         """Re-run the best node's code once on the full training data (the task's own inputs, holdout rows
-        given back) for the submission the run returns; the search-time submission stays when the refit is
-        off, interrupted, would not fit the time left (`refit_budget`), fails or writes no valid file."""
+        given back) for the submission the run returns, a recipe script's K-fold fitting repeated on up to
+        `verify.refit_bags` fold shuffles when the time left holds them all; the search-time submission stays
+        when the refit is off, interrupted, would not fit the time left (`refit_budget`), fails or writes no
+        valid file."""
         from automind.judge import Judge
-        from automind.refit import refit_chain, refit_seconds, repoint
+        from automind.refit import refit_bags, refit_chain, refit_seconds, repoint
         from automind.search.agent import keep_outputs, remove_workdir
         from automind.search.verifier import read_metric
 
@@ -586,6 +595,7 @@ class Runner:
         out: dict[str, Any] = {"node": best.id, "used": False}
         h = self.agent.holdout
         budget, chain = self.refit_budget(), refit_chain(self.journal, self.run_dir, best)
+        bags = 1
         if not self.settings.verify.refit:
             out["reason"] = "verify.refit is off"
         elif status == "interrupted":
@@ -595,6 +605,8 @@ class Runner:
         else:
             took = sum(n.timings.get("exec", 0.0) for n in chain)
             need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout)  # the runs on all training rows
+            # whatever is left may go to the refit now; bags only when all of them fit
+            bags = refit_bags(chain, need, math.inf, budget, self.settings.verify.refit_bags)
             if budget < max(1.0, FIT_SHARE * need):  # like a search step: scripts scale to their limit
                 what = "the best node's run" if len(chain) == 1 else f"the runs of nodes {_ids(chain)}"
                 out["reason"] = (f"{budget:.0f} s left for finishing; the refit needs about {need:.0f} s ({what} "
@@ -604,14 +616,15 @@ class Runner:
         assert not isinstance(chain, str)
         if len(chain) > 1:
             out["members"] = [n.id for n in chain[:-1]]
+        out["bags"] = bags
+        script_env = {"AUTOMIND_REFIT_BAGS": str(bags)} if bags > 1 else None
         t0 = time.monotonic()
         for node in chain:  # the nodes the best one blends first (their outputs kept), then the best one
             workdir = self.run_dir / "work" / f"refit-{node.id}"
             try:
                 left = budget - (time.monotonic() - t0)
-                judge = Judge.from_settings(
-                    self.task, workdir, self.settings, timeout_s=max(1.0, left), grade=False
-                )
+                judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=max(1.0, left),
+                                            grade=False, script_env=script_env)  # fmt: skip
                 judged = judge.run(repoint(node.code, self.run_dir) if node is best else node.code)
                 out["seconds"] = round(time.monotonic() - t0, 3)
                 if judged.outcome != "success":

@@ -192,11 +192,12 @@ def _print_result(res) -> None:
                 f"holdout {res.best.holdout_metric:.6g}, its own validation {own}, {res.best.leakage.status}",
             )
         if res.refit:
+            bags = int(res.refit.get("bags") or 1)
+            used = "on all training rows" + (
+                f", K-fold fitting repeated on {bags} fold shuffles" if bags > 1 else ""
+            )
             t.add_row(
-                "refit",
-                "on all training rows"
-                if res.refit.get("used")
-                else f"[yellow]not used: {res.refit.get('reason')}[/]",
+                "refit", used if res.refit.get("used") else f"[yellow]not used: {res.refit.get('reason')}[/]"
             )
         t.add_row("solution", f"{res.run_dir / 'best_solution.py'}  {res.run_dir / 'submission.csv'}")
     else:

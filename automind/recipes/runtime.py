@@ -86,10 +86,21 @@ def log(msg):
     print(f"[{time.time() - T0:6.1f}s] {msg}", flush=True)
 
 
+def refit_bags():
+    """How many times the K-fold fitting repeats, on reshuffled folds, in automind's final refit
+    (AUTOMIND_REFIT_BAGS, set by the refit when the time left holds that many; 1 otherwise): test
+    predictions averaged over more fold models vary less (docs/holdout.md, "The final refit")."""
+    try:
+        return max(1, int(os.environ.get("AUTOMIND_REFIT_BAGS") or 1))
+    except ValueError:
+        return 1
+
+
 def time_budget():
-    """Seconds this script may use: its allowance CFG['time_budget'] (rendered by the recipe policy), capped
-    by the sandbox's limit when the environment says it (AUTOMIND_TIME_LIMIT_S), minus a safety margin."""
-    limits = [float(CFG.get("time_budget") or 0) or float("inf")]
+    """Seconds this script may use: its allowance CFG['time_budget'] (rendered by the recipe policy; times
+    the refit's bags, which repeat the work), capped by the sandbox's limit when the environment says it
+    (AUTOMIND_TIME_LIMIT_S), minus a safety margin."""
+    limits = [float(CFG.get("time_budget") or 0) * refit_bags() or float("inf")]
     hard = os.environ.get("AUTOMIND_TIME_LIMIT_S")
     if hard:
         limits.append(0.9 * float(hard) - 2.0)
@@ -781,7 +792,8 @@ class FoldData:
 # %% model
 def kfold(y, cfg, k, repeats=1):
     """Stratified K-fold for classes, plain shuffled K-fold otherwise, seeded by cfg['fold_seed'] (the same
-    folds for every node of a run, so their scores compare on equal terms); `repeats` reshuffles."""
+    folds for every node of a run, so their scores compare on equal terms); `repeats` reshuffles, as many
+    times more in a final refit that bags (refit_bags)."""
     from sklearn.model_selection import KFold, StratifiedKFold
 
     k = min(int(k), 3) if cfg.get("light") else int(k)
@@ -789,7 +801,7 @@ def kfold(y, cfg, k, repeats=1):
     keys = cfg.get("_fold_keys")
     shape = (cfg.get("split") or {}).get("kind") if keys is not None and len(keys) == len(y) else None
     out = []
-    n_rep = 1 if cfg.get("light") else int(repeats)
+    n_rep = 1 if cfg.get("light") else int(repeats) * refit_bags()
     for r in range(n_rep):
         if shape == "time":
             out += time_blocks(keys, k, r / n_rep)

@@ -61,12 +61,15 @@ class Sandbox:
         allow_external_symlinks: bool = False,
         isolation: Mode = "auto",
         network: bool = False,
+        script_env: dict[str, str] | None = None,
     ):
         """`inputs`: the folder input/ shows (default: the task's public/, e.g. a run-prepared view instead).
 
         `allow_external_symlinks`: accept symlinks in it that leave the task folder (read, never changed).
         `isolation`: 'auto' (namespaces where the kernel allows, else copies, logged), 'namespace'
-        (required: error when unavailable) or 'copy'. `network`: let the child reach the network."""
+        (required: error when unavailable) or 'copy'. `network`: let the child reach the network.
+        `script_env`: AUTOMIND_* values automind itself tells every script (the final refit's bags); the
+        user's environment still reaches the child only through the allow-list."""
         from automind.task import Task, TaskError, walk_inputs
 
         if task is not None and not isinstance(task, Task):
@@ -80,6 +83,10 @@ class Sandbox:
         self.extra_inputs = {k: Path(v) for k, v in (extra_inputs or {}).items()}
         self.head_chars, self.tail_chars = head_chars, tail_chars
         self.network = network
+        bad = [k for k in script_env or {} if not k.startswith("AUTOMIND_")]
+        if bad:
+            raise SandboxError(f"script_env may only set AUTOMIND_* variables, not {', '.join(bad)}")
+        self.script_env = dict(script_env or {})
         # time.monotonic() by which every execution must have ended (a run's time limit); None: no deadline.
         # Each execution's limit is cut to it, and the script learns its limit from AUTOMIND_TIME_LIMIT_S.
         self.deadline: float | None = None
@@ -192,6 +199,7 @@ class Sandbox:
         """Start `argv` contained; `limit_s` (the kill limit) is told to the child as AUTOMIND_TIME_LIMIT_S
         so a script can plan its own time (recipe scripts stay under 90 % of it)."""
         env = child_env(ws, boot / "guard.json", child_path("startup"), self.threads, allow=self.env_allow)
+        env.update(self.script_env)
         if limit_s is not None:
             env["AUTOMIND_TIME_LIMIT_S"] = f"{limit_s:.1f}"
         return spawn(

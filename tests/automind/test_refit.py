@@ -47,3 +47,22 @@ def test_the_chain_refits_what_a_blend_reads_first_and_its_time_adds_up(tmp_path
     assert "itself blends" in str(refit_chain(j, tmp_path, nested))
     j.get("1").is_buggy = True
     assert "holds no valid solution" in str(refit_chain(j, tmp_path, blend))
+
+
+def test_refit_bags_take_what_fits_in_full_and_only_for_recipe_scripts(tmp_path: Path):
+    """A single refit starts by the search's rule (its estimate within the cap, half of it left); more fold
+    shuffles only when all of them fit both the cap and the time left; LLM scripts never read the setting."""
+    from automind.refit import refit_bags
+
+    j = Journal(lower_is_better=False)
+    recipe = [_valid(j, "fit()", 10.0, roles="recipes")]
+    assert refit_bags(recipe, 20.0, 150.0, 400.0, 3) == 3  # 60 s within the 150 s cap and 400 s left
+    assert refit_bags(recipe, 20.0, 50.0, 400.0, 3) == 2  # the cap holds two
+    assert refit_bags(recipe, 20.0, 150.0, 45.0, 3) == 2  # the time left holds two
+    assert refit_bags(recipe, 20.0, 150.0, 15.0, 3) == 1  # one still starts with half its time left
+    assert refit_bags(recipe, 20.0, 150.0, 9.0, 3) == 0  # less than half: none
+    assert refit_bags(recipe, 40.0, 30.0, 400.0, 3) == 0  # over the cap: none (skipped, as before)
+    assert refit_bags(recipe, 20.0, 150.0, 400.0, 1) == 1  # verify.refit_bags = 1: once
+    assert refit_bags(recipe, 20.0, float("inf"), float("inf"), 3) == 3  # no time limit
+    mixed = [*recipe, _valid(j, "fit()", 10.0, roles="llm")]
+    assert refit_bags(mixed, 20.0, 150.0, 400.0, 3) == 1

@@ -196,6 +196,20 @@ def test_environment_is_scrubbed(task, tmp_path, monkeypatch):
     assert scrub_env({"PATH": "/bin", "GH_TOKEN": "x", "X_CREDENTIALS": "y"}) == {"PATH": "/bin"}
 
 
+def test_what_automind_tells_a_script_reaches_it_and_nothing_else_can_ride_along(task, tmp_path, monkeypatch):
+    """`script_env` (the final refit's bags) is set in the child even though the user's AUTOMIND_* variables
+    are scrubbed; it may only name AUTOMIND_* variables, so it cannot carry a secret or a PATH."""
+    from automind.sandbox import SandboxError
+
+    monkeypatch.setenv("AUTOMIND_REFIT_BAGS", "9")  # the user's own value never reaches the script
+    code = "import os; print(os.environ.get('AUTOMIND_REFIT_BAGS'))"
+    assert make(task, tmp_path).run_script(code).stdout.strip() == "None"
+    told = make(task, tmp_path, script_env={"AUTOMIND_REFIT_BAGS": "3"})
+    assert told.run_script(code).stdout.strip() == "3"
+    with pytest.raises(SandboxError, match="only set AUTOMIND_"):
+        make(task, tmp_path, script_env={"PATH": "/tmp"})
+
+
 def test_writes_outside_the_workspace_are_denied(task, tmp_path):
     outside = tmp_path / "outside.txt"
     victim = tmp_path / "victim.txt"

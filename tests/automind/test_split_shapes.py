@@ -272,3 +272,27 @@ def test_the_written_description_says_how_the_test_rows_were_chosen(tmp_path):
     )
     assert "the latest rows by `day`" in (dated / "description.md").read_text()
     assert "rows with the same features but no target.\n" in (shuffled / "description.md").read_text()
+
+
+def test_the_final_refits_bags_repeat_the_folds_and_the_allowance(monkeypatch):
+    """AUTOMIND_REFIT_BAGS (set only by automind's final refit) repeats whatever folds the script asked for on
+    reshuffled partitions, the first one unchanged (what the post-hoc steps cross-fit on), and grants the
+    script that many times its allowance; a value that is not a count is ignored."""
+    cfg = _run_cfg(monkeypatch, "binary", None)
+    cfg["time_budget"] = 40.0
+    y = np.array([0, 1] * 50)
+    once = rt.kfold(y, cfg, 5)
+    monkeypatch.delenv("AUTOMIND_TIME_LIMIT_S", raising=False)
+    monkeypatch.setenv("AUTOMIND_REFIT_BAGS", "3")
+    bagged = rt.kfold(y, cfg, 5)
+    assert len(bagged) == 15 and len(rt.kfold(y, cfg, 5, repeats=2)) == 30
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(once, bagged[:5], strict=True))
+    assert len(rt.first_partition(bagged, len(y))) == 5
+    for r in range(3):  # each shuffle validates every row once
+        assert sorted(np.concatenate([va for _, va in bagged[5 * r : 5 * r + 5]]).tolist()) == list(
+            range(100)
+        )
+    assert not np.array_equal(bagged[0][1], bagged[5][1])
+    assert rt.time_budget() == pytest.approx(120.0)
+    monkeypatch.setenv("AUTOMIND_REFIT_BAGS", "many")
+    assert len(rt.kfold(y, cfg, 5)) == 5 and rt.time_budget() == pytest.approx(40.0)

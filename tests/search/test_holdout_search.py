@@ -299,13 +299,14 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
     from automind.run import REFIT_SHARE, Runner
 
     def runner(
-        exec_s: float, limit: float | None, elapsed: float = 0.0, strategy: str = "random"
+        exec_s: float, limit: float | None, elapsed: float = 0.0, strategy: str = "random", roles: str = "llm"
     ) -> SimpleNamespace:
-        best = SimpleNamespace(timings={"exec": exec_s}, code="print(1)", id="0")
+        best = SimpleNamespace(timings={"exec": exec_s}, code="print(1)", id="0", roles=roles)
         return _bound(SimpleNamespace(
             journal=SimpleNamespace(best_node=best, nodes=[best]), time_limit=limit, run_dir=Path("run"),
             agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=850, n_holdout=150, strategy=strategy)),
-            settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=SearchConfig(finish_reserve_s=5.0)),
+            settings=SimpleNamespace(verify=SimpleNamespace(refit=True, refit_bags=3),
+                                     search=SearchConfig(finish_reserve_s=5.0)),
             elapsed=lambda: elapsed, progress=lambda: 0.0,  # before the ensemble share
         ))  # fmt: skip
 
@@ -325,6 +326,14 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
     assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=100.0)) == pytest.approx(15.0)  # half of 20 s: 10
     # a best node found so late that its refit would not be started: its time goes to the search instead
     assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=106.0)) == 0.0  # 9 s < half of 20 s
+    # a recipe script's refit repeats its K-fold fitting on up to verify.refit_bags shuffles: the reserve
+    # holds all of them when the cap and the time left do, else as many as fit, else the single run
+    assert Runner.refit_reserve(runner(17.0, 600.0, roles="recipes")) == pytest.approx(60.0)
+    assert Runner.refit_reserve(runner(17.0, 160.0, roles="recipes")) == pytest.approx(40.0)  # cap 40 s: two
+    assert Runner.refit_reserve(runner(17.0, 120.0, roles="recipes")) == pytest.approx(20.0)  # cap 30 s: one
+    assert Runner.refit_reserve(runner(17.0, 600.0, elapsed=560.0, roles="recipes")) == pytest.approx(20.0)
+    assert Runner.refit_reserve(runner(17.0, None, roles="recipes")) == pytest.approx(60.0)  # no time limit
+    assert Runner.refit_reserve(runner(17.0, 600.0)) == pytest.approx(20.0)  # an LLM script: one run
 
 
 def test_the_reserve_keeps_time_to_refit_the_ensemble_that_is_due():
@@ -345,7 +354,8 @@ def test_the_reserve_keeps_time_to_refit_the_ensemble_that_is_due():
         runner = SimpleNamespace(
             journal=j, time_limit=limit, run_dir=Path("run"), elapsed=lambda: elapsed,
             agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=800, n_holdout=200, strategy="random")),
-            settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=cfg.model_copy(update=search)),
+            settings=SimpleNamespace(verify=SimpleNamespace(refit=True, refit_bags=1),
+                                     search=cfg.model_copy(update=search)),
         )  # fmt: skip
         runner.progress = lambda: elapsed / limit
         return Runner.refit_reserve(_bound(runner))
@@ -491,7 +501,7 @@ def test_the_ensemble_share_is_of_the_search_time_not_of_the_whole_limit():
         r = _bound(SimpleNamespace(
             journal=j, time_limit=limit, max_steps=steps, run_dir=Path("run"), elapsed=lambda: elapsed,
             agent=SimpleNamespace(holdout=SimpleNamespace(n_seen=800, n_holdout=200, strategy="random")),
-            settings=SimpleNamespace(verify=SimpleNamespace(refit=True), search=cfg),
+            settings=SimpleNamespace(verify=SimpleNamespace(refit=True, refit_bags=1), search=cfg),
         ))  # fmt: skip
         r.progress = lambda: Runner.progress(r)
         return r
@@ -530,3 +540,27 @@ def test_the_run_holds_out_at_most_the_configured_rows(big_task, tmp_path, setti
     assert info["holdout_rows"] == 25 and info["max_rows"] == 25 and info["fraction"] == 0.2  # not 60 rows
     report = (tmp_path / "run/report.html").read_text()
     assert "Hidden holdout: 25 training rows (8.3 %, 20 % capped at about 25 rows" in report
+
+
+@pytest.mark.parametrize(("roles_name", "bags"), [("recipes", 3), ("llm", 1)])
+def test_the_final_refit_of_a_recipe_script_bags_over_fold_shuffles(
+    big_task, tmp_path, settings_factory, roles_name, bags
+):
+    """With time to spare, the refit tells a recipe script to repeat its K-fold fitting on verify.refit_bags
+    fold shuffles (AUTOMIND_REFIT_BAGS) and records it; an LLM script's refit runs as it was written."""
+    code = script(0.8) + "print('bags', os.environ.get('AUTOMIND_REFIT_BAGS'))\n"
+    roles = ScriptedRoles({"*": [code]}, name=roles_name)
+    s = _on(settings_factory, **{"search.steps": 1, "search.time_limit_s": 600})
+    res = solve(big_task, s, out=tmp_path / "run", roles=roles)
+    assert res.refit is not None and res.refit["used"] and res.refit["bags"] == bags
+    said = (tmp_path / "run/nodes/0/refit/output.txt").read_text()
+    assert f"bags {bags if bags > 1 else None}" in said
+    assert "bags None" in res.journal.get("0").output  # the search's own run never bags
+    info = json.loads((tmp_path / "run/run.json").read_text())
+    assert info["refit"]["bags"] == bags
+    html = (tmp_path / "run/report.html").read_text()
+    assert ("repeated on 3 fold shuffles" in html) == (bags > 1)
+    off = _on(settings_factory, **{"search.steps": 1, "search.time_limit_s": 600, "verify.refit_bags": 1})
+    again = solve(big_task, off, out=tmp_path / "run1", roles=ScriptedRoles({"*": [code]}, name=roles_name))
+    assert again.refit is not None and again.refit["bags"] == 1
+    assert "bags None" in (tmp_path / "run1/nodes/0/refit/output.txt").read_text()
