@@ -12,6 +12,12 @@ never written to. A copy whose refit was already used is kept.
 Prints each task's graded score before and after and the refit's seconds, then the refitted submissions
 against the search-time ones with bench/paired.py's paired-bootstrap intervals and pooled row: whether
 the time a refit needs would have been worth spending on it.
+
+    python bench/refit_after.py TASKS_DIR RUNS_DIR [RUNS_DIR ...] --out OUT --bags N
+
+What the refit's bags give (docs/holdout.md, "Bags"): every finished run with a holdout, its refit used or
+not, is refitted twice on copies, OUT/<RUNS_DIR name>/bags1/<task>/run with `verify.refit_bags` 1 and
+OUT/<RUNS_DIR name>/bagsN/<task>/run with N, neither with a time limit; the table compares the two.
 """
 
 from __future__ import annotations
@@ -60,10 +66,11 @@ def made_in(src: Path, info: dict[str, Any]) -> str:
     return str(src.resolve())
 
 
-def refit_copy(src: Path, dst: Path, info: dict[str, Any]) -> dict[str, Any]:
+def refit_copy(src: Path, dst: Path, info: dict[str, Any], bags: int | None = None) -> dict[str, Any]:
     """Copy `src` (whose run.json is `info`) to `dst`, links kept as links, its run.json naming the folder
     the run was made in, so that the resume points the copy's blends at the copy
-    (automind.run_setup.relocate_run); resume the copy straight into its refit; the copy's `refit`."""
+    (automind.run_setup.relocate_run); resume the copy straight into its refit (with `verify.refit_bags`
+    = `bags` when given); the copy's `refit`."""
     from automind.run import resume
 
     shutil.rmtree(dst, ignore_errors=True)
@@ -75,7 +82,56 @@ def refit_copy(src: Path, dst: Path, info: dict[str, Any]) -> dict[str, Any]:
         "search.time_limit_s": None,
         "experience.enabled": False,
     }
+    if bags is not None:
+        overrides["verify.refit_bags"] = bags
     return resume(dst, overrides=overrides).refit or {}
+
+
+def _said(name: str, refit: dict[str, Any]) -> None:
+    print(f"{name}: refit {'used' if refit.get('used') else 'not used'}, {refit.get('seconds', 0):.0f} s"
+          f"{'' if refit.get('used') else ' (' + str(refit.get('reason')) + ')'}", file=sys.stderr, flush=True)  # fmt: skip
+
+
+def compare_bags(tasks: list[Task], runs_dirs: list[Path], out: Path, bags: int) -> None:
+    """`--bags N`: each finished run with a holdout refitted with 1 and with N bags; graded and compared."""
+    columns: dict[str, list[tuple[Task, Path, Path]]] = {}
+    rows = []
+    for runs in runs_dirs:
+        for task in tasks:
+            src = runs / task.root.name / "run"
+            info = run_info(src)
+            if not refit_of(info) or not (src / "submission.csv").is_file():
+                continue  # not a finished run with a holdout
+            refits = {}
+            for b in (1, bags):
+                dst = out / runs.resolve().name / f"bags{b}" / task.root.name / "run"
+                kept = refit_of(run_info(dst))  # a copy refitted by an earlier call is not run again
+                refits[b] = kept if kept.get("used") else refit_copy(src, dst, info, bags=b)
+                _said(f"{runs.name}/{task.root.name} bags {b}", refits[b])
+            if not all(r.get("used") for r in refits.values()):
+                continue
+            base = out / runs.resolve().name
+            gain = rows_for(task, base / f"bags{bags}" / task.root.name, base / "bags1", columns)[
+                "vs other run"
+            ]
+            graded = [
+                graded_text(task, base / f"bags{b}" / task.root.name / "run" / "submission.csv")
+                for b in (1, bags)
+            ]
+            secs = [f"{refits[b].get('seconds', 0):.0f} s ({refits[b].get('bags', 1)})" for b in (1, bags)]
+            rows.append(
+                f"| {task.root.name} ({runs.name}) | {graded[0]} | {graded[1]} | {secs[0]} | {secs[1]} | {gain} |"
+            )
+    if not rows:
+        print("no finished run with a holdout whose refits both ran in " + ", ".join(map(str, runs_dirs)))
+        return
+    print(f"graded score of the refit with 1 and with up to {bags} fold shuffles (bags used in brackets); gain "
+          "of the bagged one (positive: better), 95 % paired-bootstrap interval over the test rows; * = the "
+          "interval excludes 0\n")  # fmt: skip
+    print(f"| task (runs) | 1 bag | {bags} bags | took | took | gain |\n|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    if len(columns.get("vs other run", [])) > 1:
+        print(pooled_row(columns, blank=5))
 
 
 def main() -> None:
@@ -85,12 +141,20 @@ def main() -> None:
         "runs", type=Path, nargs="+", help="folders of <task>/run, as the bench scripts write them"
     )
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument(
+        "--bags", type=int, help="compare every run's refit with 1 and with this many fold shuffles"
+    )
     args = ap.parse_args()
     if not args.tasks_dir.is_dir():
         ap.error(f"{args.tasks_dir} is not a folder of tasks")
     if len({r.resolve().name for r in args.runs}) < len(args.runs):
         ap.error("two RUNS_DIR folders have the same name; their copies would land in one place")
     tasks = load_tasks(args.tasks_dir, None)
+    if args.bags is not None:
+        if args.bags < 2:
+            ap.error(f"--bags {args.bags}: give 2 or more (it is compared with a single run)")
+        compare_bags(tasks, args.runs, args.out, args.bags)
+        return
     columns: dict[str, list[tuple[Task, Path, Path]]] = {}
     rows = []
     for runs in args.runs:
@@ -102,9 +166,7 @@ def main() -> None:
             dst = args.out / runs.resolve().name / task.root.name / "run"
             kept = refit_of(run_info(dst))  # a copy refitted by an earlier call is not run again
             refit = kept if kept.get("used") else refit_copy(src, dst, info)
-            print(f"{runs.name}/{task.root.name}: refit {'used' if refit.get('used') else 'not used'}, "
-                  f"{refit.get('seconds', 0):.0f} s{'' if refit.get('used') else ' (' + str(refit.get('reason')) + ')'}",
-                  file=sys.stderr, flush=True)  # fmt: skip
+            _said(f"{runs.name}/{task.root.name}", refit)
             gain = rows_for(task, dst.parent, src.parent.parent, columns)["vs other run"]
             after = graded_text(task, dst / "submission.csv") if refit.get("used") else "-"
             rows.append(f"| {task.root.name} ({runs.name}) | {graded_text(task, src / 'submission.csv')} | {after} | "

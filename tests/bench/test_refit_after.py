@@ -85,3 +85,57 @@ def test_a_skipped_refit_is_run_on_a_copy_and_compared(tmp_path, monkeypatch):
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert float(cells[1]) < 0.7 and cells[2] == "1" and cells[4].endswith("*")  # all-zero vs the rule
     assert cells[4].startswith("+0.")
+
+
+# predicts y = x > 0.5 only when the refit tells it to bag (AUTOMIND_REFIT_BAGS), else 0 everywhere
+BAGGED = """import csv, os
+bags = os.environ.get("AUTOMIND_REFIT_BAGS")
+os.makedirs("submission", exist_ok=True)
+rows = list(csv.DictReader(open("input/test.csv")))
+with open("submission/submission.csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["id", "y"])
+    w.writerows([r["id"], int(bags == "3" and float(r["x"]) > 0.5)] for r in rows)
+open("submission/eval_metric.txt", "w").write("0.5")
+print("bags:", bags)
+"""
+
+
+def test_bags_refit_every_run_twice_on_copies_and_compare(tmp_path, monkeypatch):
+    """--bags N: a recipe run (its refit used) is refitted on two copies, with 1 and with N fold shuffles;
+    the script is told N only in the second, and the table shows that copy's gain."""
+    fakes = _fakes()
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("AUTOMIND_EXPERIENCE__ENABLED", "false")
+    fakes.make_task(tmp_path / "tasks" / "tiny", n=600)
+    settings = load_config(
+        {"search.steps": 1, "knowledge.enabled": False, "experience.enabled": False, "llm.provider": "none",
+         "verify.holdout": "on", "verify.holdout_fraction": 0.2, "verify.code_check": False,
+         "search.refine.outer": 0, "search.ensemble.rounds": 0, "verify.refit_bags": 1},
+        environ={}, cwd=Path("/nonexistent"),
+    ).settings  # fmt: skip
+    src = tmp_path / "runs" / "tiny" / "run"
+    roles = fakes.ScriptedRoles({"draft": [BAGGED]}, name="recipes")
+    res = solve(tmp_path / "tasks" / "tiny", settings, out=src, roles=roles)
+    assert res.refit is not None and res.refit["used"] and res.refit["bags"] == 1
+    before = _digest(src)
+    out = tmp_path / "out"
+    cmd = [sys.executable, str(ROOT / "bench" / "refit_after.py"), str(tmp_path / "tasks"), str(tmp_path / "runs"),
+           "--out", str(out), "--bags", "3"]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert _digest(src) == before  # the original run is never written to
+    for b, told in ((1, "None"), (3, "3")):
+        copy = out / "runs" / f"bags{b}" / "tiny" / "run"
+        assert json.loads((copy / "run.json").read_text())["refit"]["bags"] == b
+        assert f"bags: {told}" in (copy / "nodes" / "0" / "refit" / "output.txt").read_text()
+    row = next(line for line in done.stdout.splitlines() if line.startswith("| tiny (runs) |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert (
+        float(cells[1]) < 0.7
+        and float(cells[2]) == 1.0
+        and cells[5].startswith("+0.")
+        and cells[5].endswith("*")
+    )
+    bad = subprocess.run([*cmd[:-1], "1"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert bad.returncode == 2 and "--bags 1: give 2 or more" in bad.stderr
