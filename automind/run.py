@@ -605,9 +605,10 @@ class Runner:
         else:
             took = sum(n.timings.get("exec", 0.0) for n in chain)
             need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout)  # the runs on all training rows
-            # whatever is left may go to the refit now; bags only when all of them fit
+            # whatever is left may go to the refit now; bags only when all of them fit, none when not even
+            # half of one run's estimate is left (the rule a search step starts by, kept in refit_bags)
             bags = refit_bags(chain, need, math.inf, budget, self.settings.verify.refit_bags)
-            if budget < max(1.0, FIT_SHARE * need):  # like a search step: scripts scale to their limit
+            if not bags or budget < 1.0:
                 what = "the best node's run" if len(chain) == 1 else f"the runs of nodes {_ids(chain)}"
                 out["reason"] = (f"{budget:.0f} s left for finishing; the refit needs about {need:.0f} s ({what} "
                                  f"took {took:.0f} s on fewer rows)")  # fmt: skip
