@@ -135,6 +135,9 @@ class EnsembleConfig(_Model):
 
     rounds: int = Field(3, ge=0)  # R: ensemble rounds per set of members; 0 turns it off
     members: int = Field(3, ge=2)  # L: best valid nodes, one per lineage, offered to an ensemble
+    # solutions of any lineage, best first, offered to one round on the whole pool once the rounds on the
+    # lineages' best are spent (a new pool, one more round); 0 turns that round off
+    pool: int = Field(12, ge=0)
     start_share: float = Field(0.75, ge=0, le=1)  # share of the budget spent before ensembling starts
 
 

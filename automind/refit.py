@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from automind.search.journal import Journal, Node
 
 
+_WEIGHT_KEY = re.compile(r"node (\d+)(?:/|$)")  # an offline ensemble's weight: "node 4" or "node 4/lgbm"
+
+
 def _pattern(run_dir: Path | str, resolve: bool = True) -> re.Pattern[str]:
     """RUN/nodes/<id> as written in a script (the resolved path), not followed by more of a name."""
     nodes = Path(run_dir) / "nodes"
@@ -45,8 +48,24 @@ def refit_chain(journal: Journal, run_dir: Path, best: Node) -> list[Node] | str
     """The nodes the final refit runs, in order: the earlier nodes `best` reads (each re-run on all rows),
     then `best` itself; a reason instead when it cannot be done (a node it reads is missing, failed, or
     itself reads other nodes: one level of blending is refitted, not a chain)."""
-    chain = _members(journal, run_dir, referenced_nodes(best.code, run_dir), best.id)
+    chain = _members(journal, run_dir, weighted(best, referenced_nodes(best.code, run_dir)), best.id)
     return chain if isinstance(chain, str) else [*chain, best]
+
+
+def weighted(best: Node, ids: list[str]) -> list[str]:
+    """Of the nodes an ensemble reads, those its fitted weights use: an offline ensemble script (whose
+    weights, in the node's `ensemble`, are keyed "node <id>" or "node <id>/<model>") does not need the refit
+    of a member greedy selection gave no weight; its refit leaves that member out (the script logs it), as
+    it leaves out any member whose folder holds no predictions. Every id when the weights are not known
+    (an LLM's script, or no ensemble.json) or name fewer than two members (the script needs two)."""
+    from automind.recipes.ensemble import ENSEMBLE_TAG
+
+    if len(ids) < 2 or best.action != "ensemble" or ENSEMBLE_TAG not in best.code:
+        return ids
+    weights = (best.ensemble or {}).get("weights") or {}
+    used = {m.group(1) for key, w in weights.items() if w and (m := _WEIGHT_KEY.match(str(key)))}
+    kept = [i for i in ids if i in used]
+    return kept if len(kept) >= 2 else ids
 
 
 def ensemble_chain(journal: Journal, run_dir: Path, members: list[Node]) -> list[Node] | str:

@@ -336,7 +336,10 @@ class Runner:
             return 0.0
         chains = [refit_chain(self.journal, self.run_dir, best)]
         if with_ensemble and (members := ensemble_due(self.journal, self.settings.search, self.progress())):
-            chains.append(ensemble_chain(self.journal, self.run_dir, members))
+            # a round on the whole pool is counted as its best `ensemble.members`: greedy selection weighs a
+            # few (3 to 5 of 4 to 18 in saved runs) and only those are refitted (refit.weighted)
+            top = members[: self.settings.search.ensemble.members]
+            chains.append(ensemble_chain(self.journal, self.run_dir, top))
         cap = left = math.inf
         if self.time_limit is not None:
             left = self.time_limit - self.elapsed() - finish_reserve(self.settings, self.time_limit)
@@ -586,7 +589,7 @@ class Runner:
         when the refit is off, interrupted, would not fit the time left (`refit_budget`), fails or writes no
         valid file."""
         from automind.judge import Judge
-        from automind.refit import refit_bags, refit_chain, refit_seconds, repoint
+        from automind.refit import referenced_nodes, refit_bags, refit_chain, refit_seconds, repoint
         from automind.search.agent import keep_outputs, remove_workdir
         from automind.search.verifier import read_metric
 
@@ -617,6 +620,10 @@ class Runner:
         assert not isinstance(chain, str)
         if len(chain) > 1:
             out["members"] = [n.id for n in chain[:-1]]
+        # read by the blend but given no weight: not refitted (refit.weighted)
+        refitted = out.get("members", [])
+        if unweighted := [i for i in referenced_nodes(best.code, self.run_dir) if i not in refitted]:
+            out["unweighted"] = unweighted
         out["bags"] = bags
         script_env = {"AUTOMIND_REFIT_BAGS": str(bags)} if bags > 1 else None
         t0 = time.monotonic()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import total_ordering
 from pathlib import Path
@@ -345,11 +346,12 @@ class Journal:
         luckier of the two would pick noise (arrests at 600 s: a re-run won the pick and graded lower)."""
         return [n for n in self.valid_nodes if n.metric is not None and not n.rerun]
 
-    def lineage_bests(self) -> list[Node]:
-        """The best valid non-ensemble node of each lineage (root draft), best first."""
+    def lineage_bests(self, keep: Callable[[Node], bool] | None = None) -> list[Node]:
+        """The best valid non-ensemble node of each lineage (root draft), best first; among the nodes `keep`
+        accepts when given (a lineage whose best node fails it is still represented by its next best)."""
         best: dict[str, Node] = {}
         for n in self.contenders:
-            if n.action == "ensemble":
+            if n.action == "ensemble" or (keep is not None and not keep(n)):
                 continue
             key = n.root.id
             if key not in best or self.score(n) > self.score(best[key]):

@@ -56,7 +56,21 @@ def improvable(journal: Journal, valid: list[Node]) -> list[Node]:
 def ensemble_members(journal: Journal, cfg: SearchConfig) -> list[Node]:
     """The L best valid solutions, one per lineage (root draft), best first, among those that saved their
     out-of-fold and test predictions."""
-    return [n for n in journal.lineage_bests() if n.saved_predictions][: cfg.ensemble.members]
+    return journal.lineage_bests(lambda n: n.saved_predictions)[: cfg.ensemble.members]
+
+
+def ensemble_pool(journal: Journal, cfg: SearchConfig) -> list[Node]:
+    """The `ensemble.pool` best valid solutions of any lineage that saved their predictions, best first;
+    copies of their parent (an improve or refine whose predictions were its parent's) are left out, since
+    they add nothing a blend could weigh. Every solution the search made is a candidate here, so a longer
+    search offers the blend more to choose from: AutoGluon's ensemble selection runs over every model it
+    trained (docs/search.md, "Policy")."""
+    if cfg.ensemble.pool < 2:
+        return []
+    pool = [
+        n for n in journal.contenders if n.action != "ensemble" and n.saved_predictions and not n.no_effect
+    ]
+    return sorted(pool, key=journal.score, reverse=True)[: cfg.ensemble.pool]
 
 
 def _rounds_on(journal: Journal, members: list[Node]) -> list[Node]:
@@ -85,14 +99,20 @@ def ensemble_due(journal: Journal, cfg: SearchConfig, progress: float) -> list[N
     """The members of the ensemble to build now, or [] when none is due: ensembling is on, the last share
     of the budget has begun (`ensemble.start_share`), at least two lineages have a valid solution that saved
     its predictions, and this set of members has had fewer than `ensemble.rounds` rounds, none of them
-    refused by the role (`ensemble_refused`)."""
+    refused by the role (`ensemble_refused`). Once those rounds are spent, the pool (`ensemble_pool`) when
+    it holds more solutions than the lineages' best and has had no round yet."""
     e = cfg.ensemble
     if e.rounds == 0 or progress < e.start_share:
         return []
     members = ensemble_members(journal, cfg)
-    if len(members) < 2 or ensemble_rounds(journal, members) >= e.rounds:
+    if len(members) < 2:
         return []
-    return [] if ensemble_refused(journal, members) else members
+    if ensemble_rounds(journal, members) < e.rounds and not ensemble_refused(journal, members):
+        return members
+    pool = ensemble_pool(journal, cfg)
+    if len(pool) <= len(members) or ensemble_rounds(journal, pool) > 0:
+        return []
+    return pool
 
 
 def refine_due(journal: Journal, cfg: SearchConfig) -> Node | None:

@@ -66,3 +66,29 @@ def test_refit_bags_take_what_fits_in_full_and_only_for_recipe_scripts(tmp_path:
     assert refit_bags(recipe, 20.0, float("inf"), float("inf"), 3) == 3  # no time limit
     mixed = [*recipe, _valid(j, "fit()", 10.0, roles="llm")]
     assert refit_bags(mixed, 20.0, 150.0, 400.0, 3) == 1
+
+
+def test_an_offline_blend_refits_only_the_members_its_weights_use(tmp_path: Path):
+    """Greedy selection gave node 1 no weight: its refit is skipped (the blend leaves it out); a script that
+    is not automind's ensemble, or weights naming fewer than two members, refit every member."""
+    from automind.recipes.ensemble import ENSEMBLE_TAG
+
+    nodes = (tmp_path / "nodes").resolve()
+    j = Journal(lower_is_better=False)
+    a, b, c = _valid(j, "fit()", 10.0), _valid(j, "fit()", 20.0), _valid(j, "fit()", 5.0)
+    code = f"# {ENSEMBLE_TAG} caruana of nodes 0, 1, 2\nread('{nodes}/0'); read('{nodes}/1'); read('{nodes}/2')\n"
+    weights = {"node 0": 0.6, "node 1": 0.0, "node 2/lgbm": 0.25, "node 2/catboost": 0.15}
+    blend = _valid(j, code, 1.0, action="ensemble", ensemble={"members": ["0", "1", "2"], "weights": weights})
+    assert refit_chain(j, tmp_path, blend) == [a, c, blend]
+    assert refit_seconds(refit_chain(j, tmp_path, blend), 1, 1) == 16.0  # node 1's 20 s are not needed
+    blend.ensemble["weights"] = {
+        "node 0": 1.0,
+        "node 1": 0.0,
+        "node 2": 0.0,
+    }  # one member: the script needs two
+    assert refit_chain(j, tmp_path, blend) == [a, b, c, blend]
+    blend.ensemble["weights"] = weights
+    blend.code = code.replace(
+        ENSEMBLE_TAG, "my blend:"
+    )  # an LLM's script: what its weights mean is not known
+    assert refit_chain(j, tmp_path, blend) == [a, b, c, blend]

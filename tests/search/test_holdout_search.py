@@ -371,7 +371,12 @@ def test_the_reserve_keeps_time_to_refit_the_ensemble_that_is_due():
     for _ in range(cfg.ensemble.rounds):
         j.append(Node(action="ensemble", parent=j.get("0"), metric=MetricValue(0.6), is_buggy=False, code="x",
                       ensemble={"members": ["0", "1"]}))  # fmt: skip
-    assert reserve(600.0, 460.0) == pytest.approx(10.0 / 0.8)  # its rounds are spent: none is due
+    # its rounds are spent: the round on the pool of all three is due, counted as its best two (selection
+    # weighs a few members and only those are refitted)
+    assert reserve(600.0, 460.0) == pytest.approx((10.0 + 8.0) / 0.8)
+    j.append(Node(action="ensemble", parent=j.get("0"), metric=MetricValue(0.6), is_buggy=False, code="x",
+                  ensemble={"members": ["0", "1", "2"]}))  # fmt: skip
+    assert reserve(600.0, 460.0) == pytest.approx(10.0 / 0.8)  # and that pool had its round: none is due
 
 
 class BlendingRoles(ScriptedRoles):
@@ -409,6 +414,43 @@ def test_an_ensemble_is_refitted_with_its_members_on_all_rows(big_task, tmp_path
     assert (run / "submission.csv").read_bytes() == (run / "nodes/2/refit/submission.csv").read_bytes()
     report = (run / "report.html").read_text()
     assert "Final refit of node 2 (with the nodes it blends, each re-run first: " in report
+
+
+class WeighingRoles(ScriptedRoles):
+    """An ensemble written as automind's own (its tag) whose fitted weights give node 1 nothing; like the
+    recipe runtime it leaves out a member whose folder holds no predictions."""
+
+    def code_ensemble(self, ctx: Context, plan: Plan, members: list[dict[str, Any]]) -> str:
+        from automind.recipes.ensemble import ENSEMBLE_TAG
+
+        dirs = [m["dir"] for m in members]
+        weights = {"node 0": 0.5, "node 1": 0.0, "node 2/lgbm": 0.5}
+        return (
+            f"# {ENSEMBLE_TAG} caruana\n"
+            + script(0.95)
+            + (
+                "import json, os\n"
+                f"seen = [open(d + '/submission/rows.txt').read() for d in {dirs!r}\n"
+                "        if os.path.exists(d + '/submission/rows.txt')]\n"
+                'print("members trained on", ",".join(seen), "rows")\n'
+                f"json.dump({{'method': 'caruana', 'weights': {weights!r}}}, open('submission/ensemble.json', 'w'))\n"
+            )
+        )
+
+
+def test_a_blend_refits_only_the_members_its_weights_use(big_task, tmp_path, settings_factory):
+    drafts = [rows_seen(script(0.7, threshold=t)) for t in (0.6, 0.4, 0.65)]
+    s = _on(settings_factory, **{"search.steps": 4, "search.num_drafts": 3, "search.refine.outer": 0,
+                                 "search.ensemble.rounds": 1, "search.ensemble.start_share": 0.5})  # fmt: skip
+    res = solve(big_task, s, out=tmp_path / "run", roles=WeighingRoles({"draft": drafts}))
+    run, j = tmp_path / "run", res.journal
+    assert [n.action for n in j.nodes] == ["draft"] * 3 + ["ensemble"] and res.best is j.get("3")
+    assert j.get("3").ensemble["weights"]["node 1"] == 0.0
+    info = json.loads((run / "run.json").read_text())["refit"]
+    assert info["used"] and sorted(info["members"]) == ["0", "2"] and info["unweighted"] == ["1"]
+    assert not (run / "nodes/1/refit").exists()  # never re-run: the blend gives it no weight
+    assert "members trained on 300,300 rows" in (run / "nodes/3/refit/output.txt").read_text()
+    assert "not 1, which its weights do not use" in (run / "report.html").read_text()
 
 
 def test_a_moved_run_points_its_blends_at_its_new_folder_and_refits_them(

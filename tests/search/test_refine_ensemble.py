@@ -58,7 +58,7 @@ def test_ensemble_needs_two_lineages_the_last_share_and_rounds_left():
     j = Journal(lower_is_better=False)
     a = j.append(valid(0.5))
     j.append(valid(0.6, a, "improve"))
-    c = cfg(refine={"outer": 0}, ensemble={"rounds": 2, "members": 3, "start_share": 0.7})
+    c = cfg(refine={"outer": 0}, ensemble={"rounds": 2, "members": 3, "pool": 0, "start_share": 0.7})
     assert ensemble_due(j, c, 0.9) == []  # one lineage only
     j.append(valid(0.9, outputs=["submission.csv"]))  # saved no predictions: never a member
     b = j.append(valid(0.55))
@@ -82,6 +82,33 @@ def test_ensemble_needs_two_lineages_the_last_share_and_rounds_left():
     assert j.best_node.action == "ensemble" and j.best_solution().id == "6"
     j.append(Node(action="ensemble", parent=a, ensemble={"members": ["6", "1"]}))
     assert all(n.action != "ensemble" for n in j.debuggable)
+
+
+def test_once_the_lineage_rounds_are_spent_the_whole_pool_gets_one_round_per_new_pool():
+    """The pool: the best solutions of any lineage that saved predictions, not copies of their parent, re-runs
+    or ensembles; one round each time a new solution enters it; none when it adds nothing to the lineage set
+    or `ensemble.pool` is 0."""
+    j = Journal(lower_is_better=False)
+    a, b = j.append(valid(0.5)), j.append(valid(0.6))
+    c = cfg(refine={"outer": 0}, ensemble={"rounds": 1, "members": 2, "pool": 4, "start_share": 0.5})
+    assert [m.id for m in ensemble_due(j, c, 0.9)] == ["1", "0"]
+    j.append(valid(0.7, b, "ensemble", ensemble={"members": ["1", "0"]}))
+    assert ensemble_due(j, c, 0.9) == []  # the pool holds nothing the lineage set does not
+    j.append(valid(0.55, b, "improve"))  # 3: below its lineage's best; the lineage set stays
+    j.append(valid(0.58, b, "improve", no_effect=True))  # 4: a copy of its parent's predictions
+    j.append(valid(0.9, b, "improve", rerun=True))  # 5: a re-run, never a member
+    j.append(valid(0.95, a, "improve", outputs=["submission.csv"]))  # 6: no saved predictions
+    d = decide(j, c, random.Random(0), progress=0.8)
+    assert d.action == "ensemble" and [m.id for m in d.members] == ["1", "3", "0"] and d.parent.id == "1"
+    assert ensemble_due(j, c, 0.4) == []  # not in the last share yet
+    j.append(valid(0.7, b, "ensemble", ensemble={"members": ["1", "3", "0"]}))
+    assert ensemble_due(j, c, 0.9) == [] and fallback_ensemble(j, c) is None  # one round per pool
+    j.append(valid(0.52, b, "improve"))  # 8: a new pool of the four best
+    assert [m.id for m in fallback_ensemble(j, c).members] == ["1", "3", "8", "0"]
+    j.append(valid(0.45, a, "improve"))  # 9: ranks below the four best; the pool is unchanged
+    assert [m.id for m in ensemble_due(j, c, 0.9)] == ["1", "3", "8", "0"]
+    off = cfg(refine={"outer": 0}, ensemble={"rounds": 1, "members": 2, "pool": 0, "start_share": 0.5})
+    assert ensemble_due(j, off, 0.9) == []
 
 
 def test_policy_without_refine_and_ensemble_is_algorithm_1():
