@@ -68,6 +68,14 @@ def weighted(best: Node, ids: list[str]) -> list[str]:
     return kept if len(kept) >= 2 else ids
 
 
+def unweighted(best: Node, run_dir: Path) -> list[str]:
+    """The nodes `best` reads whose refit its weights make unneeded (`weighted`): run.json's
+    `refit.unweighted`."""
+    ids = referenced_nodes(best.code, run_dir)
+    kept = weighted(best, ids)
+    return [i for i in ids if i not in kept]
+
+
 def ensemble_chain(journal: Journal, run_dir: Path, members: list[Node]) -> list[Node] | str:
     """The nodes the final refit would run if an ensemble of `members` became the best node (its blend
     trains nothing, so its own run is not counted); a reason instead when that refit could not be done."""

@@ -589,7 +589,7 @@ class Runner:
         when the refit is off, interrupted, would not fit the time left (`refit_budget`), fails or writes no
         valid file."""
         from automind.judge import Judge
-        from automind.refit import referenced_nodes, refit_bags, refit_chain, refit_seconds, repoint
+        from automind.refit import refit_bags, refit_chain, refit_seconds, repoint, unweighted
         from automind.search.agent import keep_outputs, remove_workdir
         from automind.search.verifier import read_metric
 
@@ -620,10 +620,8 @@ class Runner:
         assert not isinstance(chain, str)
         if len(chain) > 1:
             out["members"] = [n.id for n in chain[:-1]]
-        # read by the blend but given no weight: not refitted (refit.weighted)
-        refitted = out.get("members", [])
-        if unweighted := [i for i in referenced_nodes(best.code, self.run_dir) if i not in refitted]:
-            out["unweighted"] = unweighted
+        if skipped := unweighted(best, self.run_dir):  # read by the blend, given no weight: not refitted
+            out["unweighted"] = skipped
         out["bags"] = bags
         script_env = {"AUTOMIND_REFIT_BAGS": str(bags)} if bags > 1 else None
         t0 = time.monotonic()

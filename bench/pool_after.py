@@ -25,6 +25,7 @@ import ast
 import pprint
 import shutil
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from budget_trend import graded_text, load_tasks
 from paired import paired_gain, pooled_gain
 
 from automind.config import load_config
+from automind.search.journal import Journal
 from automind.task import Task
 
 
@@ -53,10 +55,21 @@ def _swap_members(code: str, members: list[dict[str, str]]) -> str | None:
     return None
 
 
-def pool_script(run: Path) -> tuple[str, list[str], str] | str:
-    """(the pool round's script, the pool's node ids, the best node's id) for a finished run; or why not."""
+@dataclass
+class Pool:
+    """The pool round to replay: its script, the pool's node ids, the run's best node and first offline
+    ensemble round (whose script and members the pool round widens), and the run's journal."""
+
+    code: str
+    ids: list[str]
+    best: str
+    first: str
+    journal: Journal
+
+
+def pool_script(run: Path) -> Pool | str:
+    """The pool round of a finished run (the journal read once); or why there is none to replay."""
     from automind.recipes.ensemble import ENSEMBLE_TAG
-    from automind.search.journal import Journal
     from automind.search.policy import ensemble_pool
 
     journal = Journal.load(run / "journal.json")
@@ -74,7 +87,7 @@ def pool_script(run: Path) -> tuple[str, list[str], str] | str:
     code = _swap_members(first.code, folders)
     if code is None:
         return "the first ensemble script has no literal CFG"
-    return code, [n.id for n in pool], best.id
+    return Pool(code, [n.id for n in pool], best.id, first.id, journal)
 
 
 def _copy(src: Path, folder: Path) -> Path:
@@ -88,7 +101,7 @@ def replay(task: Task, run: Path, out: Path) -> dict[str, Any] | str:
     from automind.holdout.score import separate
     from automind.holdout.view import load_holdout
     from automind.sandbox import Sandbox
-    from automind.search.journal import Journal, MetricValue
+    from automind.search.journal import MetricValue
 
     holdout = load_holdout(run / "holdout")
     if holdout is None:
@@ -96,11 +109,11 @@ def replay(task: Task, run: Path, out: Path) -> dict[str, Any] | str:
     made = pool_script(run)
     if isinstance(made, str):
         return made
-    code, ids, best_id = made
+    journal, best_id = made.journal, made.best
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     box = Sandbox.from_settings(task, out / "work", load_config().settings, inputs=holdout.inputs)
-    result = box.run_script(code)
+    result = box.run_script(made.code)
     written = result.workspace / "submission" / task.spec.submission_file
     if result.status != "ok" or not written.is_file():
         return f"the pool round failed ({result.status}: {result.message or result.exc_type})"
@@ -108,14 +121,12 @@ def replay(task: Task, run: Path, out: Path) -> dict[str, Any] | str:
     sep = separate(holdout, task, sub, out / "pool_holdout.csv")  # keeps the test rows in `sub`
     if sep.score is None:
         return f"the pool round's holdout rows could not be scored ({sep.error or sep.score_error})"
-    journal = Journal.load(run / "journal.json")
-    first = next(n for n in journal.nodes if n.action == "ensemble" and not n.is_buggy)
     name = task.spec.submission_file
     own = _copy(run / "nodes" / best_id / "submission" / name, out / "own_pick")
-    _copy(run / "nodes" / first.id / "submission" / name, out / "lineage")
+    _copy(run / "nodes" / made.first / "submission" / name, out / "lineage")
     picked = MetricValue(sep.score.value, bool(journal.direction)) > journal.score(journal.get(best_id))
     _copy(sub if picked else own, out / "pick")
-    return {"members": ids, "holdout": sep.score.value, "best": best_id, "picked": picked}
+    return {"members": made.ids, "holdout": sep.score.value, "best": best_id, "picked": picked}
 
 
 def main() -> None:

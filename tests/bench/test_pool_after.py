@@ -53,7 +53,8 @@ def test_the_pool_round_widens_the_first_rounds_members_to_the_pool(tmp_path: Pa
     j.save(run / "journal.json")
     before = _digest(run)
 
-    code, ids, best = mod.pool_script(run)
+    got = mod.pool_script(run)
+    code, ids, best = got.code, got.ids, got.best
     assert ids == ["1", "2", "0"] and best == "3"  # the run's best node, whatever it is
     tree = ast.parse(code)
     cfg = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign))
