@@ -187,13 +187,17 @@ def register(app: typer.Typer) -> None:
 
 
 def _rows(path: Path) -> str:
-    if path.suffix.lower() not in (".csv", ".tsv"):
+    """Records, not lines: a quoted field may hold line breaks (free text), which a line count adds as rows."""
+    from automind.csv_scan import TABULAR, scan_csv_file
+
+    sep = TABULAR.get(path.suffix.lower())
+    if sep is None:
         return "-"
     try:
-        with path.open("rb") as f:
-            return str(max(0, sum(1 for _ in f) - 1))
-    except OSError:
+        scan = scan_csv_file(path, sep, errors="replace")
+    except (OSError, UnicodeError):
         return "unreadable"  # `task check` reports why
+    return str(scan.rows + scan.count)
 
 
 def _size(n: float) -> str:

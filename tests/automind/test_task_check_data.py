@@ -138,3 +138,15 @@ def test_unreadable_train_file(task, folder_state):
         assert "public/train.csv: cannot be read (Permission denied)" in _check(task, folder_state, 1)
     finally:
         path.chmod(0o644)
+
+
+def test_rows_are_records_not_lines(tmp_path, folder_state):
+    """A free-text field with line breaks is one row: the summary counts records as pandas reads them."""
+    notes = ["fine", "two\nlines", "three\nmore\nlines"] * 20
+    df = pd.DataFrame({"a": range(60), "note": notes, "label": ["x", "y"] * 30})
+    task = prepare_task(df, tmp_path / "task", "label", "roc_auc", test_size=0.25)
+    out = _check(task, folder_state, 0)
+    n_train, n_test = len(pd.read_csv(task / "public/train.csv")), len(pd.read_csv(task / "public/test.csv"))
+    assert (n_train, n_test) == (45, 15)
+    assert re.search(rf"train\.csv [\d.]+ K?B {n_train} ", out), out
+    assert re.search(rf"test\.csv [\d.]+ K?B {n_test} ", out), out
