@@ -7,7 +7,10 @@ so and two runs can be compared knowingly (on a two-core machine a parallel test
 LightGBM fit take 49 s instead of 2 s).
 
 Own CPU time is this process's plus that of every child it has reaped (the sandbox supervisor collects its
-script's), so a snapshot is exact only between executions; the run takes it after each step.
+script's), so a snapshot is exact only between executions; the run takes it after each step. A script the
+sandbox kills (a timeout, the memory limit) dies with its supervisor, so no parent of ours ever reaps it and
+the kernel's counters never add its time to ours: the sandbox reads its CPU time just before the kill and
+charges it here (`charge_killed`), or every timed-out script would read as another program's load.
 """
 
 from __future__ import annotations
@@ -29,11 +32,19 @@ def _busy_seconds() -> float:
     return sum(t) - idle - getattr(t, "guest", 0.0) - getattr(t, "guest_nice", 0.0)
 
 
+_killed = {"cpu_s": 0.0}  # CPU seconds of killed sandbox processes that no parent of ours reaped
+
+
+def charge_killed(cpu_s: float) -> None:
+    """Count the CPU time of sandbox processes killed before their parent could reap them as this run's own."""
+    _killed["cpu_s"] += max(0.0, cpu_s)
+
+
 def _own_seconds() -> float:
     import psutil
 
     t = psutil.Process().cpu_times()
-    return t.user + t.system + t.children_user + t.children_system
+    return t.user + t.system + t.children_user + t.children_system + _killed["cpu_s"]
 
 
 @dataclass

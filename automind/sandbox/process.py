@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
+from automind.cpuload import charge_killed
 from automind.sandbox.env import MARKER_VAR
 from automind.sandbox.errors import SandboxError
 from automind.sandbox.result import Kill
@@ -207,8 +208,22 @@ class Tree:
                 continue
         return found
 
+    def unreaped_cpu_s(self) -> float:
+        """CPU seconds of the descendants still running or unreaped (zombies), their reaped children included:
+        killed with the supervisor, no parent of ours will ever collect them (see automind.cpuload)."""
+        total = 0.0
+        for pid, p in self.known.items():
+            if pid == self.pid:
+                continue
+            with contextlib.suppress(self.psutil.Error):
+                if p.is_running():  # False once reaped, or when its pid now names another process
+                    t = p.cpu_times()
+                    total += t.user + t.system + t.children_user + t.children_system
+        return total
+
     def kill_all(self) -> None:
         ps = self.psutil
+        charge_killed(self.unreaped_cpu_s())
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
         for _ in range(3):
