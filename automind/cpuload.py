@@ -8,9 +8,10 @@ LightGBM fit take 49 s instead of 2 s).
 
 Own CPU time is this process's plus that of every child it has reaped (the sandbox supervisor collects its
 script's), so a snapshot is exact only between executions; the run takes it after each step. A script the
-sandbox kills (a timeout, the memory limit) dies with its supervisor, so no parent of ours ever reaps it and
-the kernel's counters never add its time to ours: the sandbox reads its CPU time just before the kill and
-charges it here (`charge_killed`), or every timed-out script would read as another program's load.
+sandbox kills (a timeout, the memory limit) often dies with its supervisor unreaped, and then the kernel's
+counters never add its time to ours: the sandbox reads its CPU time just before the kill and charges here
+(`charge_killed`) what did not arrive with the supervisor's, or a timed-out script would read as another
+program's load (sandbox/process.py, `kill_and_reap`).
 """
 
 from __future__ import annotations

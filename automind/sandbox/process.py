@@ -208,12 +208,12 @@ class Tree:
                 continue
         return found
 
-    def unreaped_cpu_s(self) -> float:
-        """CPU seconds of the descendants still running or unreaped (zombies), their reaped children included:
-        killed with the supervisor, no parent of ours will ever collect them (see automind.cpuload)."""
+    def cpu_s(self, supervisor: bool) -> float:
+        """CPU seconds, their reaped children's included, of the supervisor or of the descendants not reaped
+        yet (running, or zombies)."""
         total = 0.0
         for pid, p in self.known.items():
-            if pid == self.pid:
+            if (pid == self.pid) != supervisor:
                 continue
             with contextlib.suppress(self.psutil.Error):
                 if p.is_running():  # False once reaped, or when its pid now names another process
@@ -223,7 +223,6 @@ class Tree:
 
     def kill_all(self) -> None:
         ps = self.psutil
-        charge_killed(self.unreaped_cpu_s())
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
         for _ in range(3):
@@ -275,16 +274,28 @@ class ExitWaiter:
             self.fd = None
 
 
+def _reaped_cpu_s() -> float:
+    t = os.times()
+    return t.children_user + t.children_system
+
+
 def kill_and_reap(proc: subprocess.Popen[bytes], tree: Tree) -> int:
-    """Kill the whole tree, then reap the supervisor: its exit code (negative: the killing signal)."""
+    """Kill the whole tree, then reap the supervisor: its exit code (negative: the killing signal).
+
+    A descendant killed with the supervisor is reaped by no parent of ours, so the kernel never adds its
+    CPU time to automind's; one the supervisor still reaps as it dies is added with the supervisor's. What
+    reaping the supervisor brings in beyond its own count is the part that arrived: the rest is charged to
+    the run (automind.cpuload), or a timed-out script would read as other programs' load."""
+    before, held, own = _reaped_cpu_s(), tree.cpu_s(supervisor=False), tree.cpu_s(supervisor=True)
     tree.kill_all()
-    if proc.returncode is not None:
-        return proc.returncode
-    try:
-        _, status = os.waitpid(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    except ChildProcessError:
-        proc.returncode = -9
+    if proc.returncode is None:
+        try:
+            _, status = os.waitpid(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        except ChildProcessError:
+            proc.returncode = -9
+    arrived = max(0.0, _reaped_cpu_s() - before - own)
+    charge_killed(max(0.0, held - arrived))
     return proc.returncode
 
 
