@@ -1119,17 +1119,22 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
     """L2 logistic regression (classes; liblinear for two) or ridge (numbers); 'tune' picks the strength on an
     inner split of the training rows, and like `tune_lgbm` stops walking its grid at half the fold's time
     share (the model's own strength is scored first, so there is always a choice)."""
+    from scipy import sparse
     from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.multiclass import OneVsRestClassifier
 
     def make(strength):
         if cfg["problem"] == "regression":
             return Ridge(alpha=strength)
-        # liblinear's coordinate descent converges in a few passes on wide sparse data, where lbfgs can
-        # take minutes; it is binary-only here, so several classes use lbfgs (multinomial)
-        solver = "liblinear" if cfg["problem"] == "binary" else "lbfgs"
-        return LogisticRegression(
-            C=strength, solver=solver, max_iter=1000, class_weight=params.get("class_weight")
-        )
+        # liblinear's coordinate descent converges in a few passes on wide sparse data (TF-IDF), where
+        # lbfgs can take minutes: one binary model per class there (a 29-class table of 624 rows and 8,753
+        # TF-IDF columns: 4 s against 41 s over five folds); dense columns keep the multinomial lbfgs
+        kw = {"C": strength, "max_iter": 1000, "class_weight": params.get("class_weight")}
+        if cfg["problem"] == "binary":
+            return LogisticRegression(solver="liblinear", **kw)
+        if sparse.issparse(X_tr):
+            return OneVsRestClassifier(LogisticRegression(solver="liblinear", **kw))
+        return LogisticRegression(solver="lbfgs", **kw)
 
     key, default = ("alpha", 3.0) if cfg["problem"] == "regression" else ("C", 1.0)
     strength = params.get(key, default)

@@ -96,3 +96,30 @@ def test_the_inner_split_keeps_every_class_a_fold_has():
     assert set(y[b]) == {0, 2, 3}
     assert rt.inner_strata(np.array([0] * 30 + [1]), cfg) is None  # one row cannot be in both parts
     assert rt.inner_strata(np.arange(10.0), {"problem": "regression"}) is None
+
+
+def test_sparse_columns_with_several_classes_get_one_binary_model_per_class():
+    """TF-IDF-like sparse columns and four classes, one of them absent from the fold: one liblinear model
+    per class (lbfgs's multinomial fit took minutes on such matrices), probabilities over every class of
+    the task, the absent one at 0, each row summing to 1."""
+    from scipy import sparse
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(2)
+    X = sparse.random(200, 500, density=0.02, random_state=3, format="csr")
+    y = rng.choice([0, 2, 3], size=200)  # class 1 never appears in this fold
+    X = sparse.hstack([X, sparse.csr_matrix(np.eye(4)[y])]).tocsr()  # a signal per class
+    rt.CFG.clear()
+    rt.CFG.update(metric="log_loss", problem="multiclass", kind="probability", metric_params={}, seed=0,
+                  lower_is_better=True, n_classes=4, classes=[0, 1, 2, 3])  # fmt: skip
+    _, pred = rt.fit_linear(X[:150], y[:150], X[150:], y[150:], X[150:], {"C": 4.0}, dict(rt.CFG))
+    assert pred.shape == (50, 4)
+    np.testing.assert_allclose(pred.sum(axis=1), 1.0)
+    assert np.all(pred[:, 1] == 0.0)
+    per_class = [
+        LogisticRegression(C=4.0, solver="liblinear", max_iter=1000).fit(X[:150], y[:150] == c)
+        for c in (0, 2, 3)
+    ]
+    raw = np.column_stack([m.predict_proba(X[150:])[:, 1] for m in per_class])
+    np.testing.assert_allclose(pred[:, [0, 2, 3]], raw / raw.sum(axis=1, keepdims=True), rtol=1e-6)
+    assert (pred.argmax(axis=1) == y[150:]).mean() > 0.9
