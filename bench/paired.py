@@ -187,8 +187,10 @@ def rows_for(
     for name, pair in pairs_for(task, out, against).items():
         cells[name] = _gain_text(task, *pair)
         item = _complete(task, pair)
-        if columns is not None and item is not None:
-            columns.setdefault(name, []).append(item)
+        if columns is not None:  # every column, pairs or not: pooled_row gives an empty one its "-"
+            columns.setdefault(name, [])
+            if item is not None:
+                columns[name].append(item)
     return cells
 
 

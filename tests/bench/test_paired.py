@@ -130,3 +130,20 @@ def test_a_run_on_a_busy_machine_is_named(paired, tmp_path):
     assert paired.busy_share(tmp_path / "busy") == 0.45
     assert paired.busy_share(tmp_path / "quiet") is None and paired.busy_share(tmp_path / "broken") is None
     assert paired.busy_share(tmp_path / "missing") is None
+
+
+def test_a_contender_left_out_keeps_its_column_in_the_pooled_row(paired, tmp_path, toy_task, wrong_on):
+    """With AutoGluon skipped (no autogluon.csv anywhere), the pooled row still has one cell per column:
+    before, that column dropped out and the next column's figure sat under the AutoGluon heading."""
+    columns: dict = {}
+    for i, name in enumerate(("alpha", "beta")):
+        task = toy_task(tmp_path / "tasks", name, "accuracy")
+        out = tmp_path / "out" / name
+        (out / "run").mkdir(parents=True)
+        wrong_on(task, out / "run" / "submission.csv", 0.05, start=i)
+        wrong_on(task, out / "flaml.csv", 0.4, start=i)
+        cells = paired.rows_for(task, out, None, columns)
+        assert list(cells) == ["vs FLAML", "vs AutoGluon", "best node at 100 % vs 25 %"]
+    row = paired.pooled_row(columns).strip("| ").split(" | ")
+    assert row[0] == "pooled (wins - losses)" and len(row) == 4, row
+    assert row[1].startswith("net +2") and row[2:] == ["-", "-"]
