@@ -30,7 +30,7 @@ TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".feather", ".jsonl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp", ".dcm")
 AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".aif", ".aiff", ".m4a", ".aac")
 MAX_TREE = 40
-ANALYSIS_VERSION = 2  # 2: a note on how the test rows differ (split_note)
+ANALYSIS_VERSION = 3  # 2: a note on how the test rows differ (split_note); 3: entity keys they share
 
 
 class ColumnInfo(BaseModel):
@@ -214,8 +214,10 @@ def _analyze(task: Task) -> DataAnalysis:
 
 def split_note(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str | None:
     """How the test rows differ from the training rows (the holdout's rules, automind.holdout.split), said
-    so a planner validates the same way; None when they look like a random share."""
+    so a planner validates the same way; for a random share, the entity keys they share (as the recipe
+    scripts find them), or None."""
     from automind.holdout.split import group_column, time_column
+    from automind.recipes.runtime import key_columns
 
     def text(df: pd.DataFrame) -> pd.DataFrame:
         return df.astype(str).where(df.notna(), "")
@@ -231,6 +233,13 @@ def split_note(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str |
         return (
             f"the test rows are mostly new groups of '{column}' ({overlap:.0%} share a training value): keep "
             "each group in one validation fold (GroupKFold), not shuffled folds"
+        )
+    if keys := key_columns(train, test, {"target": sorted(skip)}):
+        names = ", ".join(f"'{k}'" for k in keys[:5])
+        return (
+            f"{names}: entity keys the test rows share (levels repeat, other columns are constant within "
+            "them): give each level its own value (a smoothed out-of-fold target mean, one-hot, or a "
+            "categorical feature) beside the number"
         )
     return None
 

@@ -287,6 +287,14 @@ def _feature_columns(train, test):
     return [c for c in train.columns if c in test.columns and c not in keep]
 
 
+def _dates_like(s):
+    """Text whose first values read as dates (2024-01-31, 31/01/2024)."""
+    sample = s.dropna().astype(str).head(200)
+    return (
+        len(sample) >= 5 and sample.str.match(r"^\d{4}-\d{1,2}-\d{1,2}|^\d{1,2}/\d{1,2}/\d{2,4}").mean() > 0.9
+    )
+
+
 def date_parts(train, test, cfg):
     """Text columns that parse as dates become epoch days (the time of day as their fraction), year, month,
     day and day of week, and hour and minute when the training column carries times of day: on an hourly
@@ -294,11 +302,7 @@ def date_parts(train, test, cfg):
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
-        sample = train[c].dropna().astype(str).head(200)
-        if (
-            len(sample) < 5
-            or not sample.str.match(r"^\d{4}-\d{1,2}-\d{1,2}|^\d{1,2}/\d{1,2}/\d{2,4}").mean() > 0.9
-        ):
+        if not _dates_like(train[c]):
             continue
         first = day_first(pd.concat([train[c], test[c]]))  # one reading for both files
         dates = [read_times(df[c], first) for df in (train, test)]
@@ -380,6 +384,106 @@ def screen_columns(train, test, cfg):
     return train.drop(columns=drop), test.drop(columns=drop)
 
 
+# A column named as a key ("id", "user_id", "zip code", "key"): with repeats shared by the test rows it names
+# entities even when no other column describes them.
+KEY_NAME = re.compile(r"(^|[_\s])(id|key|code)$|^id[_\s]", re.I)
+KEY_ROWS = 100_000  # training rows the key test reads
+KEY_TRIES = 30  # candidate columns it tests at most (each test is one group-by over the other columns)
+
+
+def _integral(s):
+    """Numbers that are all whole (a numbered key), not booleans."""
+    if not pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
+        return False
+    v = s.dropna().to_numpy(dtype=float)
+    return len(v) > 0 and bool(np.all(np.mod(v, 1) == 0))
+
+
+def _has_attributes(train, c, cols, levels):
+    """True when another column is constant within each of `c`'s repeated levels (a respondent's age, a
+    school's region) where chance would break that for at least a third of the rows: `c` then names
+    entities the rows describe. A column that is nearly constant everywhere proves nothing. A quantity with
+    a coarser copy (an age and its age group) passes too, so the representations add the key's encodings
+    beside its number rather than instead of it."""
+    sizes = train[c].value_counts()
+    multi = sizes[sizes >= 2]
+    n = multi.sum()
+    if n < 0.5 * len(train):
+        return False
+    rows = train[train[c].isin(multi.index)]
+    others = [d for d in cols if d != c and 2 <= rows[d].nunique() < levels][:200]
+    if not others:
+        return False
+    distinct = rows.groupby(c)[others].nunique(dropna=False)
+    m = multi.reindex(distinct.index).to_numpy(dtype=float)
+    group_sizes, times = np.unique(m, return_counts=True)
+    for d in others:
+        if m[distinct[d].to_numpy() > 1].sum() > 0.02 * n:
+            continue
+        p = rows[d].value_counts(normalize=True, dropna=False).to_numpy()
+        # rows in groups whose values would differ if the column were independent of the level
+        chance = (times * group_sizes * (1 - (p[None, :] ** group_sizes[:, None]).sum(axis=1))).sum()
+        if chance >= n / 3:
+            return True
+    return False
+
+
+def key_columns(train, test, cfg, min_levels=10, min_seen=0.5):
+    """Entity keys the test rows share: whole numbers or labels with at least `min_levels` levels, each
+    repeated on average, whose values most test rows also hold, and that either carry a key's name or
+    determine another column (the entity's attributes). Label-free: the training and test rows' values
+    only; the target, id and text columns named in `cfg` are never keys."""
+    skip = set(cfg.get("target", [])) | {cfg.get("id"), cfg.get("image_col")} | set(cfg.get("text_cols", []))
+    cols = [c for c in train.columns if c in test.columns and c not in skip]
+    sample = train.sample(KEY_ROWS, random_state=0) if len(train) > KEY_ROWS else train  # a sorted file
+    keys, tries = [], 0
+    for c in cols:
+        s = sample[c]
+        if not (
+            _integral(s)
+            or (s.dtype == object and not _dates_like(s))
+            or isinstance(s.dtype, pd.CategoricalDtype)
+        ):
+            continue
+        levels = s.nunique()
+        if levels < min_levels or levels > len(s) / 2 or tries >= KEY_TRIES:
+            continue
+        tries += 1
+        if test[c].isin(s.dropna().unique()).mean() < min_seen:
+            continue  # new entities: their key says nothing the training rows hold
+        if KEY_NAME.search(str(c)) or _has_attributes(sample, c, cols, levels):
+            keys.append(c)
+    return keys
+
+
+def shared_keys(train, test, cfg):
+    """Mark the entity keys the test rows share (`key_columns`) in cfg['_keys']; the frames are unchanged.
+    Read as a plain number, a respondent's or a shop's id only orders entities arbitrarily; the
+    representations give a marked key a per-level target mean (trees), one column per level (linear
+    models) and a category (CatBoost), beside what it already was."""
+    cfg["_keys"] = key_columns(train, test, cfg)
+    if cfg["_keys"]:
+        log(
+            f"clean: {len(cfg['_keys'])} key column(s) the test rows share, encoded per level: {cfg['_keys'][:8]}"
+        )
+    return train, test
+
+
+def key_target_means(a, b, y, cfg):
+    """Smoothed out-of-fold target means of the marked key columns (empty frames when none or when the
+    target has no single column)."""
+    keys = [k for k in cfg.get("_keys", []) if k in a.columns]
+    if (
+        not keys
+        or y is None
+        or np.ndim(y) != 1
+        or cfg["problem"] not in ("binary", "multiclass", "regression")
+    ):
+        return pd.DataFrame(index=a.index), pd.DataFrame(index=b.index)
+    T, U = category_target_means(a[keys], b[keys], y, cfg)
+    return T.add_suffix("_key"), U.add_suffix("_key")
+
+
 def category_codes(a, b, cfg, min_count=2):
     """Categories as integer codes learned from the training rows `a`: levels seen fewer than `min_count`
     times there, unseen levels and missing values all become NaN."""
@@ -448,6 +552,9 @@ def tree_matrix(a, b, cfg, y=None):
     for c in text:
         A.append(a[c].fillna("").astype(str).str.len().rename(c + "_len").to_frame())
         B.append(b[c].fillna("").astype(str).str.len().rename(c + "_len").to_frame())
+    ka, kb = key_target_means(a, b, y, cfg)
+    A.append(ka)
+    B.append(kb)
     X = pd.concat([p.reset_index(drop=True) for p in A], axis=1)
     X_b = pd.concat([p.reset_index(drop=True) for p in B], axis=1)
     names = [f"f{i}_" + re.sub(r"[^0-9A-Za-z_]", "_", str(c)[:40]) for i, c in enumerate(X.columns)]
@@ -462,10 +569,13 @@ def native_matrix(a, b, cfg, y=None):
     X, X_b = a[num + cat].copy(), b[num + cat].copy()
     for c in cat:
         X[c], X_b[c] = X[c].astype(str), X_b[c].astype(str)
+    keys = [k for k in cfg.get("_keys", []) if k in num]
+    for k in keys:  # a numbered key is also a category, whose per-level statistics CatBoost keeps in order
+        X[k + "_key"], X_b[k + "_key"] = a[k].astype(str), b[k].astype(str)
     for c in text:
         X[c + "_len"] = a[c].fillna("").astype(str).str.len()
         X_b[c + "_len"] = b[c].fillna("").astype(str).str.len()
-    cfg["_categorical"] = list(cat)
+    cfg["_categorical"] = list(cat) + [k + "_key" for k in keys]
     return X.reset_index(drop=True), X_b.reset_index(drop=True)
 
 
@@ -480,6 +590,8 @@ def linear_matrix(train, test, cfg, y=None):
     from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
     num, cat, _ = column_kinds(train)
+    keys = [k for k in cfg.get("_keys", []) if k in train.columns]
+    cat = [c for c in cat if c not in keys]  # a labelled key gets its own one-hot below, uncapped
     blocks_tr, blocks_te = [], []
     if num:
         a, b = train[num].astype(float), test[num].astype(float)
@@ -498,6 +610,12 @@ def linear_matrix(train, test, cfg, y=None):
         enc = OneHotEncoder(handle_unknown="infrequent_if_exist", min_frequency=5, max_categories=60)
         blocks_tr.append(enc.fit_transform(train[cat].astype(str)))
         blocks_te.append(enc.transform(test[cat].astype(str)))
+    if (
+        keys
+    ):  # one column per level a key repeats (a numbered key keeps its number above: it may be a quantity)
+        enc = OneHotEncoder(handle_unknown="infrequent_if_exist", min_frequency=2)
+        blocks_tr.append(enc.fit_transform(train[keys].astype(str)))
+        blocks_te.append(enc.transform(test[keys].astype(str)))
     if not blocks_tr:
         blocks_tr, blocks_te = (
             [sparse.csr_matrix(np.zeros((len(train), 1)))],
@@ -508,7 +626,7 @@ def linear_matrix(train, test, cfg, y=None):
 
 def dense_matrix(train, test, cfg, y=None):
     """The linear matrix as a dense array (kernel and neighbour models)."""
-    a, b = linear_matrix(train, test, cfg)
+    a, b = linear_matrix(train, test, {**cfg, "_keys": []})  # a column per key level would not fit dense
     return a.toarray(), b.toarray()
 
 
