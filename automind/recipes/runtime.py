@@ -389,6 +389,7 @@ def screen_columns(train, test, cfg):
 KEY_NAME = re.compile(r"(^|[_\s])(id|key|code)$|^id[_\s]", re.I)
 KEY_ROWS = 100_000  # training rows the key test reads
 KEY_TRIES = 30  # candidate columns it tests at most (each test is one group-by over the other columns)
+KEY_ATTR_ROWS = 20_000  # rows of whole levels the attribute test groups
 
 
 def _integral(s):
@@ -407,9 +408,13 @@ def _has_attributes(train, c, cols, levels):
     beside its number rather than instead of it."""
     sizes = train[c].value_counts()
     multi = sizes[sizes >= 2]
-    n = multi.sum()
-    if n < 0.5 * len(train):
+    if multi.sum() < 0.5 * len(train):
         return False
+    # whole levels drawn at random up to KEY_ATTR_ROWS rows (at least 30 levels): group sizes are kept and
+    # a wide table costs one bounded group-by per candidate
+    shuffled = multi.sample(frac=1.0, random_state=0)
+    multi = shuffled[(shuffled.cumsum() <= KEY_ATTR_ROWS) | (np.arange(len(shuffled)) < 30)]
+    n = multi.sum()
     rows = train[train[c].isin(multi.index)]
     others = [d for d in cols if d != c and 2 <= rows[d].nunique() < levels][:200]
     if not others:

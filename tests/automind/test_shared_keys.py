@@ -130,3 +130,21 @@ def test_the_data_analysis_tells_a_planner_about_shared_keys(tmp_path, monkeypat
     assert "'entity': entity keys the test rows share" in shared.render()
     new = analyze(Task.load(prepare_task(_panel(), tmp_path / "n", "y", "rmse", group_col="entity")))
     assert not any("entity keys" in n for n in new.notes) and any("new groups" in n for n in new.notes)
+
+
+def test_a_key_with_many_levels_is_judged_on_a_bounded_draw_of_whole_levels(monkeypatch):
+    """The attribute test groups at most KEY_ATTR_ROWS rows of whole levels, and still finds the key."""
+    _cfg()
+    train, test = _split(_panel(n_entities=15_000, per=4).drop(columns="rooms"))  # one candidate only
+    monkeypatch.setattr(rt, "KEY_ATTR_ROWS", 2_000)
+    seen = []
+    real = pd.DataFrame.groupby
+
+    def counting(self, *a, **kw):
+        seen.append(len(self))
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(pd.DataFrame, "groupby", counting)
+    rt.shared_keys(train, test.drop(columns="y"), rt.CFG)
+    assert rt.CFG["_keys"] == ["entity"]
+    assert seen and max(seen) < 3_000  # whole levels up to the bound, not the 42,000 training rows
