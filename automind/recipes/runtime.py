@@ -478,12 +478,8 @@ def key_target_means(a, b, y, cfg):
     """Smoothed out-of-fold target means of the marked key columns (empty frames when none or when the
     target has no single column)."""
     keys = [k for k in cfg.get("_keys", []) if k in a.columns]
-    if (
-        not keys
-        or y is None
-        or np.ndim(y) != 1
-        or cfg["problem"] not in ("binary", "multiclass", "regression")
-    ):
+    single = y is not None and np.ndim(y) == 1 and cfg["problem"] in ("binary", "multiclass", "regression")
+    if not keys or not single:
         return pd.DataFrame(index=a.index), pd.DataFrame(index=b.index)
     T, U = category_target_means(a[keys], b[keys], y, cfg)
     return T.add_suffix("_key"), U.add_suffix("_key")
@@ -615,9 +611,8 @@ def linear_matrix(train, test, cfg, y=None):
         enc = OneHotEncoder(handle_unknown="infrequent_if_exist", min_frequency=5, max_categories=60)
         blocks_tr.append(enc.fit_transform(train[cat].astype(str)))
         blocks_te.append(enc.transform(test[cat].astype(str)))
-    if (
-        keys
-    ):  # one column per level a key repeats (a numbered key keeps its number above: it may be a quantity)
+    if keys:
+        # one column per level a key repeats (a numbered key keeps its number above: it may be a quantity)
         enc = OneHotEncoder(handle_unknown="infrequent_if_exist", min_frequency=2)
         blocks_tr.append(enc.fit_transform(train[keys].astype(str)))
         blocks_te.append(enc.transform(test[keys].astype(str)))
