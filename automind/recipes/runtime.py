@@ -474,11 +474,72 @@ def shared_keys(train, test, cfg):
     return train, test
 
 
+# A numbered key whose level means follow its numbers (a month index, an age) is a quantity: a tree splits
+# its number cleanly, and a per-level mean only adds that mean's noise. At a ratio below one half the order
+# explains most of the levels' spread; the entity keys of the bench tables sit near 1, the quantities far below.
+QUANTITY_RATIO = 0.5
+_QUANTITIES_LOGGED: set[str] = set()
+
+
+def _targets(y, cfg):
+    """The target as one or more float columns: one indicator per class when there are several."""
+    y = np.asarray(y, dtype=float)
+    if cfg["problem"] != "multiclass":
+        return [y]
+    return [(y == k).astype(float) for k in range(cfg["n_classes"])]
+
+
+def order_ratio(x, targets):
+    """How little of a numbered column's per-level target means its order leaves unexplained: the mean
+    squared step between consecutive levels' means over twice their spread, both less what sampling noise
+    adds. About 1 when the numbers are arbitrary, near 0 when the means follow them; None when the levels'
+    means vary no more than noise would make them."""
+    steps = spread = 0.0
+    for t in targets:
+        d = pd.DataFrame({"x": x, "t": t}).dropna()
+        g = d.groupby("x")["t"]
+        stats = g.agg(["mean", "count"]).sort_index()
+        if len(stats) < 3:
+            return None
+        m, n = stats["mean"].to_numpy(), stats["count"].to_numpy(dtype=float)
+        within = float(((d["t"] - g.transform("mean")) ** 2).sum()) / max(n.sum() - len(n), 1.0)
+        noise = within / n
+        w = n / n.sum()
+        spread += float((w * (m - (w * m).sum()) ** 2).sum() - (w * noise).sum())
+        steps += float(np.mean(np.diff(m) ** 2) - np.mean(noise[1:] + noise[:-1]))
+    return steps / (2 * spread) if spread > 0 else None
+
+
+def key_quantities(a, y, cfg):
+    """The marked numbered keys whose target means follow their numbers on the rows `a` (the fold's
+    training rows): they keep only their number and the linear one-hot, no per-level target statistics."""
+    out = []
+    for k in cfg.get("_keys", []):
+        if k not in a.columns or not _integral(a[k]):
+            continue
+        ratio = order_ratio(a[k].to_numpy(dtype=float), _targets(y, cfg))
+        if ratio is not None and ratio < QUANTITY_RATIO:
+            out.append(k)
+            if k not in _QUANTITIES_LOGGED:
+                _QUANTITIES_LOGGED.add(k)
+                log(
+                    f"keys: {k!r} is a quantity (its level means follow its numbers, ratio {ratio:.2f}): no per-level mean"
+                )
+    return out
+
+
+def _single_target(y, cfg):
+    return y is not None and np.ndim(y) == 1 and cfg["problem"] in ("binary", "multiclass", "regression")
+
+
 def key_target_means(a, b, y, cfg):
-    """Smoothed out-of-fold target means of the marked key columns (empty frames when none or when the
-    target has no single column)."""
+    """Smoothed out-of-fold target means of the marked key columns that are not quantities (empty frames
+    when none or when the target has no single column)."""
     keys = [k for k in cfg.get("_keys", []) if k in a.columns]
-    single = y is not None and np.ndim(y) == 1 and cfg["problem"] in ("binary", "multiclass", "regression")
+    single = _single_target(y, cfg)
+    if single:
+        quantities = key_quantities(a, y, cfg)
+        keys = [k for k in keys if k not in quantities]
     if not keys or not single:
         return pd.DataFrame(index=a.index), pd.DataFrame(index=b.index)
     T, U = category_target_means(a[keys], b[keys], y, cfg)
@@ -514,10 +575,7 @@ def category_target_means(a, b, y, cfg, smooth=20.0, inner=5):
     of `a` for the rows `b`. Binary -> P(positive), regression -> mean; multiclass -> one column per class."""
     from sklearn.model_selection import KFold
 
-    y = np.asarray(y, dtype=float)
-    targets = (
-        [y] if cfg["problem"] != "multiclass" else [(y == k).astype(float) for k in range(cfg["n_classes"])]
-    )
+    targets = _targets(y, cfg)
     A, B = pd.DataFrame(index=a.index), pd.DataFrame(index=b.index)
     splits = (
         list(KFold(inner, shuffle=True, random_state=cfg["seed"]).split(a)) if len(a) >= 2 * inner else []
@@ -571,6 +629,8 @@ def native_matrix(a, b, cfg, y=None):
     for c in cat:
         X[c], X_b[c] = X[c].astype(str), X_b[c].astype(str)
     keys = [k for k in cfg.get("_keys", []) if k in num]
+    if _single_target(y, cfg):
+        keys = [k for k in keys if k not in key_quantities(a, y, cfg)]
     for k in keys:  # a numbered key is also a category, whose per-level statistics CatBoost keeps in order
         X[k + "_key"], X_b[k + "_key"] = a[k].astype(str), b[k].astype(str)
     for c in text:
