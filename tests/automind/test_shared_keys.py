@@ -148,3 +148,49 @@ def test_a_key_with_many_levels_is_judged_on_a_bounded_draw_of_whole_levels(monk
     rt.shared_keys(train, test.drop(columns="y"), rt.CFG)
     assert rt.CFG["_keys"] == ["entity"]
     assert seen and max(seen) < 3_000  # whole levels up to the bound, not the 42,000 training rows
+
+
+def _months(n_months: int = 36, per: int = 60, seed: int = 0) -> pd.DataFrame:
+    """A month index that determines that month's advertising (so it passes for a key) and whose target
+    means fall steadily with it: a quantity."""
+    rng = np.random.default_rng(seed)
+    month = np.repeat(np.arange(1, n_months + 1), per)
+    ads = rng.integers(50, 300, n_months)[month - 1]
+    x = rng.normal(size=len(month))
+    return pd.DataFrame({"trend": month, "ads": ads, "x": x,
+                         "y": 100.0 - 2.0 * month + 3.0 * x + rng.normal(scale=3.0, size=len(month))})  # fmt: skip
+
+
+def test_order_ratio_is_near_one_for_arbitrary_numbers_and_near_zero_for_ordered_means():
+    _cfg()
+    train, _ = _split(_panel(n_entities=200, per=15))
+    arbitrary = rt.order_ratio(train["entity"].to_numpy(float), [train["y"].to_numpy()])
+    assert arbitrary is not None and 0.7 < arbitrary < 1.3
+    months = _months()
+    ordered = rt.order_ratio(months["trend"].to_numpy(float), [months["y"].to_numpy()])
+    assert ordered is not None and ordered < 0.1
+    # the same entities renumbered in the order of their levels: the numbers now carry the level
+    ranks = train.groupby("entity")["y"].mean().rank(method="first").astype(int)
+    renumbered = train["entity"].map(ranks).to_numpy(float)
+    assert rt.order_ratio(renumbered, [train["y"].to_numpy()]) < rt.QUANTITY_RATIO
+
+
+def test_a_marked_key_whose_means_follow_its_numbers_gets_no_per_level_statistics():
+    _cfg()
+    train, test = _split(_months())
+    y = train.pop("y").to_numpy()
+    test = test.drop(columns="y")
+    rt.shared_keys(train, test, rt.CFG)
+    assert rt.CFG["_keys"] == ["trend"]  # the label-free test marks it: the month fixes the advertising
+    X, _ = rt.tree_matrix(train, test, rt.CFG, y)
+    assert not [c for c in X.columns if c.endswith("_key")] and X.shape[1] == train.shape[1]
+    N, _ = rt.native_matrix(train, test, rt.CFG, y)
+    assert "trend_key" not in N.columns and "trend_key" not in rt.CFG["_categorical"]
+    L, _ = rt.linear_matrix(train, test, rt.CFG, y)  # the linear one-hot stays: it bends the month's line
+    assert L.shape[1] == 3 + train["trend"].nunique()
+    # entity keys numbered at random keep their per-level mean on the same path
+    train, test = _split(_panel())
+    y = train.pop("y").to_numpy()
+    rt.shared_keys(train, test.drop(columns="y"), rt.CFG)
+    X, _ = rt.tree_matrix(train, test.drop(columns="y"), rt.CFG, y)
+    assert [c for c in X.columns if c.endswith("_key")]
