@@ -493,8 +493,8 @@ def order_ratio(x, targets):
     """How little of a numbered column's per-level target means its order leaves unexplained: the mean
     squared step between consecutive levels' means over twice their spread, both less what sampling noise
     adds. About 1 when the numbers are arbitrary, near 0 when the means follow them; None when the levels'
-    means vary no more than noise would make them."""
-    steps = spread = 0.0
+    true spread is below a level mean's sampling noise (a few rows per level): the ratio then measures noise."""
+    steps = spread = noisy = 0.0
     for t in targets:
         d = pd.DataFrame({"x": x, "t": t}).dropna()
         g = d.groupby("x")["t"]
@@ -507,7 +507,8 @@ def order_ratio(x, targets):
         w = n / n.sum()
         spread += float((w * (m - (w * m).sum()) ** 2).sum() - (w * noise).sum())
         steps += float(np.mean(np.diff(m) ** 2) - np.mean(noise[1:] + noise[:-1]))
-    return steps / (2 * spread) if spread > 0 else None
+        noisy += float((w * noise).sum())
+    return steps / (2 * spread) if spread > max(noisy, 0.0) else None
 
 
 def key_quantities(a, y, cfg):

@@ -173,6 +173,13 @@ def test_order_ratio_is_near_one_for_arbitrary_numbers_and_near_zero_for_ordered
     ranks = train.groupby("entity")["y"].mean().rank(method="first").astype(int)
     renumbered = train["entity"].map(ranks).to_numpy(float)
     assert rt.order_ratio(renumbered, [train["y"].to_numpy()]) < rt.QUANTITY_RATIO
+    # two rows a level and no level effect: whatever the means do is noise, so no verdict
+    rng = np.random.default_rng(3)
+    for seed in range(5):
+        few = np.repeat(np.arange(100), 2).astype(float)
+        assert rt.order_ratio(few, [np.random.default_rng(seed).normal(size=200)]) is None
+    # a real trend seen through two rows a level is still judged
+    assert rt.order_ratio(few, [few / 10 + rng.normal(scale=0.5, size=200)]) < rt.QUANTITY_RATIO
 
 
 def test_a_marked_key_whose_means_follow_its_numbers_gets_no_per_level_statistics():
