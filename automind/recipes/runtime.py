@@ -523,9 +523,7 @@ def key_quantities(a, y, cfg):
             out.append(k)
             if k not in _QUANTITIES_LOGGED:
                 _QUANTITIES_LOGGED.add(k)
-                log(
-                    f"keys: {k!r} is a quantity (its level means follow its numbers, ratio {ratio:.2f}): no per-level mean"
-                )
+                log(f"keys: {k!r} is a quantity (level means follow its numbers, ratio {ratio:.2f})")
     return out
 
 
