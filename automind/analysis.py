@@ -30,7 +30,8 @@ TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".feather", ".jsonl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp", ".dcm")
 AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".aif", ".aiff", ".m4a", ".aac")
 MAX_TREE = 40
-ANALYSIS_VERSION = 3  # 2: a note on how the test rows differ (split_note); 3: entity keys they share
+# 2: a note on how the test rows differ (split_note); 3: entity keys they share; 4: numbered keys that are quantities
+ANALYSIS_VERSION = 4
 
 
 class ColumnInfo(BaseModel):
@@ -207,17 +208,29 @@ def _analyze(task: Task) -> DataAnalysis:
         missing = [c for c in train.columns if c not in test.columns and c not in targets]
         if missing:
             da.notes.append(f"columns in train but not in test: {', '.join(missing[:10])}")
-        if note := split_note(train, test, skip):
+        if note := split_note(train, test, skip, targets):
             da.notes.append(note)
     return da
 
 
-def split_note(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str | None:
+def _target_columns(y: pd.Series) -> list[Any]:
+    """A label as float columns for `order_ratio`: a numeric one with many values as it is, else one
+    indicator per class (at most 20)."""
+    from pandas.api.types import is_numeric_dtype
+
+    if is_numeric_dtype(y) and y.nunique() > 10:
+        return [y.to_numpy(dtype=float)]
+    return [(y == v).to_numpy(dtype=float) for v in y.dropna().unique()[:20]]
+
+
+def split_note(
+    train: pd.DataFrame, test: pd.DataFrame, skip: set[str], targets: list[str] | None = None
+) -> str | None:
     """How the test rows differ from the training rows (the holdout's rules, automind.holdout.split), said
-    so a planner validates the same way; for a random share, the entity keys they share (as the recipe
-    scripts find them), or None."""
+    so a planner validates the same way; for a random share, the entity keys they share and the numbered
+    ones among them whose target means follow their numbers (as the recipe scripts find them), or None."""
     from automind.holdout.split import group_column, time_column
-    from automind.recipes.runtime import key_columns
+    from automind.recipes.runtime import QUANTITY_RATIO, _integral, key_columns, order_ratio
 
     def text(df: pd.DataFrame) -> pd.DataFrame:
         return df.astype(str).where(df.notna(), "")
@@ -234,14 +247,31 @@ def split_note(train: pd.DataFrame, test: pd.DataFrame, skip: set[str]) -> str |
             f"the test rows are mostly new groups of '{column}' ({overlap:.0%} share a training value): keep "
             "each group in one validation fold (GroupKFold), not shuffled folds"
         )
-    if keys := key_columns(train, test, {"target": sorted(skip)}):
-        names = ", ".join(f"'{k}'" for k in keys[:5])
-        return (
-            f"{names}: entity keys the test rows share (levels repeat, other columns are constant within "
-            "them): give each level its own value (a smoothed out-of-fold target mean, one-hot, or a "
+    keys = key_columns(train, test, {"target": sorted(skip)})
+    quantities = []
+    if keys and targets and len(targets) == 1 and targets[0] in train.columns:
+        label = _target_columns(train[targets[0]])
+        for k in keys:
+            ratio = order_ratio(train[k].to_numpy(dtype=float), label) if _integral(train[k]) else None
+            if ratio is not None and ratio < QUANTITY_RATIO:
+                quantities.append(k)
+    notes = []
+    if entities := [k for k in keys if k not in quantities]:
+        notes.append(
+            f"{_names(entities)}: entity keys the test rows share (levels repeat, other columns are constant "
+            "within them): give each level its own value (a smoothed out-of-fold target mean, one-hot, or a "
             "categorical feature) beside the number"
         )
-    return None
+    if quantities:
+        notes.append(
+            f"{_names(quantities)}: repeat like keys, but the target's means follow their numbers: quantities; "
+            "keep the number, no per-level target mean (it only adds noise to what a split finds)"
+        )
+    return "; ".join(notes) or None
+
+
+def _names(columns: list[str]) -> str:
+    return ", ".join(f"'{c}'" for c in columns[:5])
 
 
 def _metric(task: Task):

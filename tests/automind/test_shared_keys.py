@@ -130,6 +130,9 @@ def test_the_data_analysis_tells_a_planner_about_shared_keys(tmp_path, monkeypat
     assert "'entity': entity keys the test rows share" in shared.render()
     new = analyze(Task.load(prepare_task(_panel(), tmp_path / "n", "y", "rmse", group_col="entity")))
     assert not any("entity keys" in n for n in new.notes) and any("new groups" in n for n in new.notes)
+    months = analyze(Task.load(prepare_task(_months(), tmp_path / "m", "y", "rmse")))
+    assert "'trend': repeat like keys, but the target's means follow their numbers" in months.render()
+    assert not any("entity keys" in n for n in months.notes)
 
 
 def test_a_key_with_many_levels_is_judged_on_a_bounded_draw_of_whole_levels(monkeypatch):
