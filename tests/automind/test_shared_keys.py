@@ -39,6 +39,15 @@ def _split(df: pd.DataFrame, seed: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]
     return df.iloc[rows[:cut]].reset_index(drop=True), df.iloc[rows[cut:]].reset_index(drop=True)
 
 
+def _marked(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray]:
+    """Training rows, test rows (no label) and the training labels, after `shared_keys` marked the keys."""
+    train, test = _split(df)
+    y = train.pop("y").to_numpy()
+    test = test.drop(columns="y")
+    rt.shared_keys(train, test, rt.CFG)
+    return train, test, y
+
+
 def test_an_entity_key_the_test_rows_share_is_marked_and_a_quantity_is_not():
     _cfg()
     train, test = _split(_panel())
@@ -102,10 +111,7 @@ def test_the_tree_matrix_gives_a_key_an_out_of_fold_mean_that_helps_a_booster():
 
 def test_linear_and_native_matrices_add_a_column_per_level_and_a_category():
     _cfg()
-    train, test = _split(_panel())
-    y = train.pop("y").to_numpy()
-    test = test.drop(columns="y")
-    rt.shared_keys(train, test, rt.CFG)
+    train, test, y = _marked(_panel())
     X, _ = rt.linear_matrix(train, test, rt.CFG)
     repeated = int((train["entity"].value_counts() >= 2).sum())
     assert X.shape[1] == 4 + repeated  # four numbers (the key's too) + one column per repeated level
@@ -187,10 +193,7 @@ def test_order_ratio_is_near_one_for_arbitrary_numbers_and_near_zero_for_ordered
 
 def test_a_marked_key_whose_means_follow_its_numbers_gets_no_per_level_statistics():
     _cfg()
-    train, test = _split(_months())
-    y = train.pop("y").to_numpy()
-    test = test.drop(columns="y")
-    rt.shared_keys(train, test, rt.CFG)
+    train, test, y = _marked(_months())
     assert rt.CFG["_keys"] == ["trend"]  # the label-free test marks it: the month fixes the advertising
     X, _ = rt.tree_matrix(train, test, rt.CFG, y)
     assert not [c for c in X.columns if c.endswith("_key")] and X.shape[1] == train.shape[1]
@@ -199,8 +202,6 @@ def test_a_marked_key_whose_means_follow_its_numbers_gets_no_per_level_statistic
     L, _ = rt.linear_matrix(train, test, rt.CFG, y)  # the linear one-hot stays: it bends the month's line
     assert L.shape[1] == 3 + train["trend"].nunique()
     # entity keys numbered at random keep their per-level mean on the same path
-    train, test = _split(_panel())
-    y = train.pop("y").to_numpy()
-    rt.shared_keys(train, test.drop(columns="y"), rt.CFG)
-    X, _ = rt.tree_matrix(train, test.drop(columns="y"), rt.CFG, y)
+    train, test, y = _marked(_panel())
+    X, _ = rt.tree_matrix(train, test, rt.CFG, y)
     assert [c for c in X.columns if c.endswith("_key")]
