@@ -230,7 +230,7 @@ def split_note(
     so a planner validates the same way; for a random share, the entity keys they share and the numbered
     ones among them whose target means follow their numbers (as the recipe scripts find them), or None."""
     from automind.holdout.split import group_column, time_column
-    from automind.recipes.runtime import QUANTITY_RATIO, _integral, key_columns, order_ratio
+    from automind.recipes.runtime import key_columns, quantities
 
     def text(df: pd.DataFrame) -> pd.DataFrame:
         return df.astype(str).where(df.notna(), "")
@@ -248,23 +248,19 @@ def split_note(
             "each group in one validation fold (GroupKFold), not shuffled folds"
         )
     keys = key_columns(train, test, {"target": sorted(skip)})
-    quantities = []
+    numbers = []
     if keys and targets and len(targets) == 1 and targets[0] in train.columns:
-        label = _target_columns(train[targets[0]])
-        for k in keys:
-            ratio = order_ratio(train[k].to_numpy(dtype=float), label) if _integral(train[k]) else None
-            if ratio is not None and ratio < QUANTITY_RATIO:
-                quantities.append(k)
+        numbers = list(quantities(train, keys, _target_columns(train[targets[0]])))
     notes = []
-    if entities := [k for k in keys if k not in quantities]:
+    if entities := [k for k in keys if k not in numbers]:
         notes.append(
             f"{_names(entities)}: entity keys the test rows share (levels repeat, other columns are constant "
             "within them): give each level its own value (a smoothed out-of-fold target mean, one-hot, or a "
             "categorical feature) beside the number"
         )
-    if quantities:
+    if numbers:
         notes.append(
-            f"{_names(quantities)}: repeat like keys, but the target's means follow their numbers: quantities; "
+            f"{_names(numbers)}: repeat like keys, but the target's means follow their numbers: quantities; "
             "keep the number, no per-level target mean (it only adds noise to what a split finds)"
         )
     return "; ".join(notes) or None

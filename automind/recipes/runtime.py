@@ -511,19 +511,15 @@ def order_ratio(x, targets):
     return steps / (2 * spread) if spread > max(noisy, 0.0) else None
 
 
-def key_quantities(a, y, cfg):
-    """The marked numbered keys whose target means follow their numbers on the rows `a` (the fold's
-    training rows): they keep only their number and the linear one-hot, no per-level target statistics."""
-    out = []
-    for k in cfg.get("_keys", []):
-        if k not in a.columns or not _integral(a[k]):
-            continue
-        ratio = order_ratio(a[k].to_numpy(dtype=float), _targets(y, cfg))
-        if ratio is not None and ratio < QUANTITY_RATIO:
-            out.append(k)
-            if k not in _QUANTITIES_LOGGED:
-                _QUANTITIES_LOGGED.add(k)
-                log(f"keys: {k!r} is a quantity (level means follow its numbers, ratio {ratio:.2f})")
+def quantities(frame, keys, targets):
+    """{key: ratio} for the keys of whole numbers in `frame` whose target means follow their numbers
+    (`order_ratio` below QUANTITY_RATIO). Shared by the scripts (per fold) and the data analysis."""
+    out = {}
+    for k in keys:
+        if k in frame.columns and _integral(frame[k]):
+            ratio = order_ratio(frame[k].to_numpy(dtype=float), targets)
+            if ratio is not None and ratio < QUANTITY_RATIO:
+                out[k] = ratio
     return out
 
 
@@ -531,15 +527,26 @@ def _single_target(y, cfg):
     return y is not None and np.ndim(y) == 1 and cfg["problem"] in ("binary", "multiclass", "regression")
 
 
+def level_keys(a, y, cfg):
+    """The marked keys in `a` that get per-level target statistics: with a single-column target, all but
+    the quantities found on the rows `a` (the fold's training rows), which keep only their number and the
+    linear one-hot."""
+    keys = [k for k in cfg.get("_keys", []) if k in a.columns]
+    if not _single_target(y, cfg):
+        return keys
+    found = quantities(a, keys, _targets(y, cfg))
+    for k, ratio in found.items():
+        if k not in _QUANTITIES_LOGGED:
+            _QUANTITIES_LOGGED.add(k)
+            log(f"keys: {k!r} is a quantity (level means follow its numbers, ratio {ratio:.2f})")
+    return [k for k in keys if k not in found]
+
+
 def key_target_means(a, b, y, cfg):
     """Smoothed out-of-fold target means of the marked key columns that are not quantities (empty frames
     when none or when the target has no single column)."""
-    keys = [k for k in cfg.get("_keys", []) if k in a.columns]
-    single = _single_target(y, cfg)
-    if single:
-        quantities = key_quantities(a, y, cfg)
-        keys = [k for k in keys if k not in quantities]
-    if not keys or not single:
+    keys = level_keys(a, y, cfg) if _single_target(y, cfg) else []
+    if not keys:
         return pd.DataFrame(index=a.index), pd.DataFrame(index=b.index)
     T, U = category_target_means(a[keys], b[keys], y, cfg)
     return T.add_suffix("_key"), U.add_suffix("_key")
@@ -627,9 +634,7 @@ def native_matrix(a, b, cfg, y=None):
     X, X_b = a[num + cat].copy(), b[num + cat].copy()
     for c in cat:
         X[c], X_b[c] = X[c].astype(str), X_b[c].astype(str)
-    keys = [k for k in cfg.get("_keys", []) if k in num]
-    if _single_target(y, cfg):
-        keys = [k for k in keys if k not in key_quantities(a, y, cfg)]
+    keys = [k for k in level_keys(a, y, cfg) if k in num]
     for k in keys:  # a numbered key is also a category, whose per-level statistics CatBoost keeps in order
         X[k + "_key"], X_b[k + "_key"] = a[k].astype(str), b[k].astype(str)
     for c in text:
