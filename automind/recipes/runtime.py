@@ -456,9 +456,22 @@ def key_columns(train, test, cfg, min_levels=10, min_seen=0.5):
         tries += 1
         if test[c].isin(s.dropna().unique()).mean() < min_seen:
             continue  # new entities: their key says nothing the training rows hold
-        if KEY_NAME.search(str(c)) or _has_attributes(sample, c, cols, levels):
+        if (KEY_NAME.search(str(c)) or _has_attributes(sample, c, cols, levels)) and not _same_entities(
+            train, c, keys
+        ):
             keys.append(c)
     return keys
+
+
+def _same_entities(train, c, keys):
+    """True when `c` splits the training rows exactly as an earlier key does (a firm's number and its
+    stock code): its encodings would repeat that key's, and two equal mean columns only add their noise twice."""
+    for k in keys:
+        n = train[[k, c]].drop_duplicates().shape[0]
+        if n == train[k].nunique(dropna=False) == train[c].nunique(dropna=False):
+            log(f"clean: {c!r} names the same entities as key {k!r}; encoded once")
+            return True
+    return False
 
 
 def shared_keys(train, test, cfg):

@@ -82,6 +82,17 @@ def test_a_key_by_name_needs_no_attributes_but_needs_repeats():
     assert rt.CFG["_keys"] == []
 
 
+def test_a_second_key_naming_the_same_entities_is_marked_once_and_a_coarser_one_is_kept():
+    _cfg()
+    df = _panel()
+    df["ticker"] = "T" + (df["entity"] * 7 + 3).astype(str)  # another name for each entity
+    _marked(df)
+    assert rt.CFG["_keys"] == ["entity"]
+    df["group_id"] = df["entity"] % 15  # groups of entities: a coarser split, not a copy
+    _marked(df)
+    assert rt.CFG["_keys"] == ["entity", "group_id"]
+
+
 def test_the_tree_matrix_gives_a_key_an_out_of_fold_mean_that_helps_a_booster():
     import lightgbm as lgb
 
