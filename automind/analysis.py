@@ -30,8 +30,9 @@ TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".feather", ".jsonl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp", ".dcm")
 AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".aif", ".aiff", ".m4a", ".aac")
 MAX_TREE = 40
-# 2: a note on how the test rows differ (split_note); 3: entity keys they share; 4: numbered keys that are quantities
-ANALYSIS_VERSION = 4
+# 2: a note on how the test rows differ (split_note); 3: entity keys they share; 4: numbered keys that are quantities;
+# 5: the entity index of a panel is a key
+ANALYSIS_VERSION = 5
 
 
 class ColumnInfo(BaseModel):
@@ -254,8 +255,8 @@ def split_note(
     notes = []
     if entities := [k for k in keys if k not in numbers]:
         notes.append(
-            f"{_names(entities)}: entity keys the test rows share (levels repeat, other columns are constant "
-            "within them): give each level its own value (a smoothed out-of-fold target mean, one-hot, or a "
+            f"{_names(entities)}: entity keys the test rows share (levels repeat and name entities: a key's name, columns "
+            "constant within a level, or one row per level and period): give each level its own value (a smoothed out-of-fold target mean, one-hot, or a "
             "categorical feature) beside the number"
         )
     if numbers:

@@ -441,7 +441,7 @@ def key_columns(train, test, cfg, min_levels=10, min_seen=0.5):
     skip = set(cfg.get("target", [])) | {cfg.get("id"), cfg.get("image_col")} | set(cfg.get("text_cols", []))
     cols = [c for c in train.columns if c in test.columns and c not in skip]
     sample = train.sample(KEY_ROWS, random_state=0) if len(train) > KEY_ROWS else train  # a sorted file
-    keys, tries = [], 0
+    keys, tries, shares = [], 0, {}
     for c in cols:
         s = sample[c]
         if not (
@@ -456,11 +456,48 @@ def key_columns(train, test, cfg, min_levels=10, min_seen=0.5):
         tries += 1
         if test[c].isin(s.dropna().unique()).mean() < min_seen:
             continue  # new entities: their key says nothing the training rows hold
-        if (KEY_NAME.search(str(c)) or _has_attributes(sample, c, cols, levels)) and not _same_entities(
-            train, c, keys
-        ):
+        named = KEY_NAME.search(str(c))
+        if (
+            named
+            or _has_attributes(sample, c, cols, levels)
+            or _indexes_a_panel(sample, c, cols, levels, shares)
+        ) and not _same_entities(train, c, keys):
             keys.append(c)
     return keys
+
+
+PANEL_CHANCE = 5.0  # repeated pairs chance would give; at 5 none is seen by chance about once in 150 tables
+PANEL_COVER = 1 / 3  # share of the periods an entity is seen in, on average
+PANEL_TRIES = 20  # period columns it checks at most per candidate (each check hashes the rows once)
+
+
+def _indexes_a_panel(train, c, cols, levels, shares):
+    """True when `c` and a column of no more levels (a year, a wave) name each row once, where independent
+    columns with these value shares would repeat some pair about PANEL_CHANCE times or more, and a level of
+    `c` is seen in at least PANEL_COVER of that column's values on average: the rows are entities seen once
+    per period, and `c` numbers the entities (a municipality, a state) even with no attribute that stays
+    constant. A number each group gives its own members (pupil 7 of each school) covers few groups: not a key.
+    `shares` caches each column's value shares across candidates."""
+
+    def share(col):
+        if col not in shares:
+            shares[col] = train[col].value_counts(normalize=True, dropna=False).to_numpy()
+        return shares[col]
+
+    n, p_c = len(train), share(c)
+    most, tries = p_c.max() * n, 0
+    for d in cols:
+        if d == c or tries >= PANEL_TRIES:
+            continue
+        periods = len(share(d))
+        if not max(2, most) <= periods <= levels or n / levels < PANEL_COVER * periods:
+            continue  # a level seen more often than there are periods repeats a pair for sure
+        if n * (n - 1) / 2 * (p_c**2).sum() * (share(d) ** 2).sum() < PANEL_CHANCE:
+            continue
+        tries += 1
+        if not train.duplicated([c, d]).any():
+            return True
+    return False
 
 
 def _same_entities(train, c, keys):

@@ -93,6 +93,40 @@ def test_a_second_key_naming_the_same_entities_is_marked_once_and_a_coarser_one_
     assert rt.CFG["_keys"] == ["entity", "group_id"]
 
 
+def _yearly(n_entities: int = 60, years: int = 12, seed: int = 0) -> pd.DataFrame:
+    """Entities numbered at random, each seen once a year with its own level of y and no fixed attribute."""
+    rng = np.random.default_rng(seed)
+    ids = rng.permutation(np.arange(5000, 5000 + n_entities))
+    effect = rng.normal(scale=2.0, size=n_entities)
+    ent, year = np.repeat(np.arange(n_entities), years), np.tile(np.arange(1990, 1990 + years), n_entities)
+    x = rng.normal(size=len(ent))
+    return pd.DataFrame(
+        {"unit": ids[ent], "year": year, "x": x, "y": effect[ent] + x + rng.normal(size=len(ent))}
+    )
+
+
+def test_the_entity_index_of_a_panel_is_a_key_without_attributes_or_a_key_name():
+    _cfg()
+    df = _yearly()
+    _marked(df)
+    assert rt.CFG["_keys"] == ["unit"]  # unit and year name each row once; unit has no constant attribute
+    # the same numbers with the years drawn at random: pairs repeat, nothing says the rows are a panel
+    df["year"] = np.random.default_rng(3).integers(1990, 2002, len(df))
+    _marked(df)
+    assert rt.CFG["_keys"] == []
+
+
+def test_a_number_each_group_gives_its_own_members_is_not_a_panel_key():
+    _cfg()
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(10, 30, 80)  # each of 80 schools numbers its pupils with its own draw of 1..300
+    pupil = np.concatenate([rng.choice(np.arange(1, 301), k, replace=False) for k in sizes])
+    school = np.repeat(rng.permutation(np.arange(100, 180)), sizes)
+    df = pd.DataFrame({"pupil": pupil, "school": school, "y": rng.normal(size=len(pupil))})
+    train, test = _split(df)
+    assert "pupil" not in rt.key_columns(train, test.drop(columns="y"), rt.CFG)
+
+
 def test_the_tree_matrix_gives_a_key_an_out_of_fold_mean_that_helps_a_booster():
     import lightgbm as lgb
 
