@@ -435,8 +435,8 @@ def _has_attributes(train, c, cols, levels):
 
 def key_columns(train, test, cfg, min_levels=10, min_seen=0.5):
     """Entity keys the test rows share: whole numbers or labels with at least `min_levels` levels, each
-    repeated on average, whose values most test rows also hold, and that either carry a key's name or
-    determine another column (the entity's attributes). Label-free: the training and test rows' values
+    repeated on average, whose values most test rows also hold, and that carry a key's name, determine
+    another column (the entity's attributes) or index a panel (one row per entity and period). Label-free: the training and test rows' values
     only; the target, id and text columns named in `cfg` are never keys."""
     skip = set(cfg.get("target", [])) | {cfg.get("id"), cfg.get("image_col")} | set(cfg.get("text_cols", []))
     cols = [c for c in train.columns if c in test.columns and c not in skip]
