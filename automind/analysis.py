@@ -255,9 +255,9 @@ def split_note(
     notes = []
     if entities := [k for k in keys if k not in numbers]:
         notes.append(
-            f"{_names(entities)}: entity keys the test rows share (levels repeat and name entities: a key's name, columns "
-            "constant within a level, or one row per level and period): give each level its own value (a smoothed out-of-fold target mean, one-hot, or a "
-            "categorical feature) beside the number"
+            f"{_names(entities)}: entity keys the test rows share (levels repeat and name entities: a key's "
+            "name, columns constant within a level, or one row per level and period): give each level its own "
+            "value (a smoothed out-of-fold target mean, one-hot, or a categorical feature) beside the number"
         )
     if numbers:
         notes.append(

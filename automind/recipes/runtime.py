@@ -436,8 +436,8 @@ def _has_attributes(train, c, cols, levels):
 def key_columns(train, test, cfg, min_levels=10, min_seen=0.5):
     """Entity keys the test rows share: whole numbers or labels with at least `min_levels` levels, each
     repeated on average, whose values most test rows also hold, and that carry a key's name, determine
-    another column (the entity's attributes) or index a panel (one row per entity and period). Label-free: the training and test rows' values
-    only; the target, id and text columns named in `cfg` are never keys."""
+    another column (the entity's attributes) or index a panel (one row per entity and period). Label-free:
+    the training and test rows' values only; the target, id and text columns named in `cfg` are never keys."""
     skip = set(cfg.get("target", [])) | {cfg.get("id"), cfg.get("image_col")} | set(cfg.get("text_cols", []))
     cols = [c for c in train.columns if c in test.columns and c not in skip]
     sample = train.sample(KEY_ROWS, random_state=0) if len(train) > KEY_ROWS else train  # a sorted file
@@ -456,9 +456,8 @@ def key_columns(train, test, cfg, min_levels=10, min_seen=0.5):
         tries += 1
         if test[c].isin(s.dropna().unique()).mean() < min_seen:
             continue  # new entities: their key says nothing the training rows hold
-        named = KEY_NAME.search(str(c))
         if (
-            named
+            KEY_NAME.search(str(c))
             or _has_attributes(sample, c, cols, levels)
             or _indexes_a_panel(sample, c, cols, levels, shares)
         ) and not _same_entities(train, c, keys):
