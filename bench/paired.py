@@ -7,7 +7,11 @@ OUT/<task>/autogluon.csv). For every task found there it prints automind's grade
 AutoGluon, and what the search gained between 25 % and 100 % of the budget (the saved search-time
 submissions of the best node at each point, so the final refit is in neither); with `--against`,
 automind's final submission in each OUT against the one in the OUT_B at the same place (e.g. 600 s runs
-against 120 s runs, one pair of folders per seed).
+against 120 s runs, one pair of folders per seed). `--draft ID` (with `--against`) compares the first valid
+draft node of recipe `ID` (e.g. `rcp-portfolio`) in each pair of runs instead of their final submissions: a
+change to one component is then read on the node it changes, apart from what the rest of a short search did
+with the time (on a 2-core machine two runs of the same code drop different portfolio members, take
+different refine and ensemble steps, and their final submissions can differ beyond the test rows' noise).
 
 Each gain is positive when automind (the first submission) is better in the metric's direction, with a
 95 % interval from resampling the test rows (the same rows for both submissions, so what they share
@@ -158,9 +162,35 @@ def checkpoint_submission(task: Task, run: Path, share: float) -> Path | None:
     return path if path.is_file() else None
 
 
-def pairs_for(task: Task, out: Path, against: Path | None) -> dict[str, Pair]:
+def draft_submission(task: Task, run: Path, draft: str) -> Path | None:
+    """The search-time submission of the run's first valid draft node built from recipe `draft` (the
+    journal's plan names it in backquotes); None when the run has no such node or cannot be read."""
+    try:
+        nodes = json.loads((run / "journal.json").read_text())["nodes"]
+    except (OSError, ValueError, KeyError):
+        return None
+    for n in nodes:
+        if (
+            n.get("action") == "draft"
+            and not n.get("is_buggy", True)
+            and f"`{draft}`" in (n.get("plan") or "")
+        ):
+            path = run / "nodes" / str(n["id"]) / "submission" / task.spec.submission_file
+            return path if path.is_file() else None
+    return None
+
+
+def pairs_for(task: Task, out: Path, against: Path | None, draft: str | None = None) -> dict[str, Pair]:
     """The submissions compared for one task, by column (None where one is missing)."""
     final, run = out / "run" / "submission.csv", out / "run"
+    if against is not None and draft is not None:
+        other = against / task.root.name / "run"
+        return {
+            f"{draft} vs other run": (
+                draft_submission(task, run, draft),
+                draft_submission(task, other, draft),
+            )
+        }
     if against is not None:
         return {"vs other run": (final, against / task.root.name / "run" / "submission.csv")}
     return {
@@ -180,11 +210,12 @@ def rows_for(
     out: Path,
     against: Path | None,
     columns: dict[str, list[tuple[Task, Path, Path]]] | None = None,
+    draft: str | None = None,
 ) -> dict[str, str]:
     """The gains printed for one task (a column is '-' when a submission is missing); each complete pair is
     also added to `columns`, by column, for pooled_row."""
     cells = {}
-    for name, pair in pairs_for(task, out, against).items():
+    for name, pair in pairs_for(task, out, against, draft).items():
         cells[name] = _gain_text(task, *pair)
         item = _complete(task, pair)
         if columns is not None:  # every column, pairs or not: pooled_row gives an empty one its "-"
@@ -241,7 +272,11 @@ def main() -> None:
     )
     ap.add_argument("--against", type=Path, nargs="+", default=None,
                     help="as many such folders: compare each OUT's final runs with the folder at its place")  # fmt: skip
+    ap.add_argument("--draft", default=None, metavar="ID",
+                    help="with --against: compare the first valid draft node of this recipe (e.g. rcp-portfolio)")  # fmt: skip
     args = ap.parse_args()
+    if args.draft is not None and args.against is None:
+        ap.error("--draft compares two runs' draft nodes: give the other runs with --against")
     if args.against is not None and len(args.against) != len(args.out):
         ap.error(
             f"--against needs one folder per OUT: got {len(args.out)} OUT and {len(args.against)} --against"
@@ -256,7 +291,7 @@ def main() -> None:
             task_dir = args.tasks_dir / folder.name
             if not task_dir.is_dir():
                 continue
-            cells = rows_for(Task.load(task_dir), folder, against, columns)
+            cells = rows_for(Task.load(task_dir), folder, against, columns, args.draft)
             if not printed:
                 print("graded gain (positive: automind's final submission, or the later node, is better), 95 % "
                       "paired-bootstrap interval over the test rows; * = the interval excludes 0\n")  # fmt: skip

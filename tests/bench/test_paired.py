@@ -147,3 +147,45 @@ def test_a_contender_left_out_keeps_its_column_in_the_pooled_row(paired, tmp_pat
     row = paired.pooled_row(columns).strip("| ").split(" | ")
     assert row[0] == "pooled (wins - losses)" and len(row) == 4, row
     assert row[1].startswith("net +2") and row[2:] == ["-", "-"]
+
+
+def _run_with_draft(folder: Path, task, wrong_on, final_share: float, draft_share: float) -> None:
+    """A run folder whose final submission is wrong on `final_share` of the rows and whose portfolio draft
+    node (node 1; node 0 is a LightGBM draft) on `draft_share`."""
+    import json
+
+    run = folder / task.root.name / "run"
+    wrong_on(task, run / "submission.csv", final_share)
+    nodes = [
+        {"id": "0", "action": "draft", "plan": "Recipe pipeline `rcp-lgbm-kfold`: ...", "is_buggy": False},
+        {"id": "1", "action": "draft", "plan": "Recipe pipeline `rcp-portfolio`: ...", "is_buggy": False},
+    ]
+    wrong_on(task, run / "nodes" / "0" / "submission" / "submission.csv", 0.5)
+    wrong_on(task, run / "nodes" / "1" / "submission" / "submission.csv", draft_share)
+    (run / "journal.json").write_text(json.dumps({"nodes": nodes}))
+
+
+def test_draft_compares_the_named_draft_nodes_not_the_final_submissions(paired, tmp_path, toy_task, wrong_on):
+    """The new runs' final submissions are worse than the old ones' while their portfolio drafts are better:
+    --draft reads the drafts (a gain beyond the noise), without it the finals (a loss)."""
+    tasks_dir = tmp_path / "tasks"
+    task = toy_task(tasks_dir, "alpha", "accuracy")
+    _run_with_draft(tmp_path / "new", task, wrong_on, final_share=0.4, draft_share=0.05)
+    _run_with_draft(tmp_path / "old", task, wrong_on, final_share=0.05, draft_share=0.4)
+    script = [sys.executable, str(ROOT / "bench" / "paired.py"), str(tasks_dir), str(tmp_path / "new")]
+    against = ["--against", str(tmp_path / "old")]
+    drafts = subprocess.run([*script, *against, "--draft", "rcp-portfolio"], capture_output=True, text=True,
+                            cwd=ROOT, timeout=300)  # fmt: skip
+    finals = subprocess.run([*script, *against], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert drafts.returncode == 0 and finals.returncode == 0, drafts.stderr + finals.stderr
+    draft_row = next(r for r in drafts.stdout.splitlines() if r.startswith("| alpha"))
+    final_row = next(r for r in finals.stdout.splitlines() if r.startswith("| alpha"))
+    assert "rcp-portfolio vs other run" in drafts.stdout
+    assert draft_row.startswith("| alpha | +0.35") and draft_row.rstrip(" |").endswith("*")
+    assert final_row.startswith("| alpha | -0.35") and final_row.rstrip(" |").endswith("*")
+    missing = paired.draft_submission(task, tmp_path / "new" / "alpha" / "run", "rcp-linear-baseline")
+    assert missing is None  # no such draft in the run: a '-' cell, not another node
+    alone = subprocess.run([*script, "--draft", "rcp-portfolio"], capture_output=True, text=True, cwd=ROOT,
+                           timeout=300)  # fmt: skip
+    assert alone.returncode == 2 and "give the other runs with --against" in alone.stderr
+    assert "Traceback" not in alone.stderr
