@@ -1348,12 +1348,11 @@ def fit_forest(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
 
 def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
     """L2 logistic regression (classes; liblinear for two) or ridge (numbers); 'tune' picks the strength on an
-        inner split of the training rows, and like `tune_lgbm` stops walking its grid at half the fold's time
-        share (the model's own strength is scored first, so there is always a choice). A skewed non-negative
-        target (`log_scale_ok`) is also tried on the log scale, every candidate then scored on INNER_FOLDS inner
-    folds of all the fold's training rows, back on the target's own scale: a
-        ridge on log1p(y) fits effects that multiply (output against logged inputs), which a sum of inputs and a
-        tree both miss."""
+    inner split of the training rows, and like `tune_lgbm` stops walking its grid at half the fold's time
+    share (the model's own strength is scored first, so there is always a choice). A skewed non-negative
+    target (`log_scale_ok`) is also tried on the log scale, every candidate then scored on INNER_FOLDS inner
+    folds of all the fold's training rows, back on the target's own scale: a ridge on log1p(y) fits effects
+    that multiply (an output against logged inputs), which a sum of inputs and a tree both miss."""
     from scipy import sparse
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.multiclass import OneVsRestClassifier
