@@ -158,8 +158,7 @@ def checkpoint_submission(task: Task, run: Path, share: float) -> Path | None:
     if not seen:
         return None
     best = sorted(seen, key=lambda n: float(n["metric"]), reverse=not lower)[0]
-    path = run / "nodes" / str(best["id"]) / "submission" / task.spec.submission_file
-    return path if path.is_file() else None
+    return node_submission(task, run, best)
 
 
 def draft_submission(task: Task, run: Path, draft: str) -> Path | None:
@@ -175,9 +174,14 @@ def draft_submission(task: Task, run: Path, draft: str) -> Path | None:
             and not n.get("is_buggy", True)
             and f"`{draft}`" in (n.get("plan") or "")
         ):
-            path = run / "nodes" / str(n["id"]) / "submission" / task.spec.submission_file
-            return path if path.is_file() else None
+            return node_submission(task, run, n)
     return None
+
+
+def node_submission(task: Task, run: Path, node: dict) -> Path | None:
+    """The submission a node saved while the search ran (None when it saved none)."""
+    path = run / "nodes" / str(node["id"]) / "submission" / task.spec.submission_file
+    return path if path.is_file() else None
 
 
 def pairs_for(task: Task, out: Path, against: Path | None, draft: str | None = None) -> dict[str, Pair]:

@@ -1385,26 +1385,28 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
                 KFold(INNER_FOLDS, shuffle=True, random_state=cfg["seed"]).split(np.arange(len(y_tr)))
             )
         else:
-            idx = np.arange(len(y_tr))
-            a_i, b_i = train_test_split(
-                idx, test_size=0.25, random_state=cfg["seed"], stratify=inner_strata(y_tr, cfg)
+            quarter = train_test_split(
+                np.arange(len(y_tr)),
+                test_size=0.25,
+                random_state=cfg["seed"],
+                stratify=inner_strata(y_tr, cfg),
             )
-            inner = [(a_i, b_i)]
+            inner = [tuple(quarter)]
         stop_at = search_stop(cfg)
-        scores = []
+        scores, y_all = [], np.asarray(y_tr)
         for s, sc, _ in grid:
             if scores and stop_at is not None and time.time() > stop_at:
                 break
             rows, preds = [], []
             for a_i, b_i in inner:
-                ya = np.asarray(y_tr)[a_i]
+                ya = y_all[a_i]
                 m = make(s).fit(take(X_tr, a_i), log_target(ya, sc, ya))
                 b = take(X_tr, b_i)
                 pred = m.predict(b) if cfg["problem"] == "regression" else class_proba(m, b)
                 rows.append(b_i)
                 preds.append(log_target(pred, sc, ya, inverse=True))
             order = np.concatenate(rows)
-            scores.append(metric_score(np.asarray(y_tr)[order], np.concatenate(preds)))
+            scores.append(metric_score(y_all[order], np.concatenate(preds)))
         sign = 1 if cfg["lower_is_better"] else -1
         best = min(range(len(scores)), key=lambda i: (sign * scores[i], grid[i][2], i))
         strength, logged = grid[best][0], grid[best][1]
