@@ -1349,10 +1349,7 @@ def fit_forest(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
 def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
     """L2 logistic regression (classes; liblinear for two) or ridge (numbers); 'tune' picks the strength on an
     inner split of the training rows, and like `tune_lgbm` stops walking its grid at half the fold's time
-    share (the model's own strength is scored first, so there is always a choice). A skewed non-negative
-    target (`log_scale_ok`) is also tried on the log scale, every candidate then scored on INNER_FOLDS inner
-    folds of all the fold's training rows, back on the target's own scale: a ridge on log1p(y) fits effects
-    that multiply (an output against logged inputs), which a sum of inputs and a tree both miss."""
+    share (the model's own strength is scored first, so there is always a choice)."""
     from scipy import sparse
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.multiclass import OneVsRestClassifier
@@ -1371,78 +1368,31 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
         return LogisticRegression(solver="lbfgs", **kw)
 
     key, default = ("alpha", 3.0) if cfg["problem"] == "regression" else ("C", 1.0)
-    strength, logged = params.get(key, default), False
+    strength = params.get(key, default)
     if params.get("tune"):
-        from sklearn.model_selection import KFold, train_test_split
+        from sklearn.model_selection import train_test_split
 
+        a, b, ya, yb = train_test_split(
+            X_tr, y_tr, test_size=0.25, random_state=cfg["seed"], stratify=inner_strata(y_tr, cfg)
+        )
         factors = (1, 0.3, 3, 0.1, 10, 0.03)  # nearest the model's own first; ties go to the smaller
-        scales = (False, True) if log_scale_ok(y_tr, cfg) else (False,)
-        grid = [(strength * f, sc, f) for sc in scales for f in factors]
-        if len(scales) > 1:
-            # two scales: every training row of the fold scores each candidate once (3 inner folds); one
-            # quarter of a small fold is a few dozen rows, and a skewed target's largest few decide it
-            inner = list(
-                KFold(INNER_FOLDS, shuffle=True, random_state=cfg["seed"]).split(np.arange(len(y_tr)))
-            )
-        else:
-            quarter = train_test_split(
-                np.arange(len(y_tr)),
-                test_size=0.25,
-                random_state=cfg["seed"],
-                stratify=inner_strata(y_tr, cfg),
-            )
-            inner = [tuple(quarter)]
+        grid = [strength * f for f in factors]
         stop_at = search_stop(cfg)
-        scores, y_all = [], np.asarray(y_tr)
-        for s, sc, _ in grid:
+        scores = []
+        for s in grid:
             if scores and stop_at is not None and time.time() > stop_at:
                 break
-            rows, preds = [], []
-            for a_i, b_i in inner:
-                ya = y_all[a_i]
-                m = make(s).fit(take(X_tr, a_i), log_target(ya, sc, ya))
-                b = take(X_tr, b_i)
-                pred = m.predict(b) if cfg["problem"] == "regression" else class_proba(m, b)
-                rows.append(b_i)
-                preds.append(log_target(pred, sc, ya, inverse=True))
-            order = np.concatenate(rows)
-            scores.append(metric_score(y_all[order], np.concatenate(preds)))
+            m = make(s).fit(a, ya)
+            scores.append(
+                metric_score(yb, m.predict(b) if cfg["problem"] == "regression" else class_proba(m, b))
+            )
         sign = 1 if cfg["lower_is_better"] else -1
-        best = min(range(len(scores)), key=lambda i: (sign * scores[i], grid[i][2], i))
-        strength, logged = grid[best][0], grid[best][1]
-        scale = f" on log1p of the target, {len(scores)} tried" if logged else f", {len(scores)} tried"
-        log(f"linear strength chosen on the fold's inner split: {key}={strength:g}{scale}")
-    model = make(strength).fit(X_tr, log_target(y_tr, logged, y_tr))
+        strength = grid[min(range(len(scores)), key=lambda i: (sign * scores[i], factors[i]))]
+        log(f"linear strength chosen on the fold's inner split: {key}={strength:g} ({len(scores)} tried)")
+    model = make(strength).fit(X_tr, y_tr)
     if cfg["problem"] == "regression":
-        return (
-            log_target(model.predict(X_va), logged, y_tr, inverse=True),
-            log_target(model.predict(X_te), logged, y_tr, inverse=True),
-        )
+        return model.predict(X_va), model.predict(X_te)
     return class_proba(model, X_va), class_proba(model, X_te)
-
-
-SKEWED_TARGET = 0.75  # sample skewness above which a non-negative target is also tried on the log scale
-INNER_FOLDS = 3  # inner folds that score the candidates when two target scales are compared
-
-
-def log_scale_ok(y, cfg):
-    """A regression target a linear member may also fit on the log scale: non-negative, right-skewed, and not
-    transformed already (by a target hook such as rcp-log1p-target)."""
-    if cfg["problem"] != "regression" or TARGET_HOOKS or len(y) < 20:
-        return False
-    y = np.asarray(y, dtype=float)
-    return bool(np.min(y) >= 0 and pd.Series(y).skew() > SKEWED_TARGET)
-
-
-def log_target(v, logged, y_fit, inverse=False):
-    """log1p of a target (or expm1 of a prediction, kept within one unit of the log range `y_fit` spans, so
-    an extrapolated row cannot overflow); v unchanged when not `logged`."""
-    if not logged:
-        return v
-    if not inverse:
-        return np.log1p(np.clip(np.asarray(v, dtype=float), 0, None))
-    lo, hi = np.log1p(np.min(y_fit)), np.log1p(np.max(y_fit))
-    return np.expm1(np.clip(np.asarray(v, dtype=float), lo - 1.0, hi + 1.0))
 
 
 def fit_svm(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
