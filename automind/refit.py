@@ -8,6 +8,7 @@ blend with every such path pointed at the refit folder (docs/holdout.md, "The fi
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
 
 _WEIGHT_KEY = re.compile(r"node (\d+)(?:/|$)")  # an offline ensemble's weight: "node 4" or "node 4/lgbm"
+_MEMBER_KEY = re.compile(r"node (\d+)(?:/(.+))?")  # ... with the portfolio model it names, if any
 
 
 def _pattern(run_dir: Path | str, resolve: bool = True) -> re.Pattern[str]:
@@ -114,6 +116,57 @@ def refit_bags(chain: list[Node], need_s: float, cap_s: float, left_s: float, mo
     return max(1, min(int(most), fit))
 
 
-def refit_seconds(chain: list[Node], n_seen: int, n_all: int) -> float:
-    """About how long the refit of `chain` takes: each node's search-time run, scaled to all training rows."""
-    return sum(n.timings.get("exec", 0.0) for n in chain) * n_all / max(1, n_seen)
+def _portfolio(run_dir: Path, node: Node) -> tuple[set[str], dict[str, float]] | None:
+    """The models a recipe script's own ensemble gave weight, and each model's seconds, from its
+    submission/members.json (written by the recipe runtime); None when the file, its weights or its times
+    are missing or unreadable, or the script is not automind's recipe (an LLM's file is not trusted)."""
+    if node.roles != "recipes":
+        return None
+    try:
+        data = json.loads((run_dir / "nodes" / node.id / "submission" / "members.json").read_text("utf-8"))
+        weights = {str(k): float(v) for k, v in data["weights"].items()}
+        seconds = {str(k): float(v) for k, v in data["seconds"].items()}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    used = {k for k, w in weights.items() if w}
+    return (used, seconds) if used and used <= set(seconds) else None
+
+
+def refit_members(run_dir: Path, best: Node | None, node: Node) -> list[str] | None:
+    """The portfolio models the final refit of recipe script `node` fits (AUTOMIND_REFIT_MEMBERS), None for
+    all: for the best node, those its own ensemble weighted (a model with no weight changes no prediction);
+    for a node the best one blends, those the blend uses, directly ("node 3/lgbm") or through the node's
+    combination ("node 3", whose own weighted models). None when a needed set is not known, as for the
+    members of an ensemble not built yet (`best` None: its weights may use any model)."""
+    own = _portfolio(run_dir, node)
+    if best is None:
+        return None
+    if node.id == best.id:
+        return sorted(own[0]) if own else None
+    from automind.recipes.ensemble import ENSEMBLE_TAG
+
+    weights = (best.ensemble or {}).get("weights") or {}
+    if own is None or best.action != "ensemble" or ENSEMBLE_TAG not in best.code or not weights:
+        return None
+    names: set[str] = set()
+    for key, w in weights.items():
+        m = _MEMBER_KEY.fullmatch(str(key))
+        if w and m and m.group(1) == node.id:
+            names |= own[0] if m.group(2) is None else {m.group(2)}
+    return sorted(names) if names and names <= set(own[1]) else None
+
+
+def refit_seconds(
+    chain: list[Node], n_seen: int, n_all: int, run_dir: Path | None = None, best: Node | None = None
+) -> float:
+    """About how long the refit of `chain` takes: each node's search-time run, less the seconds of the
+    portfolio models its refit leaves out (`refit_members`, when `run_dir` is given), scaled to all
+    training rows."""
+    total = 0.0
+    for n in chain:
+        took = n.timings.get("exec", 0.0)
+        if run_dir is not None and (names := refit_members(run_dir, best, n)):
+            own = _portfolio(run_dir, n)
+            took -= sum(s for k, s in (own[1] if own else {}).items() if k not in names)
+        total += max(0.0, took)
+    return total * n_all / max(1, n_seen)

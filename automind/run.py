@@ -334,21 +334,23 @@ class Runner:
         best, h = self.journal.best_node, agent.holdout if agent is not None else None
         if h is None or best is None or not self.settings.verify.refit:
             return 0.0
-        chains = [refit_chain(self.journal, self.run_dir, best)]
+        chains: list[tuple[list[Node] | str, Node | None]] = [
+            (refit_chain(self.journal, self.run_dir, best), best)
+        ]
         if with_ensemble and (members := ensemble_due(self.journal, self.settings.search, self.progress())):
             # a round on the whole pool is counted as its best `ensemble.members`: greedy selection weighs a
             # few (3 to 5 of 4 to 18 in saved runs) and only those are refitted (refit.weighted)
             top = members[: self.settings.search.ensemble.members]
-            chains.append(ensemble_chain(self.journal, self.run_dir, top))
+            chains.append((ensemble_chain(self.journal, self.run_dir, top), None))
         cap = left = math.inf
         if self.time_limit is not None:
             left = self.time_limit - self.elapsed() - finish_reserve(self.settings, self.time_limit)
             cap = (TIME_REFIT_SHARE if h.strategy == "time" else REFIT_SHARE) * self.time_limit
         held = []
-        for c in chains:
+        for c, last in chains:
             if isinstance(c, str):
                 continue
-            need = refit_seconds(c, h.n_seen, h.n_seen + h.n_holdout)
+            need = refit_seconds(c, h.n_seen, h.n_seen + h.n_holdout, self.run_dir, last)
             bags = refit_bags(c, need, cap, left, self.settings.verify.refit_bags)
             if bags:
                 held.append(min(bags * need, left))
@@ -589,7 +591,7 @@ class Runner:
         when the refit is off, interrupted, would not fit the time left (`refit_budget`), fails or writes no
         valid file."""
         from automind.judge import Judge
-        from automind.refit import refit_bags, refit_chain, refit_seconds, repoint, unweighted
+        from automind.refit import refit_bags, refit_chain, refit_members, refit_seconds, repoint, unweighted
         from automind.search.agent import keep_outputs, remove_workdir
         from automind.search.verifier import read_metric
 
@@ -607,7 +609,7 @@ class Runner:
             out["reason"] = chain
         else:
             took = sum(n.timings.get("exec", 0.0) for n in chain)
-            need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout)  # the runs on all training rows
+            need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout, self.run_dir, best)  # on all rows
             # whatever is left may go to the refit now; bags only when all of them fit, none when not even
             # half of one run's estimate is left (the rule a search step starts by, kept in refit_bags)
             bags = refit_bags(chain, need, math.inf, budget, self.settings.verify.refit_bags)
@@ -623,14 +625,19 @@ class Runner:
         if skipped := unweighted(best, self.run_dir):  # read by the blend, given no weight: not refitted
             out["unweighted"] = skipped
         out["bags"] = bags
-        script_env = {"AUTOMIND_REFIT_BAGS": str(bags)} if bags > 1 else None
+        fitted = {n.id: names for n in chain if (names := refit_members(self.run_dir, best, n))}
+        if fitted:  # portfolio models no ensemble weighted are not refitted
+            out["models"] = fitted
         t0 = time.monotonic()
         for node in chain:  # the nodes the best one blends first (their outputs kept), then the best one
             workdir = self.run_dir / "work" / f"refit-{node.id}"
+            script_env = {"AUTOMIND_REFIT_BAGS": str(bags)} if bags > 1 else {}
+            if node.id in fitted:
+                script_env["AUTOMIND_REFIT_MEMBERS"] = ",".join(fitted[node.id])
             try:
                 left = budget - (time.monotonic() - t0)
                 judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=max(1.0, left),
-                                            grade=False, script_env=script_env)  # fmt: skip
+                                            grade=False, script_env=script_env or None)  # fmt: skip
                 judged = judge.run(repoint(node.code, self.run_dir) if node is best else node.code)
                 out["seconds"] = round(time.monotonic() - t0, 3)
                 if judged.outcome != "success":

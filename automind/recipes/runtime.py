@@ -96,6 +96,15 @@ def refit_bags():
         return 1
 
 
+def refit_members():
+    """The portfolio members automind's final refit fits (AUTOMIND_REFIT_MEMBERS, comma-separated names):
+    those the search-time ensemble gave weight (members.json `weights`). A member with no weight changes no
+    prediction, and fitting it again on all rows would only cost the refit's time (saratoga at 90 s: the
+    three weighted models took 15 of the portfolio's 37 s). None, fit them all, when the setting is absent."""
+    names = [n.strip() for n in (os.environ.get("AUTOMIND_REFIT_MEMBERS") or "").split(",") if n.strip()]
+    return names or None
+
+
 def time_budget():
     """Seconds this script may use: its allowance CFG['time_budget'] (rendered by the recipe policy; times
     the refit's bags, which repeat the work), capped by the sandbox's limit when the environment says it
@@ -1430,6 +1439,11 @@ def run_portfolio(data, y, y_fit, n_test, reserve):
     The first member always completes, so a valid submission is always written."""
     splits, done, errors = data.splits, [], []
     members = models(CFG)[: 2 if CFG.get("light") else None]
+    if (names := refit_members()) and (kept := [m for m in members if m["name"] in names]):
+        skipped = [m["name"] for m in members if m["name"] not in names]
+        log(f"refit: fitting {', '.join(m['name'] for m in kept)}; not {', '.join(skipped) or 'others'} "
+            "(no weight in the search-time ensemble)")  # fmt: skip
+        members = kept
     for i, m in enumerate(members):
         left = time_left() - reserve
         if done and left < max(2.0, 0.03 * time_budget()):
@@ -1585,11 +1599,18 @@ def caruana(members, y, splits, cfg, steps=25):
         log(f"ensemble: {max(1, affordable)} selection steps instead of {steps} (time)")
         steps = max(1, affordable)
     oof, weights = cross_fit(lambda P, t: caruana_weights(P, t, steps), blend, preds, y, splits)
+    note_weights(members, weights)
     log(
         "ensemble weights "
         + ", ".join(f"{m['name']} {w:.2f}" for m, w in zip(members, weights, strict=True) if w)
     )
     return oof, blend(weights, [m["test"] for m in members])
+
+
+def note_weights(members, weights):
+    """Keep the weights the test predictions are blended with (fitted on all rows), by member name, for
+    members.json: the final refit fits only the members they use (refit_members)."""
+    CFG["_weights"] = {m["name"]: float(w) for m, w in zip(members, weights, strict=True)}
 
 
 def best_member(members, y, splits, cfg):
@@ -1601,6 +1622,7 @@ def best_member(members, y, splits, cfg):
         return np.eye(len(P))[scores.index(_direction(scores))]
 
     oof, weights = cross_fit(pick, blend, preds, y, splits)
+    note_weights(members, weights)
     log(f"ensemble: best single model {members[int(np.argmax(weights))]['name']}")
     return oof, blend(weights, [m["test"] for m in members])
 
@@ -1773,6 +1795,8 @@ def solve_1d(train, test, y):
     per_score = score_cost(y, np.full((len(y), CFG["n_classes"]) if multi else len(y), 0.5))
     reserve = 2.0 + per_score * 25 * min(len(models(CFG)), 7) * (len(first_partition(splits, len(y))) + 1)
     members = run_portfolio(data, y, y_fit, len(test), reserve)
+    if len(members) == 1:
+        note_weights(members, [1.0])
     oof, test_pred = (
         combine(members, y, splits, CFG) if len(members) > 1 else (members[0]["oof"], members[0]["test"])
     )
@@ -1831,7 +1855,10 @@ def report(y, oof, test_pred):
         # each model's own score beside the combination's, both before post-processing: a refine attempt
         # that would swap the portfolio for one of its own weaker members is known to lose before it runs
         scores = {"metric": CFG["metric"], "lower_is_better": CFG["lower_is_better"],
-                  "combined": CFG.get("_combined"), "members": {m["name"]: m["score"] for m in members}}  # fmt: skip
+                  "combined": CFG.get("_combined"), "members": {m["name"]: m["score"] for m in members},
+                  "seconds": {m["name"]: round(m["time"], 3) for m in members}}  # fmt: skip
+        if CFG.get("_weights"):  # the ensemble component's weights; absent for one that does not say them
+            scores["weights"] = CFG["_weights"]
         (out / "members.json").write_text(json.dumps(scores, indent=1) + "\n")
     print(f"Validation {CFG['metric']}: {score:.6f}")
     log(f"done in {time.time() - T0:.1f}s of a {time_budget():.0f}s allowance")

@@ -206,7 +206,8 @@ def test_the_portfolio_draft_runs_and_combines_several_models(kind, tasks, roles
     ctx = _ctx(task, memory=[f"tried {first.summary} -> validation 0.5"])
     plan = roles.plan(ctx)
     assert "portfolio" in plan.meta["state"]["draft"]
-    res, metric = _run(task, roles.code(ctx, plan), tmp_path, settings)
+    code = roles.code(ctx, plan)
+    res, metric = _run(task, code, tmp_path, settings)
     assert res.ok, res.output
     assert metric is not None and "ensemble weights" in res.stdout and res.stdout.count("] model ") >= 2
     assert (res.workspace / "submission" / "members.npz").is_file()
@@ -216,6 +217,19 @@ def test_the_portfolio_draft_runs_and_combines_several_models(kind, tasks, roles
     logged = dict(re.findall(r"\] model (\S+): \S+ ([-0-9.e]+) in", res.stdout))
     assert len(saved["members"]) >= 2 and {k: f"{v:.6f}" for k, v in saved["members"].items()} == logged
     assert saved["metric"] == task.spec.metric.name and isinstance(saved["combined"], float)
+    # the blend's weights and each model's time, for the final refit (which fits only the weighted models)
+    assert set(saved["seconds"]) == set(saved["members"]) == set(saved["weights"])
+    assert sum(saved["weights"].values()) == pytest.approx(1.0)
+    kept = sorted(saved["members"])[:2]
+    env = {"AUTOMIND_REFIT_MEMBERS": ",".join(kept)}
+    again = Sandbox.from_settings(task, tmp_path / "refit", settings, script_env=env).run_script(code)
+    assert again.ok, again.output
+    assert f"refit: fitting {', '.join(m for m in saved['members'] if m in kept)}; not" in again.stdout
+    refitted = json.loads((again.workspace / "submission" / "members.json").read_text())
+    assert (
+        sorted(refitted["members"]) == kept
+        and grade(task, again.workspace / "submission" / "submission.csv").valid
+    )
 
 
 def test_drafts_differ_and_follow_the_memory(tasks, roles):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import pytest
 
 from automind.refit import referenced_nodes, refit_chain, refit_seconds, relocate, repoint
 from automind.search.journal import Journal, MetricValue, Node
@@ -92,3 +95,45 @@ def test_an_offline_blend_refits_only_the_members_its_weights_use(tmp_path: Path
         ENSEMBLE_TAG, "my blend:"
     )  # an LLM's script: what its weights mean is not known
     assert refit_chain(j, tmp_path, blend) == [a, b, c, blend]
+
+
+def _portfolio(run: Path, node_id: str, weights: dict[str, float], seconds: dict[str, float]) -> None:
+    sub = run / "nodes" / node_id / "submission"
+    sub.mkdir(parents=True)
+    data = {"metric": "rmse", "lower_is_better": True, "combined": 1.0, "members": dict.fromkeys(seconds, 1.0),
+            "seconds": seconds, "weights": weights}  # fmt: skip
+    (sub / "members.json").write_text(json.dumps(data))
+
+
+def test_a_portfolio_refit_fits_and_is_timed_by_the_models_its_ensembles_weight(tmp_path: Path):
+    """The best recipe script refits the models its own ensemble weighted, and its estimate drops the others'
+    seconds; a node a blend reads refits what the blend uses of it; unknown weights, an unreadable file or
+    another author's script: every model, the whole run's time."""
+    from automind.recipes.ensemble import ENSEMBLE_TAG
+    from automind.refit import refit_members
+
+    nodes = (tmp_path / "nodes").resolve()
+    j = Journal(lower_is_better=True)
+    a = _valid(j, "fit()", 40.0, roles="recipes")
+    b = _valid(j, "fit()", 30.0, roles="recipes")
+    _portfolio(tmp_path, "0", {"lgbm": 0.3, "cat": 0.7, "et": 0.0}, {"lgbm": 5.0, "cat": 15.0, "et": 12.0})
+    _portfolio(tmp_path, "1", {"lgbm": 1.0, "rf": 0.0}, {"lgbm": 8.0, "rf": 20.0})
+    assert refit_members(tmp_path, a, a) == ["cat", "lgbm"]
+    assert refit_seconds([a], 80, 100, tmp_path, a) == pytest.approx((40.0 - 12.0) * 100 / 80)
+    assert refit_seconds([a], 80, 100) == 50.0  # no run folder: the whole run
+    assert refit_members(tmp_path, None, a) is None  # an ensemble not built yet may use any model
+
+    code = f"# {ENSEMBLE_TAG} caruana-members of nodes 0, 1\nread('{nodes}/0'); read('{nodes}/1')\n"
+    weights = {"node 0": 0.5, "node 0/et": 0.2, "node 1/rf": 0.3, "node 1/lgbm": 0.0, "node 1": 0.0}
+    blend = _valid(j, code, 1.0, action="ensemble", ensemble={"weights": weights}, roles="recipes")
+    assert refit_members(tmp_path, blend, a) == ["cat", "et", "lgbm"]  # its combination and its et
+    assert refit_members(tmp_path, blend, b) == ["rf"]
+    chain = refit_chain(j, tmp_path, blend)
+    assert refit_seconds(chain, 1, 1, tmp_path, blend) == pytest.approx(40.0 + (30.0 - 8.0) + 1.0)
+
+    blend.ensemble = {"weights": {"node 0": 0.5, "node 1/xgb": 0.5}}  # a model node 1's file does not time
+    assert refit_members(tmp_path, blend, b) is None
+    b.roles = "llm"  # another author's members.json is not trusted
+    assert refit_members(tmp_path, b, b) is None
+    (tmp_path / "nodes/0/submission/members.json").write_text("{not json")
+    assert refit_members(tmp_path, a, a) is None and refit_seconds([a], 1, 1, tmp_path, a) == 40.0

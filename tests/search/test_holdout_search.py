@@ -606,3 +606,28 @@ def test_the_final_refit_of_a_recipe_script_bags_over_fold_shuffles(
     again = solve(big_task, off, out=tmp_path / "run1", roles=ScriptedRoles({"*": [code]}, name=roles_name))
     assert again.refit is not None and again.refit["bags"] == 1
     assert "bags None" in (tmp_path / "run1/nodes/0/refit/output.txt").read_text()
+
+
+def test_the_refit_of_a_recipe_portfolio_fits_only_the_models_its_ensemble_weighted(
+    big_task, tmp_path, settings_factory
+):
+    """A recipe script whose members.json gives model `b` no weight is refitted with AUTOMIND_REFIT_MEMBERS
+    naming the others; run.json says which; a script of another author is told nothing (its file is not
+    trusted)."""
+    members = {"metric": "accuracy", "lower_is_better": False, "combined": 0.8, "members": {"a": 0.8, "b": 0.7,
+               "c": 0.75}, "seconds": {"a": 1.0, "b": 5.0, "c": 1.0}, "weights": {"a": 0.7, "b": 0.0, "c": 0.3}}  # fmt: skip
+    code = script(0.8) + (
+        f"open('submission/members.json', 'w').write({json.dumps(json.dumps(members))})\n"
+        "print('fitting:', os.environ.get('AUTOMIND_REFIT_MEMBERS', 'all'))\n"
+    )
+    s = _on(settings_factory, **{"search.steps": 1})
+    solve(big_task, s, out=tmp_path / "run", roles=ScriptedRoles({"draft": [code]}, name="recipes"))
+    info = json.loads((tmp_path / "run/run.json").read_text())
+    assert info["refit"]["used"] and info["refit"]["models"] == {"0": ["a", "c"]}
+    assert "fitting: all" in (tmp_path / "run/nodes/0/output.txt").read_text()  # the search ran them all
+    assert "fitting: a,c" in (tmp_path / "run/nodes/0/refit/output.txt").read_text()
+
+    solve(big_task, s, out=tmp_path / "llm", roles=ScriptedRoles({"draft": [code]}))
+    info = json.loads((tmp_path / "llm/run.json").read_text())
+    assert info["refit"]["used"] and "models" not in info["refit"]
+    assert "fitting: all" in (tmp_path / "llm/nodes/0/refit/output.txt").read_text()
