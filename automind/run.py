@@ -328,7 +328,14 @@ class Runner:
     def _refit_held(self, with_ensemble: bool) -> float:
         """`refit_reserve`, with or without the refit of a due ensemble (`progress` needs the best node's
         alone: whether an ensemble is due depends on the progress)."""
-        from automind.refit import ensemble_chain, refit_bags, refit_chain, refit_seconds
+        from automind.refit import (
+            ensemble_chain,
+            limit_for,
+            refit_bags,
+            refit_chain,
+            refit_seconds,
+            script_room,
+        )
 
         agent = getattr(self, "agent", None)
         best, h = self.journal.best_node, agent.holdout if agent is not None else None
@@ -351,9 +358,9 @@ class Runner:
             if isinstance(c, str):
                 continue
             need = refit_seconds(c, h.n_seen, h.n_seen + h.n_holdout, self.run_dir, last)
-            bags = refit_bags(c, need, cap, left, self.settings.verify.refit_bags)
-            if bags:
-                held.append(min(bags * need, left))
+            bags = refit_bags(c, need, cap, script_room(c, left), self.settings.verify.refit_bags)
+            if bags:  # the limit the script needs for that work, within the cap and what is left
+                held.append(min(limit_for(c, bags * need), max(cap, bags * need), left))
         return max(held, default=0.0)
 
     def refit_budget(self) -> float:
@@ -591,7 +598,15 @@ class Runner:
         when the refit is off, interrupted, would not fit the time left (`refit_budget`), fails or writes no
         valid file."""
         from automind.judge import Judge
-        from automind.refit import refit_bags, refit_chain, refit_members, refit_seconds, repoint, unweighted
+        from automind.refit import (
+            refit_bags,
+            refit_chain,
+            refit_members,
+            refit_seconds,
+            repoint,
+            script_room,
+            unweighted,
+        )
         from automind.search.agent import keep_outputs, remove_workdir
         from automind.search.verifier import read_metric
 
@@ -612,7 +627,9 @@ class Runner:
             need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout, self.run_dir, best)  # on all rows
             # whatever is left may go to the refit now; bags only when all of them fit, none when not even
             # half of one run's estimate is left (the rule a search step starts by, kept in refit_bags)
-            bags = refit_bags(chain, need, math.inf, budget, self.settings.verify.refit_bags)
+            bags = refit_bags(
+                chain, need, math.inf, script_room(chain, budget), self.settings.verify.refit_bags
+            )
             if not bags or budget < 1.0:
                 what = "the best node's run" if len(chain) == 1 else f"the runs of nodes {_ids(chain)}"
                 out["reason"] = (f"{budget:.0f} s left for finishing; the refit needs about {need:.0f} s ({what} "

@@ -326,13 +326,21 @@ def test_the_refit_reserve_holds_back_only_a_refit_that_can_run():
     assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=100.0)) == pytest.approx(15.0)  # half of 20 s: 10
     # a best node found so late that its refit would not be started: its time goes to the search instead
     assert Runner.refit_reserve(runner(17.0, 120.0, elapsed=106.0)) == 0.0  # 9 s < half of 20 s
+
     # a recipe script's refit repeats its K-fold fitting on up to verify.refit_bags shuffles: the reserve
-    # holds all of them when the cap and the time left do, else as many as fit, else the single run
-    assert Runner.refit_reserve(runner(17.0, 600.0, roles="recipes")) == pytest.approx(60.0)
+    # holds all of them when the cap and the time left do, else as many as fit, else the single run; and
+    # the limit under which the script's own allowance (0.9 * limit - 2 s) holds that work, within the cap
+    def limit(work: float) -> float:
+        return (work + 2.0) / 0.9
+
+    assert Runner.refit_reserve(runner(17.0, 600.0, roles="recipes")) == pytest.approx(limit(60.0))
     assert Runner.refit_reserve(runner(17.0, 160.0, roles="recipes")) == pytest.approx(40.0)  # cap 40 s: two
-    assert Runner.refit_reserve(runner(17.0, 120.0, roles="recipes")) == pytest.approx(20.0)  # cap 30 s: one
-    assert Runner.refit_reserve(runner(17.0, 600.0, elapsed=560.0, roles="recipes")) == pytest.approx(20.0)
-    assert Runner.refit_reserve(runner(17.0, None, roles="recipes")) == pytest.approx(60.0)  # no time limit
+    assert Runner.refit_reserve(runner(17.0, 120.0, roles="recipes")) == pytest.approx(limit(20.0))  # one
+    # 35 s left: room for one run's 20 s of work (0.9 * 35 - 2 = 29.5), not two
+    assert Runner.refit_reserve(runner(17.0, 600.0, elapsed=560.0, roles="recipes")) == pytest.approx(
+        limit(20.0)
+    )
+    assert Runner.refit_reserve(runner(17.0, None, roles="recipes")) == pytest.approx(limit(60.0))  # no limit
     assert Runner.refit_reserve(runner(17.0, 600.0)) == pytest.approx(20.0)  # an LLM script: one run
 
 
