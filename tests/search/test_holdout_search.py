@@ -424,6 +424,29 @@ def test_an_ensemble_is_refitted_with_its_members_on_all_rows(big_task, tmp_path
     assert "Final refit of node 2 (with the nodes it blends, each re-run first: " in report
 
 
+def test_each_script_of_a_refit_chain_leaves_the_later_ones_their_time(big_task, tmp_path, settings_factory):
+    """A blend's members are refitted under a limit that keeps the estimated time of the scripts after them
+    (each member's run scaled to all rows, then the blend's): a member may not use what the blend needs."""
+    told = 'print("limit", __import__("os").environ.get("AUTOMIND_TIME_LIMIT_S"))\n'
+    drafts = [rows_seen(script(0.7, threshold=t, sleep=1.0)) + told for t in (0.6, 0.4)]
+    roles = BlendingRoles({"draft": drafts})
+    s = _on(settings_factory, **{"search.steps": 3, "search.num_drafts": 2, "search.refine.outer": 0,
+                                 "search.ensemble.rounds": 1, "search.ensemble.start_share": 0.5})  # fmt: skip
+    res = solve(big_task, s, out=tmp_path / "run", roles=roles)
+    run, j = tmp_path / "run", res.journal
+    refit = json.loads((run / "run.json").read_text())["refit"]
+    assert res.best is j.get("2") and refit["used"]
+    cap = min(s.search.exec_timeout_s, s.sandbox.timeout_s)
+
+    def limit(node: str) -> float:
+        return float((run / f"nodes/{node}/refit/output.txt").read_text().split("limit ")[1].split()[0])
+
+    first, second = refit["members"]  # the order they are refitted in
+    scale = 300 / 240  # the runs on all training rows
+    after_first = (j.get(second).timings["exec"] + j.get("2").timings["exec"]) * scale
+    assert limit(first) <= cap - after_first + 0.1 and after_first > 1.0  # without the rule: about cap
+
+
 class WeighingRoles(ScriptedRoles):
     """An ensemble written as automind's own (its tag) whose fitted weights give node 1 nothing; like the
     recipe runtime it leaves out a member whose folder holds no predictions."""
