@@ -650,9 +650,8 @@ class Runner:
         later = [bags * refit_seconds(chain[i + 1 :], h.n_seen, h.n_seen + h.n_holdout, self.run_dir, best)
                  for i in range(len(chain))]  # fmt: skip
         t0 = time.monotonic()
-        for node, after in zip(
-            chain, later, strict=True
-        ):  # the blended nodes first (outputs kept), then best
+        # the nodes the best one blends first (their outputs kept), then the best one
+        for node, after in zip(chain, later, strict=True):
             workdir = self.run_dir / "work" / f"refit-{node.id}"
             script_env = {"AUTOMIND_REFIT_BAGS": str(bags)} if bags > 1 else {}
             if node.id in fitted:
