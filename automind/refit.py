@@ -138,15 +138,19 @@ def refit_members(run_dir: Path, best: Node | None, node: Node) -> list[str] | N
     for a node the best one blends, those the blend uses, directly ("node 3/lgbm") or through the node's
     combination ("node 3", whose own weighted models). None when a needed set is not known, as for the
     members of an ensemble not built yet (`best` None: its weights may use any model)."""
-    own = _portfolio(run_dir, node)
-    if best is None:
+    return _needed(_portfolio(run_dir, node), best, node) if best is not None else None
+
+
+def _needed(own: tuple[set[str], dict[str, float]] | None, best: Node | None, node: Node) -> list[str] | None:
+    """`refit_members` from the node's portfolio file as `_portfolio` read it."""
+    if own is None or best is None:
         return None
     if node.id == best.id:
-        return sorted(own[0]) if own else None
+        return sorted(own[0])
     from automind.recipes.ensemble import ENSEMBLE_TAG
 
     weights = (best.ensemble or {}).get("weights") or {}
-    if own is None or best.action != "ensemble" or ENSEMBLE_TAG not in best.code or not weights:
+    if best.action != "ensemble" or ENSEMBLE_TAG not in best.code or not weights:
         return None
     names: set[str] = set()
     for key, w in weights.items():
@@ -186,8 +190,8 @@ def refit_seconds(
     total = 0.0
     for n in chain:
         took = n.timings.get("exec", 0.0)
-        if run_dir is not None and (names := refit_members(run_dir, best, n)):
-            own = _portfolio(run_dir, n)
-            took -= sum(s for k, s in (own[1] if own else {}).items() if k not in names)
+        own = _portfolio(run_dir, n) if run_dir is not None and best is not None else None
+        if own and (names := _needed(own, best, n)):
+            took -= sum(s for k, s in own[1].items() if k not in names)
         total += max(0.0, took)
     return total * n_all / max(1, n_seen)

@@ -360,7 +360,7 @@ class Runner:
             need = refit_seconds(c, h.n_seen, h.n_seen + h.n_holdout, self.run_dir, last)
             bags = refit_bags(c, need, cap, script_room(c, left), self.settings.verify.refit_bags)
             if bags:  # the limit the script needs for that work, within the cap and what is left
-                held.append(min(limit_for(c, bags * need), max(cap, bags * need), left))
+                held.append(min(limit_for(c, bags * need), cap, left))  # refit_bags keeps bags * need <= cap
         return max(held, default=0.0)
 
     def refit_budget(self) -> float:
@@ -647,8 +647,8 @@ class Runner:
             out["models"] = fitted
         # each script's limit leaves the scripts after it their estimates: a blend whose members' portfolios
         # took the whole budget timed out in its own start-up (sacramento at 90 s: 16 of 18 s, 1.9 s left)
-        later = [bags * refit_seconds(chain[i + 1 :], h.n_seen, h.n_seen + h.n_holdout, self.run_dir, best)
-                 for i in range(len(chain))]  # fmt: skip
+        each = [refit_seconds([n], h.n_seen, h.n_seen + h.n_holdout, self.run_dir, best) for n in chain]
+        later = [bags * sum(each[i + 1 :]) for i in range(len(chain))]
         t0 = time.monotonic()
         # the nodes the best one blends first (their outputs kept), then the best one
         for node, after in zip(chain, later, strict=True):
