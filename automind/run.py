@@ -615,7 +615,7 @@ class Runner:
         out: dict[str, Any] = {"node": best.id, "used": False}
         h = self.agent.holdout
         budget, chain = self.refit_budget(), refit_chain(self.journal, self.run_dir, best)
-        bags = 1
+        bags, each = 1, []
         if not self.settings.verify.refit:
             out["reason"] = "verify.refit is off"
         elif status == "interrupted":
@@ -624,7 +624,9 @@ class Runner:
             out["reason"] = chain
         else:
             took = sum(n.timings.get("exec", 0.0) for n in chain)
-            need = refit_seconds(chain, h.n_seen, h.n_seen + h.n_holdout, self.run_dir, best)  # on all rows
+            # each node's run on all rows, read once: the whole refit's estimate and each script's share of it
+            each = [refit_seconds([n], h.n_seen, h.n_seen + h.n_holdout, self.run_dir, best) for n in chain]
+            need = sum(each)
             # whatever is left may go to the refit now; bags only when all of them fit, none when not even
             # half of one run's estimate is left (the rule a search step starts by, kept in refit_bags)
             bags = refit_bags(
@@ -647,7 +649,6 @@ class Runner:
             out["models"] = fitted
         # each script's limit leaves the scripts after it their estimates: a blend whose members' portfolios
         # took the whole budget timed out in its own start-up (sacramento at 90 s: 16 of 18 s, 1.9 s left)
-        each = [refit_seconds([n], h.n_seen, h.n_seen + h.n_holdout, self.run_dir, best) for n in chain]
         later = [bags * sum(each[i + 1 :]) for i in range(len(chain))]
         t0 = time.monotonic()
         # the nodes the best one blends first (their outputs kept), then the best one
