@@ -43,7 +43,7 @@ COMPONENT_SIGNATURES = {
 APPLIES_KEYS = {"problems", "modalities", "primary", "families", "metric_kinds", "metrics", "needs"}
 FLAGS = {"categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features",
          "missing", "text", "images", "small", "large", "nonneg_target", "skewed_target", "imbalanced", "siblings",
-         "catboost", "enough_rows", "new_groups"}  # fmt: skip
+         "catboost", "enough_rows", "new_groups", "pytabkit", "network_rows"}  # fmt: skip
 
 
 @pytest.fixture(autouse=True)
