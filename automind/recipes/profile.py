@@ -20,6 +20,13 @@ from automind.task import Task
 TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".npy", ".pgm", ".ppm")
 PROFILE_ROWS = 200_000
+# Every flag a card's `applies.needs` may name: those profile_task sets, and `siblings` (the recipe roles add
+# it when earlier valid nodes exist). docs/recipes.md says what each means.
+FLAGS = frozenset({
+    "categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features", "missing",
+    "text", "images", "small", "enough_rows", "large", "nonneg_target", "skewed_target", "imbalanced",
+    "catboost", "pytabkit", "network_rows", "new_groups", "siblings",
+})  # fmt: skip
 
 
 @dataclass

@@ -19,7 +19,7 @@ from automind.prepare import prepare_task
 from automind.recipes import RecipeRoles, State, read_metric, tried_lists
 from automind.recipes.components import choice_cards
 from automind.recipes.compose import COMPONENTS, HOOKS, choices
-from automind.recipes.profile import profile_task
+from automind.recipes.profile import FLAGS, profile_task
 from automind.roles import Context, Step, Trick
 from automind.sandbox import Sandbox
 from automind.task import Task
@@ -41,9 +41,6 @@ COMPONENT_SIGNATURES = {
     "postprocess": ["oof", "test_pred", "y", "splits", "cfg"],
 }
 APPLIES_KEYS = {"problems", "modalities", "primary", "families", "metric_kinds", "metrics", "needs"}
-FLAGS = {"categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features",
-         "missing", "text", "images", "small", "large", "nonneg_target", "skewed_target", "imbalanced", "siblings",
-         "catboost", "enough_rows", "new_groups", "pytabkit", "network_rows"}  # fmt: skip
 
 
 @pytest.fixture(autouse=True)
@@ -253,6 +250,7 @@ def test_profile_reads_targets_problem_and_flags(tasks):
     p = profile_task(tasks["binary"])
     assert p.target == ["y"] and p.problem == "binary" and p.kind == "proba"
     assert {"categorical", "missing", "numeric_pairs"} <= p.flags
+    assert all(profile_task(t).flags <= FLAGS for t in tasks.values())  # the names cards may declare
     r = profile_task(tasks["regression"])
     assert r.problem == "regression" and {"nonneg_target", "skewed_target"} <= r.flags
     assert profile_task(tasks["text"]).primary == "text"
