@@ -25,7 +25,7 @@ PROFILE_ROWS = 200_000
 FLAGS = frozenset({
     "categorical", "high_cardinality", "numeric_pairs", "numeric_and_categorical", "tabular_features", "missing",
     "text", "images", "small", "enough_rows", "large", "nonneg_target", "skewed_target", "imbalanced",
-    "catboost", "pytabkit", "network_rows", "new_groups", "siblings",
+    "catboost", "new_groups", "siblings",
 })  # fmt: skip
 
 
@@ -278,10 +278,6 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         flags.add("imbalanced")
     if importlib.util.find_spec("catboost") is not None:  # scripts run with this same interpreter
         flags.add("catboost")
-    if importlib.util.find_spec("pytabkit") is not None:
-        flags.add("pytabkit")
-    if len(train) <= 10_000:  # a network's epochs on more rows do not fit a short run's draft on two cores
-        flags.add("network_rows")
     split = split_shape(train_p, test_p, {c for c in [id_col, *target] if c})
     if split and split["kind"] == "group":
         flags.add("new_groups")
