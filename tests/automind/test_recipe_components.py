@@ -378,6 +378,37 @@ def test_a_slow_portfolio_member_leaves_time_for_the_next(monkeypatch):
     assert took["slow"] <= rt.MEMBER_SHARE * left + 0.5
 
 
+def test_the_first_member_stops_after_one_partition_when_the_repeats_would_not_fit(monkeypatch):
+    """The first member must finish (it is the submission when nothing else does). With repeated K-fold
+    and too little time for the repeats, it keeps the first K folds, which predict every row once, instead
+    of running into the sandbox's limit (tuna-brand: a refine to repeated folds timed out on its first
+    model); its test predictions keep their scale."""
+    import time
+
+    _cfg("roc_auc")
+    monkeypatch.delenv("AUTOMIND_TIME_LIMIT_S", raising=False)
+    rt.CFG.update(target=["y"], id="id", text_cols=[], image_col=None, time_budget=3.0)
+    train = pd.DataFrame({"id": range(100), "x": np.arange(100.0), "y": [0, 1] * 50})
+    test = pd.DataFrame({"id": range(100, 130), "x": np.arange(30.0)})
+
+    def steady(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
+        time.sleep(0.25)  # a model that cannot go faster than this per fold
+        return np.full(len(X_va), 0.3), np.full(len(X_te), 0.7)
+
+    logged: list[str] = []
+    monkeypatch.setattr(rt, "log", logged.append)
+    monkeypatch.setattr(rt, "models", lambda cfg: [rt.member("only", steady, "tree", {})])
+    monkeypatch.setattr(rt, "T0", time.time())
+    y = train["y"].to_numpy()
+    splits = rt.kfold(y, rt.CFG, 5, repeats=3)
+    assert len(splits) == 15
+    done = rt.run_portfolio(rt.FoldData(train, test, splits), y, y, len(test), 0.0)
+    assert [m["name"] for m in done] == ["only"]
+    assert done[0]["time"] < rt.time_budget()  # all 15 folds would take 3.75 s
+    assert np.allclose(done[0]["oof"], 0.3) and np.allclose(done[0]["test"], 0.7)
+    assert any("stopped after the first 5 folds" in line for line in logged)
+
+
 def test_the_linear_matrix_log_transforms_skewed_non_negative_columns():
     _cfg("rmse", "regression", "value")
     rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
