@@ -1468,12 +1468,13 @@ def run_portfolio(data, y, y_fit, n_test, reserve):
                 test_pred += np.asarray(p_te) / len(splits)
                 spent = time.time() - t0
                 rest = spent / (k + 1) * (len(splits) - k - 1)  # projected seconds of the folds still to fit
-                if not done and k + 1 == n_first < len(splits) and rest > time_left() - reserve:
+                avail = time_left() - reserve
+                if not done and k + 1 == n_first < len(splits) and rest > avail:
                     log(f"model {m['name']}: stopped after the first {n_first} folds (the repeats would need "
-                        f"about {rest:.0f}s, {max(0.0, time_left() - reserve):.0f}s left)")  # fmt: skip
+                        f"about {rest:.0f}s, {max(0.0, avail):.0f}s left)")  # fmt: skip
                     test_pred *= len(splits) / (k + 1)
                     break
-                if done and k + 1 < len(splits) and rest > 2 * min(time_left() - reserve, end - time.time()):
+                if done and k + 1 < len(splits) and rest > 2 * min(avail, end - time.time()):
                     raise TimeoutError(f"{len(splits) - k - 1} more folds would overrun the time allowance")
         except Exception as e:  # noqa: BLE001 - one failing member must not cost the others; logged
             log(f"model {m['name']}: dropped ({type(e).__name__}: {str(e)[:200]})")
