@@ -31,8 +31,8 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".we
 AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".aif", ".aiff", ".m4a", ".aac")
 MAX_TREE = 40
 # 2: a note on how the test rows differ (split_note); 3: entity keys they share; 4: numbered keys that are quantities;
-# 5: the entity index of a panel is a key
-ANALYSIS_VERSION = 5
+# 5: the entity index of a panel is a key; 6: tables not in UTF-8 are read, their encoding named
+ANALYSIS_VERSION = 6
 
 
 class ColumnInfo(BaseModel):
@@ -52,6 +52,7 @@ class TableInfo(BaseModel):
     columns: list[ColumnInfo] = Field(default_factory=list)
     sample_rows: list[dict[str, Any]] = Field(default_factory=list)
     error: str | None = None
+    encoding: str | None = None  # set when the text is not UTF-8: what it was read as (csv_scan.read_csv)
 
 
 class MediaInfo(BaseModel):
@@ -338,10 +339,12 @@ def count_lines(path: Path, limit_bytes: int = 2 * 2**30) -> tuple[int, bool]:
 def _read_table(path: Path) -> tuple[pd.DataFrame, int, bool]:
     import pandas as pd
 
+    from automind.csv_scan import read_csv
+
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv"):
         sep = "\t" if suffix == ".tsv" else ","
-        df = pd.read_csv(path, sep=sep, nrows=SAMPLE_ROWS, low_memory=False)
+        df = read_csv(path, sep=sep, nrows=SAMPLE_ROWS, low_memory=False)
         if len(df) < SAMPLE_ROWS:
             return df, len(df), False
         rows, est = count_lines(path)
@@ -362,7 +365,7 @@ def _table(path: Path, rel: str, stats_rows: int = SAMPLE_ROWS) -> tuple[TableIn
     except Exception as e:  # noqa: BLE001 - report unreadable files instead of failing the whole analysis
         msg = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
         return TableInfo(path=rel, rows=0, error=f"could not read: {msg}"), None
-    info = TableInfo(path=rel, rows=rows, rows_estimated=est)
+    info = TableInfo(path=rel, rows=rows, rows_estimated=est, encoding=df.attrs.get("encoding"))
     part = df.head(stats_rows)
     info.columns = [_column(part[c], str(c)) for c in df.columns]
     for row in df.head(3).to_dict("records"):
@@ -596,6 +599,11 @@ def _render(da: DataAnalysis, max_cols: int, samples: int) -> str:
             )
             continue
         out.append(f"\n### {t.path}: {rows} rows x {len(t.columns)} columns")
+        if t.encoding:
+            out.append(
+                f"Not UTF-8 text: it reads as {t.encoding}. Try UTF-8 first, then {t.encoding} "
+                f"(`pd.read_csv(path, encoding='{t.encoding}')` after a UnicodeDecodeError)."
+            )
         if train_cols is not None and set(names) <= set(train_cols) and len(names) > 3:
             dropped = [c for c in train_cols if c not in names]
             out.append(

@@ -43,13 +43,20 @@ def fill_submission(
     import numpy as np
     import pandas as pd
 
-    sub = pd.read_csv(task.sample_submission_path)
+    from automind.csv_scan import read_csv
+    from automind.metrics import get_metric
+    from automind.recipes.runtime import ranked_labels
+
+    sub = read_csv(task.sample_submission_path)
     cols = [c for c in sub.columns if c != prof.id]
     if prof.id and prof.id in test.columns:
         pos = pd.Series(np.arange(len(test)), index=test[prof.id].astype(str).to_numpy())
         pred = np.asarray(pred)[pos.reindex(sub[prof.id].astype(str)).to_numpy(dtype=int)]
     if prof.kind == "label":
         sub[cols[0]] = pred if np.ndim(pred) == 1 else np.asarray(classes, dtype=object)[np.argmax(pred, 1)]
+    elif prof.kind == "ranking" and np.ndim(pred) == 2:  # the k likeliest classes, best first (MAP@k)
+        k = int({**get_metric(prof.metric).params, **prof.metric_params}.get("k", 5))
+        sub[cols[0]] = ranked_labels(np.asarray(pred, dtype=float), classes, k)
     elif prof.problem in ("binary", "multiclass"):
         proba = np.asarray(pred, dtype=float)
         if len(cols) == 1:

@@ -1,6 +1,7 @@
 """Scans of a delimited text file before pandas reads it: field counts per row, the first undecodable byte,
-and the separator a one-column header betrays. Shared by `task prepare` (reading the user's table),
-`task check` (the task's public files) and grading (a submission)."""
+and the separator a one-column header betrays; and the encoding a table not written in UTF-8 is read with.
+Shared by `task prepare` (reading the user's table), `task check` (the task's public files), grading,
+the data analysis, the holdout and the offline recipes."""
 
 from __future__ import annotations
 
@@ -9,8 +10,17 @@ import csv
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TABULAR = {".csv": ",", ".tsv": "\t"}  # the separator each tabular suffix promises
+# The encodings a task's text table is tried in, first that decodes the whole file wins: UTF-8; then Windows'
+# Western European code page (what a spreadsheet on Windows saves; it names the bytes 0x80-0x9f that latin-1
+# leaves as control codes); then latin-1, which decodes any byte. The recipe scripts try the same order
+# (recipes/runtime.py read_table), so automind and its scripts read a file the same way.
+TEXT_ENCODINGS = ("utf-8", "cp1252", "latin-1")
 # Separators a spreadsheet or a database export commonly uses instead of the comma, as named to the user.
 OTHER_SEPARATORS = {";": "';'", "\t": "tabs", "|": "'|'"}
 
@@ -170,3 +180,26 @@ def scan_csv_file(path: Path, sep: str = ",", encoding: str = "utf-8", errors: s
                     scan.lines.append(number)
                     scan.fields.append(n + 1)
     return scan
+
+
+def text_encoding(path: Path) -> str:
+    """The first of TEXT_ENCODINGS that decodes the whole file (a chunked scan)."""
+    for encoding in TEXT_ENCODINGS[:-1]:
+        if first_undecodable(path, encoding) is None:
+            return encoding
+    return TEXT_ENCODINGS[-1]
+
+
+def read_csv(path: Path, **kw: Any) -> pd.DataFrame:
+    """pandas.read_csv for a task's table: UTF-8, else the encoding `text_encoding` finds, named in the
+    frame's attrs["encoding"] so a caller can say so. A UTF-8 file costs one read; only a file pandas fails
+    to decode is scanned."""
+    import pandas as pd
+
+    try:
+        return pd.read_csv(path, **kw)
+    except UnicodeDecodeError:
+        encoding = text_encoding(Path(path))
+        df = pd.read_csv(path, **{**kw, "encoding": encoding})
+        df.attrs["encoding"] = encoding
+        return df

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from automind.csv_scan import looks_separated_by
+from automind.csv_scan import looks_separated_by, read_csv
 from automind.metrics import Metric, UnknownMetricError, get_metric
 
 if TYPE_CHECKING:
@@ -113,10 +113,9 @@ def resolve_metric(task: Task) -> Metric:
 
 def expected_columns(task: Task) -> list[str]:
     """Submission columns: the sample submission's header, else the id column plus the targets."""
-    import pandas as pd
 
     if task.sample_submission_path.is_file():
-        return [str(c) for c in pd.read_csv(task.sample_submission_path, nrows=0).columns]
+        return [str(c) for c in read_csv(task.sample_submission_path, nrows=0).columns]
     id_col = task.spec.id_column
     return ([id_col] if id_col else []) + list(task.spec.target_columns)
 
@@ -144,11 +143,10 @@ def _quote(values: list[Any]) -> str:
 
 def _expected_ids(task: Task, id_col: str) -> tuple[pd.Series | None, str]:
     """Reference ids: the private answers when present, else the sample submission."""
-    import pandas as pd
 
     for path in (task.answers_path, task.sample_submission_path):
         if path is not None and path.is_file():
-            df = pd.read_csv(path)
+            df = read_csv(path)
             if id_col in df.columns:
                 return _key(df[id_col]), path.name
     return None, ""
@@ -173,7 +171,7 @@ def validate_submission(task: Task | str | Path, path: str | Path) -> pd.DataFra
             f"{path}: submission file not found. Write a CSV like public/{task.spec.sample_submission}."
         )
     try:
-        sub = pd.read_csv(path)
+        sub = read_csv(path)
     except pd.errors.EmptyDataError as e:
         raise SubmissionError(f"{path}: the file is empty. Write a header and one row per test id.") from e
     except Exception as e:  # noqa: BLE001 - any parse failure is the submission's problem
@@ -264,7 +262,7 @@ def _answers_numeric(task: Task, id_col: str) -> bool:
 
     if task.answers_path is None:
         return False
-    ans = pd.read_csv(task.answers_path, nrows=50)
+    ans = read_csv(task.answers_path, nrows=50)
     cols = [c for c in ans.columns if c != id_col]
     return bool(cols) and all(pd.api.types.is_numeric_dtype(ans[c]) for c in cols)
 
@@ -320,11 +318,10 @@ def _targets(
 
 def _constant_predictions_only(task: Task, sub: pd.DataFrame) -> bool:
     """A non-finite score caused by constant predictions alone: every answer column varies, no prediction does."""
-    import pandas as pd
 
     assert task.answers_path is not None
     id_col = _id_column(task, list(sub.columns))
-    answers = pd.read_csv(task.answers_path)
+    answers = read_csv(task.answers_path)
     varied = all(answers[c].nunique(dropna=False) > 1 for c in answers.columns if c != id_col)
     return varied and all(sub[c].nunique(dropna=False) <= 1 for c in sub.columns if c != id_col)
 
@@ -344,14 +341,13 @@ def truth_and_predictions(task: Task, sub: pd.DataFrame, metric: Metric) -> tupl
 
     The metric is a function of these two arrays, so resampling their rows resamples the score (the
     holdout's noise band bootstraps it this way)."""
-    import pandas as pd
 
     if task.answers_path is None:
         raise GradingError(
             f"{task.root}: no private answers to grade against. Add private/answers.csv with the id column and the "
             "true target(s) (or set `answers:` in task.yaml); `automind task prepare` writes it."
         )
-    answers = pd.read_csv(task.answers_path)
+    answers = read_csv(task.answers_path)
     id_col = _id_column(task, list(sub.columns))
     if id_col not in answers.columns:
         raise GradingError(f"{task.answers_path}: no id column '{id_col}' (found {list(answers.columns)}).")

@@ -66,8 +66,8 @@ def positive_label(y: Any, pos_label: Any = None) -> Any:
     if pos_label is not None:
         return pos_label
     labels = sorted_labels(y)
-    if set(labels) <= {0, 1}:
-        return 1
+    if set(labels) <= {0, 1}:  # True is the label itself, not 1: bool labels are written back as read
+        return next((v for v in labels if v == 1), 1)
     return labels[-1]
 
 

@@ -53,7 +53,7 @@ from automind.search.agent import Agent, ExperienceProvider
 from automind.search.budget import FIT_SHARE, estimate, fits, lower_bound
 from automind.search.ensemble import ensemble_step
 from automind.search.journal import Journal, Node
-from automind.search.policy import Decision, decide, ensemble_due, fallback_ensemble
+from automind.search.policy import STUCK_DRAFTS, Decision, decide, ensemble_due, fallback_ensemble, stuck
 from automind.search.refine import refine_step
 from automind.search.verifier import task_direction
 from automind.task import Task
@@ -88,13 +88,14 @@ class RunError(ValueError):
 class RunResult:
     run_dir: Path
     journal: Journal
-    status: str  # finished: the step budget | time | budget (LLM) | interrupted
+    status: str  # finished: the step budget | time | budget (LLM) | stuck (search/policy.stuck) | interrupted
     best: Node | None
     grade: dict[str, Any] | None = None
     fallbacks: list[str] = field(default_factory=list)
     holdout: dict[str, Any] | None = None  # run.json's record of the split (or why there was none)
     refit: dict[str, Any] | None = None  # the final refit on all training rows (None without a holdout)
     budget: dict[str, Any] = field(default_factory=dict)  # Runner.budget_info() when the run ended
+    stopped_early: str | None = None  # why the search stopped before its budget was spent
 
     def time_summary(self) -> str:
         """'118 s of a 120 s limit' (or '... no time limit'), the whole run with finishing."""
@@ -123,6 +124,7 @@ class RunResult:
             "holdout": self.holdout,
             "refit": self.refit,
             "budget": self.budget,
+            "stopped_early": self.stopped_early,
         }
 
 
@@ -461,6 +463,13 @@ class Runner:
                     node = self.agent.step(decision, roles, safety_net=safety)
                     self.after_node(node)
                     self._checks(node, roles)
+                    if (error := stuck(self.journal)) is not None:
+                        self.info["stopped_early"] = (
+                            f"the last {STUCK_DRAFTS} drafts and their debugs all failed before running a "
+                            f"script, with: {error}"
+                        )
+                        self.log.write(f"stopping early: {self.info['stopped_early']}")
+                        return "stuck"
             except BudgetExceeded as e:
                 self.fallbacks.append(f"LLM budget spent at step {len(self.journal)}: {e}")
                 return "budget"
@@ -589,7 +598,8 @@ class Runner:
         # the figures run.json keeps (a second snapshot of the CPU share could differ from the file's)
         budget = {**self.info["budget"], "finished_after_s": self.info["finished_after_s"]}
         return RunResult(self.run_dir, self.journal, status, best, grade, list(self.fallbacks),
-                         self.info.get("holdout"), self.info.get("refit"), budget)  # fmt: skip
+                         self.info.get("holdout"), self.info.get("refit"), budget,
+                         self.info.get("stopped_early"))  # fmt: skip
 
     def refit(self, best: Node, status: str) -> dict[str, Any] | None:
         """Re-run the best node's code once on the full training data (the task's own inputs, holdout rows
@@ -868,6 +878,7 @@ def resume(
         roles = assemble.make_roles(settings)
     info["config"] = settings.model_dump(mode="json")
     info["sessions"] = int(info.get("sessions", 1)) + 1
+    info.pop("stopped_early", None)  # this session says for itself why it stops
     try:  # runs made before holdouts existed have no record: they go on without one
         holdout = resume_holdout(run_dir, info.get("holdout"))
     except ValueError as e:

@@ -225,6 +225,11 @@ def load_analysis(
     except Exception as e:  # noqa: BLE001 - the search can run without it
         fallbacks.append(f"analysis failed ({type(e).__name__}: {e}); prompts get the task description only")
         return None, "", {}
+    for t in analysis.tables:
+        if t.encoding:  # a guess between legacy code pages, so the report says which one
+            fallbacks.append(
+                f"{t.path} is not UTF-8 text: read as {t.encoding} (save it as UTF-8 to be sure)"
+            )
     keys = ("problem_type", "modalities", "text_columns", "id_column", "target_columns")
     dumped = analysis.model_dump(mode="json")
     facts = {k: dumped[k] for k in keys if k in dumped}

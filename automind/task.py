@@ -273,9 +273,9 @@ def _infer_columns(spec: dict[str, Any], sample: Path) -> None:
     """Fill id/target columns from the sample submission header when task.yaml leaves them out."""
     if spec.get("id_column") and spec.get("target_columns"):
         return
-    import pandas as pd
+    from automind.csv_scan import read_csv
 
-    header = list(pd.read_csv(sample, nrows=0).columns)
+    header = list(read_csv(sample, nrows=0).columns)
     if not header:
         return
     spec.setdefault("id_column", header[0])
@@ -284,10 +284,10 @@ def _infer_columns(spec: dict[str, Any], sample: Path) -> None:
 
 def _id_column_problem(spec_path: Path, id_col: str, sample: Path) -> list[str]:
     """Submissions are matched on the id column, so it must be a column of the sample submission."""
-    import pandas as pd
+    from automind.csv_scan import read_csv
 
     try:
-        header = [str(c).strip() for c in pd.read_csv(sample, nrows=0).columns]
+        header = [str(c).strip() for c in read_csv(sample, nrows=0).columns]
     except Exception as e:  # noqa: BLE001 - any parse failure is a task problem
         return [f"{sample}: cannot read the header ({e})."]
     if id_col in header:

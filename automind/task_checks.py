@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automind.csv_scan import TABULAR, first_undecodable, scan_csv_file
+from automind.csv_scan import TABULAR, first_undecodable, scan_csv_file, text_encoding
 from automind.task import Task
 
 SHOW_LINES = 8
@@ -69,10 +69,10 @@ def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
     if bad_byte is not None:
         offset, value, line = bad_byte
         res.warnings.append(
-            f"{path}: not UTF-8 (byte 0x{value:02x} at offset {offset}, line {line}). pandas' default "
-            "read_csv fails on it: a generated script must pass the right encoding (e.g. encoding='latin-1'), "
-            "and the offline recipes' nodes fail. Convert it to UTF-8 to avoid both "
-            "(iconv -f latin1 -t utf-8)."
+            f"{path}: not UTF-8 (byte 0x{value:02x} at offset {offset}, line {line}). automind and its "
+            f"recipes read it as {text_encoding(path)} (the run report says so); a script must pass that "
+            "encoding to pandas' read_csv. If that is not the file's encoding, convert it to UTF-8 "
+            "(iconv -f ENCODING -t utf-8)."
         )
         errors = "replace"
     try:

@@ -284,6 +284,91 @@ def _forecast(out: Path) -> None:
                  name=out.name)  # fmt: skip
 
 
+def _map3(out: Path) -> None:
+    """Twelve products, MAP@3: each row's submission is up to three labels, best first."""
+    rng = np.random.default_rng(17)
+    n = 6000
+    X = rng.normal(size=(n, 6))
+    logits = X @ rng.normal(size=(6, 12)) + rng.normal(0, 1.0, (n, 12))
+    df = pd.DataFrame(X, columns=[f"f{i}" for i in range(6)]).assign(
+        product=[f"prod_{v:02d}" for v in np.argmax(logits, axis=1)]
+    )
+    prepare_task(df, out, "product", "map@3", name=out.name)
+
+
+def _multiclass_auc(out: Path) -> None:
+    """Four classes scored by ROC AUC (one against the rest, averaged): a probability column per class."""
+    rng = np.random.default_rng(18)
+    n = 4000
+    X = rng.normal(size=(n, 5))
+    logits = X[:, :3] @ rng.normal(size=(3, 4)) + rng.normal(0, 0.8, (n, 4))
+    df = pd.DataFrame(X, columns=[f"x{i}" for i in range(5)]).assign(
+        kind=np.array(["alpha", "beta", "gamma", "delta"])[np.argmax(logits, axis=1)]
+    )
+    prepare_task(df, out, "kind", "roc_auc", name=out.name)
+
+
+def _latin1(out: Path) -> None:
+    """Files written in Latin-1, not UTF-8, with accented category levels and an accented column name."""
+    rng = np.random.default_rng(19)
+    n = 3000
+    city = rng.choice(["Zürich", "Genève", "São Paulo", "Málaga", "Köln"], n)
+    rooms, area = rng.integers(1, 6, n), rng.gamma(3, 25, n)
+    bonus = (
+        pd.Series(city).map({"Zürich": 3, "Genève": 2, "São Paulo": -2, "Málaga": 0, "Köln": 1}).to_numpy()
+    )
+    score = 0.5 * rooms + 0.02 * area + bonus + rng.normal(0, 1, n)
+    df = pd.DataFrame({"ville": city, "pièces": rooms, "surface": area.round(1),
+                       "cher": np.where(score > np.median(score), "oui", "non")})  # fmt: skip
+    prepare_task(df, out, "cher", "accuracy", name=out.name)
+    for f in ("train.csv", "test.csv"):
+        path = out / "public" / f
+        path.write_bytes(path.read_text(encoding="utf-8").encode("latin-1"))
+
+
+def _day_first_dates(out: Path) -> None:
+    """Dates written day first (31/12/2019) with a trend and a weekly cycle; RMSE on a random split."""
+    rng = np.random.default_rng(20)
+    n = 5000
+    days = pd.Timestamp("2018-01-01") + pd.to_timedelta(rng.integers(0, 3 * 365, n), unit="D")
+    load = rng.uniform(0, 10, n)
+    age = (days - days.min()).days.to_numpy()
+    y = 0.01 * age + 4 * (days.dayofweek >= 5) + load + rng.normal(0, 1, n)
+    df = pd.DataFrame({"when": days.strftime("%d/%m/%Y"), "load": load, "y": y})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _gini(out: Path) -> None:
+    """30,000 rows with 3 % positives, normalised Gini (an insurance-claims metric: 2 AUC - 1)."""
+    rng = np.random.default_rng(21)
+    n = 30_000
+    X = rng.normal(size=(n, 10))
+    logit = -4 + 0.8 * X[:, 0] - 0.6 * X[:, 1] + 0.4 * X[:, 2] * X[:, 3]
+    df = pd.DataFrame(X, columns=[f"ps_{i}" for i in range(10)])
+    df["claim"] = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    prepare_task(df, out, "claim", "gini", name=out.name)
+
+
+def _spearman(out: Path) -> None:
+    """A heavy-tailed target scored by Spearman's rank correlation: only the order of the predictions counts."""
+    rng = np.random.default_rng(22)
+    n = 3000
+    X = rng.normal(size=(n, 5))
+    y = np.exp(X[:, 0] + 0.5 * X[:, 1] ** 2 + rng.normal(0, 0.5, n))
+    prepare_task(pd.DataFrame(X, columns=[f"s{i}" for i in range(5)]).assign(y=y), out, "y", "spearman",
+                 name=out.name)  # fmt: skip
+
+
+def _bool_target(out: Path) -> None:
+    """A True/False target, one class four times the other, balanced accuracy."""
+    rng = np.random.default_rng(23)
+    n = 2500
+    X = rng.normal(size=(n, 4))
+    label = X[:, 0] - X[:, 1] + rng.normal(0, 0.8, n) > 1.2
+    df = pd.DataFrame(X, columns=["p", "q", "r", "s"]).assign(defaulted=np.where(label, "True", "False"))
+    prepare_task(df, out, "defaulted", "balanced_accuracy", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -312,6 +397,13 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "duplicates": ("150 distinct rows repeated with conflicting labels, MCC", _conflicting_duplicates),
     "unseen-groups": ("repeated visits, the test patients new (a grouped split), RMSE", _unseen_groups),
     "forecast": ("daily sales of 20 shops, the test rows the last fifth of the days, MAE", _forecast),
+    "map3": ("12 products, MAP@3 (three labels per row, best first)", _map3),
+    "multiclass-auc": ("4 classes, ROC AUC one against the rest", _multiclass_auc),
+    "latin1": ("files in Latin-1 with accented levels and column name, accuracy", _latin1),
+    "day-first": ("dates written 31/12/2019 with a trend, RMSE", _day_first_dates),
+    "gini": ("30,000 rows, 3 % positives, normalised Gini", _gini),
+    "spearman": ("a heavy-tailed target, Spearman correlation", _spearman),
+    "bool-target": ("a True/False target, balanced accuracy", _bool_target),
 }
 
 

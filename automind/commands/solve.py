@@ -175,6 +175,8 @@ def _print_result(res) -> None:
     t.add_row("status", res.status)
     t.add_row("steps", f"{len(res.journal)} ({len(res.journal.valid_nodes)} valid)")
     t.add_row("time", res.time_summary())
+    if res.stopped_early:
+        t.add_row("stopped early", f"[yellow]{res.stopped_early}[/]")
     if busy := busy_text(res.budget.get("cpu")):
         t.add_row("machine", f"[yellow]{busy}[/]")
     if res.best is not None and res.best.metric is not None:

@@ -55,13 +55,13 @@ class PublicInfo:
 
     @classmethod
     def from_task(cls, task: Task) -> PublicInfo:
-        import pandas as pd
 
+        from automind.csv_scan import read_csv
         from automind.grading import resolve_metric
 
         metric = resolve_metric(task)
         sample = task.sample_submission_path
-        head = pd.read_csv(sample, nrows=SAMPLE_ROWS)
+        head = read_csv(sample, nrows=SAMPLE_ROWS)
         entries = sorted(task.public_dir.iterdir())
         boards = tuple(
             b for b, p in (("private", task.leaderboard_path), ("public", task.public_leaderboard_path)) if p

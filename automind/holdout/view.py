@@ -155,19 +155,29 @@ def build_holdout(
     ids, renamed = _holdout_ids(layout, train, test, sample, split.rows)
     held = train.loc[split.rows]
 
+    # each view file in its source's encoding: a script reads the view in the search and the task's own files
+    # in the final refit, the same way both times
+    coded = {name: {"encoding": df.attrs.get("encoding", "utf-8")} for name, df in
+             (("train", train), ("test", test), ("sample", sample))}  # fmt: skip
     shutil.rmtree(root, ignore_errors=True)
     public = root / "view" / "public"
     public.mkdir(parents=True)
-    train.drop(index=split.rows).to_csv(public / layout.train, index=False)
     extra = pd.DataFrame(
         {c: (held[c].to_numpy() if c in held.columns else "") for c in test.columns}, index=range(len(ids))
     )
     if layout.id_in_test:
         extra[layout.id_col] = ids
-    pd.concat([test, extra], ignore_index=True).to_csv(public / layout.test, index=False)
     fill = sample.iloc[[0] * len(ids)].reset_index(drop=True)
     fill[layout.id_col] = ids
-    pd.concat([sample, fill], ignore_index=True).to_csv(public / layout.sample, index=False)
+    try:
+        train.drop(index=split.rows).to_csv(public / layout.train, index=False, **coded["train"])
+        pd.concat([test, extra], ignore_index=True).to_csv(public / layout.test, index=False, **coded["test"])
+        pd.concat([sample, fill], ignore_index=True).to_csv(public / layout.sample, index=False,
+                                                            **coded["sample"])  # fmt: skip
+    except UnicodeEncodeError as e:  # held-out training text the test file's encoding cannot write
+        raise HoldoutUnavailable(
+            f"the holdout rows cannot be written in the test file's encoding ({coded['test']['encoding']}: {e})"
+        ) from e
     _mirror(task, public, set(layout.others))
 
     score = root / "score"

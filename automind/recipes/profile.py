@@ -106,8 +106,11 @@ def _first_table(paths: list[Path], what: str, task: Task) -> Path:
 
 def _read(path: Path, nrows: int | None = None, text: bool = False):
     """A table as pandas reads it (`text`: delimited files as strings, "" for a gap, as the holdout reads
-    them); an undecodable or malformed file is a RoleError naming the file."""
+    them); a malformed file is a RoleError naming the file; text not in UTF-8 is read as
+    automind.csv_scan.read_csv reads it."""
     import pandas as pd
+
+    from automind.csv_scan import read_csv
 
     name = path.name.lower()
     try:
@@ -120,13 +123,8 @@ def _read(path: Path, nrows: int | None = None, text: bool = False):
             )
         sep = "\t" if name.endswith(".tsv") else ","
         if text:
-            return pd.read_csv(path, sep=sep, nrows=nrows, dtype=str, keep_default_na=False)
-        return pd.read_csv(path, sep=sep, nrows=nrows, low_memory=False)
-    except UnicodeDecodeError as e:
-        raise RoleError(
-            f"recipes cannot read {path.name}: it is not UTF-8 text (byte {e.object[e.start : e.start + 1]!r} "
-            f"at offset {e.start}). Re-save it as UTF-8, e.g. `iconv -f latin1 -t utf-8`."
-        ) from e
+            return read_csv(path, sep=sep, nrows=nrows, dtype=str, keep_default_na=False)
+        return read_csv(path, sep=sep, nrows=nrows, low_memory=False)
     except (ValueError, OSError) as e:  # pandas' ParserError and EmptyDataError are ValueErrors
         raise RoleError(f"recipes cannot read {path.name}: {type(e).__name__}: {e}") from e
 

@@ -120,15 +120,26 @@ def time_left():
     return time_budget() - (time.time() - T0)
 
 
+TEXT_ENCODINGS = ("utf-8", "cp1252", "latin-1")  # automind.csv_scan's order: both read a file alike
+
+
 def read_table(path):
+    """A table by its suffix; delimited text in the first of TEXT_ENCODINGS that decodes it (logged)."""
     path = str(path)
     if path.endswith(".parquet"):
         return pd.read_parquet(path)
     if path.endswith((".json", ".jsonl")):
         return pd.read_json(path, lines=path.endswith(".jsonl"))
-    if path.endswith((".tsv", ".txt")):
-        return pd.read_csv(path, sep="\t")
-    return pd.read_csv(path, low_memory=False)
+    kw = {"sep": "\t"} if path.endswith((".tsv", ".txt")) else {"low_memory": False}
+    for encoding in TEXT_ENCODINGS:
+        try:
+            df = pd.read_csv(path, encoding=encoding, **kw)
+        except UnicodeDecodeError:
+            continue
+        if encoding != TEXT_ENCODINGS[0]:
+            log(f"{os.path.basename(path)} is not UTF-8: read as {encoding}")
+        return df
+    raise AssertionError("latin-1 decodes every byte")
 
 
 DAY_MONTH = r"^\s*(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}"
@@ -157,7 +168,7 @@ def read_times(values, first=None, mixed=False):
 
 def load_data():
     """train, test and sample submission; rows without a target are dropped, big data optionally subsampled."""
-    train, test, sample = read_table(CFG["train"]), read_table(CFG["test"]), pd.read_csv(CFG["sample"])
+    train, test, sample = read_table(CFG["train"]), read_table(CFG["test"]), read_table(CFG["sample"])
     train = train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
     if CFG.get("max_rows") and len(train) > CFG["max_rows"]:
         train = (
@@ -222,6 +233,25 @@ def to_labels(pred):
     return np.clip(np.rint(pred), lo, hi)
 
 
+def to_ranking(pred):
+    """Model-space class probabilities -> each row's k most likely labels, best first, space-separated (what
+    a MAP@k submission holds; k from the metric's parameters)."""
+    k = int({**METRIC_DEFAULTS, **(CFG.get("metric_params") or {})}.get("k", 5))
+    p = np.asarray(pred)
+    return ranked_labels(np.stack([1 - p, p], axis=1) if p.ndim == 1 else p, CFG["classes"], k)
+
+
+def ranked_labels(p, classes, k):
+    """Each row's k likeliest of `classes` (columns of p), best first, joined by spaces."""
+    names = np.asarray([str(c) for c in classes], dtype=object)
+    return np.array([" ".join(row) for row in names[top_classes(p, k)]], dtype=object)
+
+
+def top_classes(p, k):
+    """Indices of each row's k largest probabilities, best first (ties by class order)."""
+    return np.argsort(-p, axis=1, kind="stable")[:, :k]
+
+
 def metric_score(y, pred):
     """The task's metric on validation predictions, given as the grader would see them in a submission:
     class labels for label metrics, P(positive class) with its label for binary probabilities."""
@@ -236,6 +266,8 @@ def metric_score(y, pred):
         a, b = (np.asarray(CFG["classes"], dtype=object)[y] if labelled else y), to_labels(pred)
         if labelled and all(isinstance(c, (int, np.integer)) for c in CFG["classes"]):
             a, b = a.astype(int), b.astype(int)
+    elif CFG["kind"] == "ranking" and labelled:
+        a, b = np.asarray([str(c) for c in CFG["classes"]], dtype=object)[y], to_ranking(pred)
     elif CFG["problem"] == "binary":
         a, b = np.asarray(CFG["classes"], dtype=object)[y], pred
         if METRIC_FN is None or "pos_label" in inspect.signature(METRIC_FN).parameters:
@@ -1544,6 +1576,11 @@ def fast_score(y, pred):
             p = np.stack([1 - p, p], axis=1)
         p = p / p.sum(axis=1, keepdims=True)
         return float(-np.mean(np.log(p[np.arange(len(y)), np.asarray(y, dtype=int)])))
+    if CFG["kind"] == "ranking" and problem in ("binary", "multiclass"):  # one true label per row
+        p = np.stack([1 - pred, pred], axis=1) if pred.ndim == 1 else pred
+        k = int({**METRIC_DEFAULTS, **(CFG.get("metric_params") or {})}.get("k", 5))
+        hits = top_classes(p, k) == np.asarray(y, dtype=int)[:, None]
+        return float((hits / np.arange(1, hits.shape[1] + 1)).sum(axis=1).mean())
     if problem == "regression" and pred.ndim == 1:
         err = np.asarray(y, dtype=float) - pred
         if name in ("rmse", "mse"):
@@ -1796,8 +1833,9 @@ def solve_1d(train, test, y):
         y_fit = hook(y_fit, CFG)
     data = FoldData(train, test, splits)
     # time kept for the ensemble and post-processing: 25 selection steps over the portfolio, each fold
-    multi = CFG["problem"] == "multiclass"
-    per_score = score_cost(y, np.full((len(y), CFG["n_classes"]) if multi else len(y), 0.5))
+    # timed on a constant prediction: equal class shares (a metric may insist on rows summing to one)
+    k = CFG["n_classes"] if CFG["problem"] == "multiclass" else 0
+    per_score = score_cost(y, np.full((len(y), k), 1.0 / k) if k else np.full(len(y), 0.5))
     reserve = 2.0 + per_score * 25 * min(len(models(CFG)), 7) * (len(first_partition(splits, len(y))) + 1)
     members = run_portfolio(data, y, y_fit, len(test), reserve)
     if len(members) == 1:
@@ -1888,7 +1926,9 @@ def write_submission(test, sample, test_pred):
     elif len(test) != len(sub):
         raise ValueError(f"test has {len(test)} rows but the sample submission has {len(sub)}")
     cols = [c for c in sub.columns if c != id_col]
-    if CFG["kind"] == "label":
+    if CFG["kind"] == "ranking" and CFG["problem"] in ("binary", "multiclass"):
+        sub[cols[0]] = to_ranking(test_pred)
+    elif CFG["kind"] == "label":
         values = to_labels(test_pred)
         if np.ndim(values) == 1:
             sub[cols[0]] = values

@@ -120,7 +120,7 @@ def test_non_utf8_train_is_a_warning_naming_the_byte(task, folder_state):
     path.write_bytes(path.read_bytes().replace(b",x\n", b",x\xe9\n", 1))
     out = _check(task, folder_state, 0)
     assert "warning: " in out and "public/train.csv: not UTF-8 (byte 0xe9 at offset" in out
-    assert "encoding='latin-1'" in out
+    assert "automind and its recipes read it as cp1252" in out
 
 
 def test_non_utf8_task_yaml_is_a_problem_not_a_traceback(task, folder_state):

@@ -16,6 +16,8 @@ from automind.cli import app
 from automind.errors import BudgetExceeded, RoleError
 from automind.run import solve
 from automind.search.guard import GuardedRoles, guarded
+from automind.search.journal import Journal, MetricValue, Node
+from automind.search.policy import STUCK_DRAFTS, stuck
 
 
 def test_any_exception_in_plan_becomes_a_buggy_node(task_dir, tmp_path, settings_factory):
@@ -60,12 +62,14 @@ def test_budget_and_interrupts_pass_the_guard():
 
 
 @pytest.mark.slow
-def test_non_utf8_train_csv_gives_buggy_nodes_not_a_crash(task_dir, tmp_path, monkeypatch):
-    """A latin-1 train.csv through a real offline solve: the run finishes, each node says why."""
+def test_a_latin1_train_csv_is_read_in_its_own_encoding_and_the_run_says_so(task_dir, tmp_path):
+    """A latin-1 train.csv through a real offline solve: the recipes read it (accents intact), the nodes
+    are valid, the run names the encoding it chose, and the user's file is untouched."""
     train = task_dir / "public" / "train.csv"
     rows = train.read_text().splitlines()
     rows[0] += ",city"
-    rows[1:] = [f"{r},Montr\xe9al" for r in rows[1:]]
+    cities = ["Montréal", "Québec"]
+    rows[1:] = [f"{r},{cities[i % 2]}" for i, r in enumerate(rows[1:])]
     train.write_bytes(("\n".join(rows) + "\n").encode("latin-1"))
     before = train.read_bytes()
     out = tmp_path / "run"
@@ -86,8 +90,55 @@ def test_non_utf8_train_csv_gives_buggy_nodes_not_a_crash(task_dir, tmp_path, mo
     )
     assert res.exit_code == 0, res.output
     summary = json.loads(res.output)
-    assert summary["status"] == "finished" and summary["steps"] == 2 and summary["valid"] == 0
+    assert summary["status"] == "finished" and summary["valid"] == 2
+    assert any("train.csv is not UTF-8 text: read as cp1252" in f for f in summary["fallbacks"])
     nodes = json.loads((out / "journal.json").read_text())["nodes"]
-    assert [n["status"] for n in nodes] == ["buggy", "buggy"]
-    assert all("recipes cannot read train.csv: it is not UTF-8 text" in n["error"] for n in nodes)
+    assert all("train.csv is not UTF-8: read as cp1252" in n["output"] for n in nodes)  # the script's log
+    analysis = json.loads((out / "analysis.json").read_text())
+    city = next(
+        c for t in analysis["tables"] if t["role"] == "train" for c in t["columns"] if c["name"] == "city"
+    )
+    assert "Montréal" in city["summary"] or "Québec" in city["summary"]
     assert train.read_bytes() == before  # the user's file is untouched
+
+
+def test_a_search_whose_drafts_all_fail_alike_before_running_stops_and_says_why(
+    task_dir, tmp_path, settings_factory
+):
+    roles = ScriptedRoles({"*": [RoleError("cannot read train.csv: bad bytes")]})
+    s = settings_factory(**{"search.steps": 60, "search.num_drafts": 2})
+    res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
+    assert res.status == "stuck" and len(res.journal) < 60
+    assert len(res.journal.drafts) == STUCK_DRAFTS
+    assert "cannot read train.csv: bad bytes" in (res.stopped_early or "")
+    info = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert info["stop_reason"] == "stuck" and "cannot read train.csv" in info["stopped_early"]
+    assert res.summary()["stopped_early"] == res.stopped_early
+
+
+def _failed(action: str, error: str, parent: Node | None = None) -> Node:
+    node = Node(action=action, parent=parent)
+    node.is_buggy, node.error = True, error
+    return node
+
+
+def test_stuck_needs_the_same_role_error_on_every_node_of_the_last_drafts_and_no_valid_node():
+    same = "RoleError: recipes cannot read train.csv"
+    journal = Journal()
+    for _ in range(STUCK_DRAFTS - 1):
+        draft = journal.append(_failed("draft", same))
+        journal.append(_failed("debug", same, draft))
+    assert stuck(journal) is None  # one draft short
+    journal.append(_failed("draft", same))
+    assert stuck(journal) == same
+    journal.append(_failed("debug", "RoleError: something else", journal.nodes[-1]))
+    assert stuck(journal) is None  # two different failures: the next draft may differ
+    ran = Journal()
+    for _ in range(STUCK_DRAFTS):
+        ran.append(_failed("draft", "ValueError: a script crashed"))
+    assert stuck(ran) is None  # a script ran: its errors are its own, not the data's
+    valid = Journal()
+    valid.append(Node(action="draft", is_buggy=False, metric=MetricValue(0.5)))
+    for _ in range(STUCK_DRAFTS):
+        valid.append(_failed("draft", same))
+    assert stuck(valid) is None

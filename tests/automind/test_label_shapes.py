@@ -1,0 +1,92 @@
+"""Label shapes the offline recipes once got wrong (found by bench/task_shapes.py, 2026-12-01): tables not
+written in UTF-8, MAP@k rankings, ROC AUC over several classes, True/False labels. Each recipe draft must
+run, score itself on the metric's own terms and write a submission the grader accepts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from automind.config import load_config
+from automind.csv_scan import TEXT_ENCODINGS, read_csv, text_encoding
+from automind.grading import grade
+from automind.metrics import positive_label
+from automind.prepare import prepare_task
+from automind.recipes import RecipeRoles, read_metric
+from automind.recipes import runtime as rt
+from automind.roles import Context
+from automind.sandbox import Sandbox
+from automind.task import Task
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+
+
+def test_a_table_is_read_in_the_first_encoding_that_decodes_all_of_it(tmp_path):
+    utf8, cp1252, latin1 = (tmp_path / f"{n}.csv" for n in ("utf8", "cp1252", "latin1"))
+    utf8.write_text("city,price\nMontréal,2€\n", encoding="utf-8")
+    cp1252.write_bytes("city,price\nMontréal,2€\n".encode("cp1252"))  # € is 0x80: a control code in latin-1
+    latin1.write_bytes(b"city,code\nMontr\xe9al,\x81\n")  # 0x81 has no cp1252 character
+    assert [text_encoding(p) for p in (utf8, cp1252, latin1)] == ["utf-8", "cp1252", "latin-1"]
+    assert read_csv(utf8).attrs.get("encoding") is None
+    df = read_csv(cp1252)
+    assert df.attrs["encoding"] == "cp1252" and df.loc[0, "city"] == "Montréal" and df.loc[0, "price"] == "2€"
+    assert rt.TEXT_ENCODINGS == TEXT_ENCODINGS  # the scripts try the same order as automind
+    assert rt.read_table(cp1252).equals(df)
+
+
+def test_the_positive_class_of_true_false_labels_is_true_itself():
+    assert positive_label(np.array([False, True, False])) is True
+    assert positive_label(np.array([0, 1])) == 1 and positive_label(["no", "yes"]) == "yes"
+
+
+def _task(root: Path, name: str, seed: int) -> Task:
+    rng = np.random.default_rng(seed)
+    n = 900
+    X = rng.normal(size=(n, 4))
+    df = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    if name == "map3":
+        logits = X @ rng.normal(size=(4, 6)) + rng.normal(0, 0.7, (n, 6))
+        df["item"] = [f"item_{v}" for v in np.argmax(logits, axis=1)]
+        return Task.load(prepare_task(df, root / name, "item", "map@3", name=name))
+    if name == "auc-multi":
+        df["kind"] = np.array(["p", "q", "r", "s"])[np.argmax(X[:, :3] @ rng.normal(size=(3, 4)), axis=1)]
+        return Task.load(prepare_task(df, root / name, "kind", "roc_auc", name=name))
+    df["flag"] = np.where(X[:, 0] - X[:, 1] + rng.normal(0, 0.5, n) > 1.0, "True", "False")
+    return Task.load(prepare_task(df, root / name, "flag", "balanced_accuracy", name=name))
+
+
+@pytest.fixture(scope="module")
+def settings():
+    return load_config({"sandbox.timeout_s": 120, "search.time_limit_s": 40}).settings
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["map3", "auc-multi", "true-false"])
+def test_the_first_draft_scores_and_writes_each_label_shape(name, settings, tmp_path):
+    task = _task(tmp_path / "tasks", name, seed=len(name))
+    roles = RecipeRoles(settings)
+    ctx = Context(task=task, action="draft", analysis="")
+    plan = roles.plan(ctx)
+    code = roles.code(ctx, plan)
+    res = Sandbox.from_settings(task, tmp_path / "ws", settings).run_script(code)
+    assert res.ok, res.output
+    own = read_metric(res.workspace, res.stdout)
+    sub_path = res.workspace / "submission" / "submission.csv"
+    report = grade(task, sub_path)
+    assert report.valid, report.error
+    sample = grade(task, task.sample_submission_path).score
+    assert own is not None and own > sample and report.score > sample  # learnable: far above a constant
+    sub = pd.read_csv(sub_path, dtype=str)
+    column = task.spec.target_columns[0]
+    if name == "map3":  # three distinct known labels per row, best first; own score on the same terms
+        ranked = sub[column].str.split(" ")
+        assert ranked.map(len).eq(3).all() and ranked.map(lambda r: len(set(r)) == 3).all()
+        assert abs(own - report.score) < 0.1
+    if name == "true-false":
+        assert set(sub[column]) <= {"True", "False"}
