@@ -369,6 +369,97 @@ def _bool_target(out: Path) -> None:
     prepare_task(df, out, "defaulted", "balanced_accuracy", name=out.name)
 
 
+def _question_marks(out: Path) -> None:
+    """Numeric columns that write a gap as '?' (UCI style) and one that writes it as 'NA' or '-'; RMSE."""
+    rng = np.random.default_rng(24)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    y = 3 * X[:, 0] - 2 * X[:, 1] + X[:, 2] * X[:, 3] + rng.normal(0, 0.5, n)
+    df = pd.DataFrame(X.round(4), columns=["power", "weight", "accel", "year"]).astype(object)
+    df.loc[rng.random(n) < 0.05, "power"] = "?"
+    gaps = rng.random(n) < 0.05
+    df.loc[gaps, "weight"] = rng.choice(["NA", "-"], int(gaps.sum()))
+    df["y"] = y
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _odd_names(out: Path) -> None:
+    """Column names with JSON-special characters, dots, spaces and keywords (LightGBM refuses some); AUC."""
+    rng = np.random.default_rng(25)
+    n = 3000
+    X = rng.normal(size=(n, 6))
+    names = ["feat[0]", 'a"quoted"', "x.y", "class", "with space", "{brace}:colon"]
+    df = pd.DataFrame(X, columns=names)
+    df["label"] = (X[:, 0] + X[:, 2] - X[:, 4] + rng.normal(0, 0.7, n) > 0).astype(int)
+    prepare_task(df, out, "label", "roc_auc", name=out.name)
+
+
+def _tiny_train_big_test(out: Path) -> None:
+    """150 training rows and 15,000 test rows (a competition scored on far more rows than it teaches), MAE."""
+    rng = np.random.default_rng(26)
+    n = 15_150
+    X = rng.normal(size=(n, 5))
+    y = 2 * X[:, 0] + np.sin(2 * X[:, 1]) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame(X, columns=[f"v{i}" for i in range(5)]).assign(y=y)
+    prepare_task(df, out, "y", "mae", test_size=15_000 / n, name=out.name)
+
+
+def _rare_positives_f1(out: Path) -> None:
+    """1 % positives scored by F1: predicting the majority scores 0, so the cut point decides."""
+    rng = np.random.default_rng(27)
+    n = 20_000
+    X = rng.normal(size=(n, 6))
+    logit = -5.5 + 1.5 * X[:, 0] + X[:, 1] - X[:, 2]
+    df = pd.DataFrame(X, columns=[f"r{i}" for i in range(6)])
+    df["fraud"] = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    prepare_task(df, out, "fraud", "f1", name=out.name)
+
+
+def _mixed_types(out: Path) -> None:
+    """A column of numbers with a few words among them ('unknown', 'n/a'), and a 0/1 column read as text."""
+    rng = np.random.default_rng(28)
+    n = 3000
+    income = rng.gamma(2, 20_000, n)
+    text_income = income.round(0).astype(int).astype(str).astype(object)
+    text_income[rng.random(n) < 0.03] = "unknown"
+    text_income[rng.random(n) < 0.02] = "n/a"
+    owner = rng.integers(0, 2, n)
+    y = 1e-5 * income + 0.8 * owner + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"income": text_income, "owner": np.where(owner, "1", "0"), "age": rng.integers(18, 80, n),
+                       "score": y})  # fmt: skip
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _zoned_times(out: Path) -> None:
+    """ISO timestamps with time-zone offsets (+02:00, -05:00) carrying an hour-of-day effect; MAE."""
+    rng = np.random.default_rng(29)
+    n = 4000
+    when = pd.Timestamp("2021-01-01", tz="UTC") + pd.to_timedelta(rng.integers(0, 365 * 24, n), unit="h")
+    zone = rng.choice(["+02:00", "-05:00", "+00:00"], n)
+    local = [
+        w.tz_convert(f"Etc/GMT{'-' if z[0] == '+' else '+'}{int(z[1:3])}")
+        for w, z in zip(when, zone, strict=True)
+    ]
+    hour = np.array([t.hour for t in local])
+    y = 10 * np.sin(2 * np.pi * hour / 24) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"stamp": [t.isoformat() for t in local], "load": rng.normal(size=n), "demand": y})
+    prepare_task(df, out, "demand", "mae", name=out.name)
+
+
+def _id_last(out: Path) -> None:
+    """A sample submission whose id column comes last (prediction first), accuracy on 3 classes."""
+    rng = np.random.default_rng(30)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    label = np.array(["low", "mid", "high"])[np.digitize(X[:, 0] + X[:, 1], [-0.7, 0.7])]
+    df = pd.DataFrame(X, columns=["m", "n", "o", "p"]).assign(level=label)
+    prepare_task(df, out, "level", "accuracy", name=out.name)
+    for name in ("public/sample_submission.csv", "private/answers.csv"):
+        path = out / name
+        table = pd.read_csv(path)
+        table[list(reversed(table.columns))].to_csv(path, index=False)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -404,6 +495,13 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "gini": ("30,000 rows, 3 % positives, normalised Gini", _gini),
     "spearman": ("a heavy-tailed target, Spearman correlation", _spearman),
     "bool-target": ("a True/False target, balanced accuracy", _bool_target),
+    "question-marks": ("numbers with '?', 'NA' and '-' for gaps, RMSE", _question_marks),
+    "odd-names": ("column names with brackets, quotes, dots and colons, ROC AUC", _odd_names),
+    "tiny-train": ("150 training rows, 15,000 test rows, MAE", _tiny_train_big_test),
+    "rare-f1": ("1 % positives, F1", _rare_positives_f1),
+    "mixed-types": ("numbers with a few words among them, 0/1 as text, RMSE", _mixed_types),
+    "zoned-times": ("ISO timestamps with time-zone offsets, an hour-of-day effect, MAE", _zoned_times),
+    "id-last": ("the sample submission's id column last, 3 classes, accuracy", _id_last),
 }
 
 

@@ -339,7 +339,9 @@ def _dates_like(s):
 def date_parts(train, test, cfg):
     """Text columns that parse as dates become epoch days (the time of day as their fraction), year, month,
     day and day of week, and hour and minute when the training column carries times of day: on an hourly
-    table the hour is most of the signal (row-wise; time zones are read and turned into UTC)."""
+    table the hour is most of the signal (row-wise). A time written with its zone's offset
+    ("2021-04-24T20:00:00+02:00") gives its epoch in UTC and its calendar parts as the local clock read
+    them: people open shops and switch lights on by their own clock."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
@@ -347,14 +349,20 @@ def date_parts(train, test, cfg):
             continue
         first = day_first(pd.concat([train[c], test[c]]))  # one reading for both files
         dates = [read_times(df[c], first) for df in (train, test)]
+        zoned = [df[c].astype(str).str.contains(ZONE_OFFSET, regex=True) for df in (train, test)]
+        clocks = [read_times(df[c].astype(str).str.replace(ZONE_OFFSET, "", regex=True).where(df[c].notna()), first)
+                  if z.any() else d for df, z, d in zip((train, test), zoned, dates, strict=True)]  # fmt: skip
         parts = ["year", "month", "day", "dayofweek"]
-        parts += [p for p in ("hour", "minute") if getattr(dates[0].dt, p).fillna(0).ne(0).any()]
-        for df, d in zip((train, test), dates, strict=True):
+        parts += [p for p in ("hour", "minute") if getattr(clocks[0].dt, p).fillna(0).ne(0).any()]
+        for df, d, local in zip((train, test), dates, clocks, strict=True):
             df[c + "_epoch"] = (d - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
             for part in parts:
-                df[f"{c}_{part}"] = getattr(d.dt, part)
+                df[f"{c}_{part}"] = getattr(local.dt, part)
             df.drop(columns=[c], inplace=True)
     return train, test
+
+
+ZONE_OFFSET = r"(?<=\d)\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2})$"  # a time's zone written after it
 
 
 # A number written for people: a sign or parentheses, a currency sign, thousands separators, a decimal part, a
@@ -363,10 +371,13 @@ def date_parts(train, test, cfg):
 NUMBER_TEXT = r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?%?\)?$"
 
 
-def number_text(train, test, cfg, share=0.95):
+def number_text(train, test, cfg, share=0.95, codes=5):
     """Text columns whose training values are numbers written with currency signs, thousands separators or
-    percent signs (or plain numbers with a few placeholders such as "?" or "n/a") become numbers; a value that
-    does not parse becomes missing. Codes with leading zeros ("00123") stay categories."""
+    percent signs become numbers, and so do numbers among a few placeholder codes ("?", "-", "n/a",
+    "unknown": at most `codes` distinct non-numbers, the numbers a majority), which pandas leaves as text; a
+    value that does not parse becomes missing (`share` of numbers allows any other text). When several codes
+    fill the gaps, which one did is kept as a category of its own (`<column>_code`). Codes with leading
+    zeros ("00123") stay categories."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
@@ -374,13 +385,19 @@ def number_text(train, test, cfg, share=0.95):
         if len(values) < 5:
             continue
         fits = values.str.match(NUMBER_TEXT)
-        if fits.mean() < share or values[fits].str.match(r"^0\d").mean() > 0.5:
+        others = values[~fits].nunique()
+        if not (fits.mean() >= share or (fits.mean() > 0.5 and others <= codes)):
+            continue
+        if values[fits].str.match(r"^0\d").mean() > 0.5:
             continue
         for df in (train, test):
             text = df[c].astype(str).str.strip().where(df[c].notna())
+            parsed = text.str.match(NUMBER_TEXT, na=False)
+            if 1 < others <= codes:
+                df[c + "_code"] = text.where(~parsed)
             sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
             digits = text.str.replace(r"[\s$€£¥,%()]", "", regex=True)
-            df[c] = sign * pd.to_numeric(digits.where(text.str.match(NUMBER_TEXT, na=False)), errors="coerce")
+            df[c] = sign * pd.to_numeric(digits.where(parsed), errors="coerce")
         log(f"clean: {c} read as numbers (written as text, e.g. {values.iloc[0]!r})")
     return train, test
 

@@ -448,6 +448,8 @@ def test_numbers_written_as_text_are_read_as_numbers():
         "share": [f"{i}%" for i in range(n)],
         "balance": [f"({i},000)" if i % 2 else f"{i},000" for i in range(n)],
         "count": ["?" if i == 7 else str(i) for i in range(n)],
+        "gaps": ["?" if i % 5 == 0 else "-" if i % 5 == 1 else str(i) for i in range(n)],  # 60 % numbers
+        "codes": [f"K{i}" if i % 5 < 2 else str(i) for i in range(n)],  # 16 distinct non-numbers: a category
         "zip": [f"{i:05d}" for i in range(n)],
         "day": [f"2021-01-{1 + i % 28:02d}" for i in range(n)],
         "word": ["low", "high"] * (n // 2),
@@ -461,14 +463,18 @@ def test_numbers_written_as_text_are_read_as_numbers():
     assert list(train["balance"][:4]) == [0.0, -1000.0, 2000.0, -3000.0]
     assert np.isnan(train["count"].iloc[7]) and train["count"].iloc[8] == 8.0
     assert np.isnan(test["price"].iloc[0]) and test["price"].iloc[1] == 1000.5
-    for c in ("zip", "day", "word"):
+    for c in ("zip", "day", "word", "codes"):
         assert not pd.api.types.is_numeric_dtype(train[c]), c
+    assert train["gaps"].iloc[2] == 2.0 and train["gaps"][:2].isna().all()  # two placeholder codes
+    assert list(train["gaps_code"][:3].fillna("")) == ["?", "-", ""] and "gaps_code" in test.columns
+    assert "count_code" not in train.columns  # one code: the gap alone says it
 
 
 def test_date_columns_keep_the_time_of_day_when_they_carry_one():
     """Hourly tables (demand, energy, traffic) turn on the hour: a timestamp column gives hour and minute when
     its training rows carry times, the epoch keeps the time as a fraction of a day, time zones are read; a
-    column of plain dates gets no hour (it would be a constant)."""
+    column of plain dates gets no hour (it would be a constant). A time written with its offset gives the
+    local clock's parts (what people's days follow) and the epoch of the instant."""
     _cfg("rmse", "regression", "value")
     rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
     stamps = pd.date_range("2021-03-01 00:00", periods=60, freq="37min")
@@ -482,7 +488,9 @@ def test_date_columns_keep_the_time_of_day_when_they_carry_one():
     )
     assert np.allclose(np.diff(train["at time_epoch"]), 37 / 1440)  # 37 minutes apart, not a whole day
     assert not [c for c in train.columns if c.startswith("day_") and c.endswith(("hour", "minute"))]
-    assert list(train["zoned_hour"]) == list(stamps.hour)  # the same instants, read back to UTC
+    paris = stamps.tz_localize("UTC").tz_convert("Europe/Paris")
+    assert list(train["zoned_hour"]) == list(paris.hour) != list(stamps.hour)  # the local clock
+    assert np.allclose(train["zoned_epoch"], train["at time_epoch"])  # the same instants
     assert list(test.columns) == [c for c in train.columns if c != "y"]
     assert list(test["at time_hour"]) == list(stamps.hour[-5:])
 
