@@ -50,7 +50,7 @@ from automind.run_setup import (
 from automind.runlog import Budget, RunLog, finish_text, start_text, step_text
 from automind.runs import this_process
 from automind.search.agent import Agent, ExperienceProvider
-from automind.search.budget import FIT_SHARE, estimate, fits, lower_bound
+from automind.search.budget import FIT_SHARE, estimate, fits, lower_bound, start_share
 from automind.search.ensemble import ensemble_step
 from automind.search.journal import Journal, Node
 from automind.search.policy import STUCK_DRAFTS, Decision, decide, ensemble_due, fallback_ensemble, stuck
@@ -300,7 +300,9 @@ class Runner:
         left = self.time_left()
         if left is None:
             return self.exec_timeout()
-        if left <= 0 or not fits(estimate(self.journal, kind, parent), left, self.start_floor(kind)):
+        if left <= 0 or not fits(
+            estimate(self.journal, kind, parent), left, self.start_floor(kind), start_share(kind)
+        ):
             return None
         return self.exec_timeout()
 
@@ -520,7 +522,7 @@ class Runner:
         left = self.time_left()
         if left is not None and left > 0:
             est = estimate(self.journal, decision.action, parent)
-            need = max(FIT_SHARE * (est or 0.0), self.start_floor(decision.action))
+            need = max(start_share(decision.action) * (est or 0.0), self.start_floor(decision.action))
             kept = self.finish_budget()
             self.info["stopped_early"] = (
                 f"the next step ({decision.describe()}) needs at least {need:.1f} s and {left:.1f} s of search "

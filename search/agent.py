@@ -260,6 +260,8 @@ class Agent:
             return
         node.output = coded.result.output
         node.timings["exec"] = round(coded.result.wall_s, 3)
+        if coded.result.status == "timeout":  # its time is a lower bound, not an estimate (search/budget.py)
+            node.timings["timeout"] = node.timings["exec"]
         self._judge(node, ctx, roles, coded, notes)
 
     def _judge(self, node: Node, ctx: Context, roles: Roles, coded: Coded, notes: str) -> None:

@@ -22,8 +22,21 @@ ATTEMPT_FACTOR = 3.0
 ATTEMPT_FLOOR_S = 20.0
 
 
+# An ensemble script cannot do less in less time: starting the interpreter and loading the saved
+# predictions are most of it, so it starts only with its whole estimate left (at 60 s, five of six runs
+# ended on an ensemble round started with half its estimate and killed).
+ENSEMBLE_SHARE = 1.0
+
+
+def start_share(kind: str) -> float:
+    """The share of its estimate an execution of `kind` needs left to start."""
+    return ENSEMBLE_SHARE if kind == "ensemble" else FIT_SHARE
+
+
 def _exec_times(nodes: list[Node]) -> list[float]:
-    return [float(n.timings["exec"]) for n in nodes if "exec" in n.timings]
+    """Run times of the executions that ended by themselves: a killed one's time says only that it needed
+    more (counted, each kill made the next try's estimate shorter)."""
+    return [float(n.timings["exec"]) for n in nodes if "exec" in n.timings and "timeout" not in n.timings]
 
 
 def ablation_times(journal: Journal) -> list[float]:
@@ -57,13 +70,15 @@ def lower_bound(journal: Journal, kind: str) -> float:
     return min(times) if times else 0.0
 
 
-def fits(estimate_s: float | None, left_s: float | None, floor_s: float = 0.0) -> bool:
+def fits(
+    estimate_s: float | None, left_s: float | None, floor_s: float = 0.0, share: float = FIT_SHARE
+) -> bool:
     """Whether an execution expected to take `estimate_s` may start with `left_s` seconds left: at least
-    FIT_SHARE of the estimate, and at least `floor_s` (below it a workspace and an interpreter barely
-    start), must be left. None: no estimate, or no time limit."""
+    `share` of the estimate (`start_share`), and at least `floor_s` (below it a workspace and an interpreter
+    barely start), must be left. None: no estimate, or no time limit."""
     if left_s is None:
         return True
-    return left_s >= floor_s and (estimate_s is None or FIT_SHARE * estimate_s <= left_s)
+    return left_s >= floor_s and (estimate_s is None or share * estimate_s <= left_s)
 
 
 def attempt_cap(base: Node) -> float | None:

@@ -250,7 +250,8 @@ def test_time_limit_caps_execution_and_stops(task_dir, tmp_path, settings_factor
     res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
     assert time.monotonic() - t0 < 12
     assert res.status == "time" and len(res.journal) == 1
-    assert "timed out" in res.journal.get("0").error
+    node = res.journal.get("0")
+    assert "timed out" in node.error and node.timings["timeout"] == node.timings["exec"]  # marked as cut
 
 
 def test_safety_net_inserts_recipe_draft(task_dir, tmp_path, settings_factory):

@@ -14,7 +14,15 @@ from automind.cli import app
 from automind.config import DEFAULT_STEPS, DEFAULT_TIME_LIMIT_S, SearchConfig, load_config
 from automind.roles import AblationRun
 from automind.run import solve
-from automind.search.budget import ablation_slices, attempt_cap, estimate, fits, lower_bound
+from automind.search.budget import (
+    FIT_SHARE,
+    ablation_slices,
+    attempt_cap,
+    estimate,
+    fits,
+    lower_bound,
+    start_share,
+)
 from automind.search.journal import Journal, MetricValue, Node
 
 
@@ -53,6 +61,20 @@ def test_estimates_come_from_earlier_executions_of_the_same_kind():
     assert fits(30.0, 15.0) and not fits(30.0, 14.0) and fits(30.0, None)  # half the estimate must be left
     assert fits(None, 6.0, floor_s=5.0) and not fits(None, 4.0, floor_s=5.0)  # and never less than the floor
     assert lower_bound(j, "draft") == 10.0 and lower_bound(j, "ensemble") == 0.0  # shortest training run
+
+
+def test_a_killed_execution_never_shortens_the_estimate_and_an_ensemble_needs_all_of_its_own():
+    """A run time cut by the deadline is a lower bound: counted, each kill made the next try look cheaper
+    (two ensemble rounds in a row once started with half their estimate left and were both killed)."""
+    j = Journal(lower_is_better=False)
+    a = j.append(_node("draft", 20.0))
+    j.append(_node("ensemble", 4.7, a))
+    killed = j.append(_node("ensemble", 3.1, a))
+    killed.timings["timeout"] = 3.1
+    assert estimate(j, "ensemble") == 4.7
+    assert start_share("ensemble") == 1.0 and start_share("draft") == FIT_SHARE
+    assert not fits(4.7, 3.8, share=start_share("ensemble")) and fits(4.7, 4.7, share=start_share("ensemble"))
+    assert fits(4.7, 3.8, share=start_share("draft"))  # a training script scales down to the time it gets
 
 
 def test_sandbox_cuts_executions_to_the_deadline_and_tells_the_limit(task_dir, tmp_path):
