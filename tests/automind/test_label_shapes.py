@@ -45,6 +45,29 @@ def test_the_positive_class_of_true_false_labels_is_true_itself():
     assert positive_label(np.array([0, 1])) == 1 and positive_label(["no", "yes"]) == "yes"
 
 
+def test_the_fast_map_score_of_ensemble_selection_is_the_metric_itself():
+    from automind.metrics import map_at_k
+
+    rng = np.random.default_rng(0)
+    saved = dict(rt.CFG), rt.METRIC_FN, dict(rt.METRIC_DEFAULTS)
+    try:
+        rt.CFG.clear()
+        rt.CFG.update(
+            metric="map@3", problem="multiclass", kind="ranking", classes=list("abcdef"), n_classes=6
+        )
+        rt.METRIC_FN, rt.METRIC_DEFAULTS = map_at_k, {"k": 3}
+        y = rng.integers(0, 6, 300)
+        p = rng.dirichlet(np.ones(6), 300)
+        p[np.arange(300), y] += rng.random(300) * 0.5
+        assert rt.fast_score(y, p) == pytest.approx(rt.metric_score(y, p)) and 0.3 < rt.metric_score(y, p) < 1
+    finally:
+        rt.CFG.clear()
+        rt.CFG.update(saved[0])
+        rt.METRIC_FN = saved[1]
+        rt.METRIC_DEFAULTS.clear()
+        rt.METRIC_DEFAULTS.update(saved[2])
+
+
 def _task(root: Path, name: str, seed: int) -> Task:
     rng = np.random.default_rng(seed)
     n = 900

@@ -45,7 +45,9 @@ def test_grading_failure_is_its_own_exit_code(task, tmp_path):
     report = json.loads(r.stdout)
     assert r.exit_code == 4 and report["outcome"] == "not graded"
     assert "grading failed" in report["reason"] and "target column" in report["reason"]
-    (task.private_dir / "answers.csv").write_text('id,y\n3,"0\n')  # unreadable answers (an open quote): no traceback
+    (task.private_dir / "answers.csv").write_text(
+        'id,y\n3,"0\n'
+    )  # unreadable answers (an open quote): no traceback
     r = invoke(str(task.root), str(script))
     assert r.exit_code == 4 and "not graded" in r.output and "Traceback" not in r.output
 
