@@ -43,6 +43,7 @@ from automind.run_setup import (
     open_memory,
     out_dir_problem,
     relocate_run,
+    require_readers,
     resolve_task,
     restore_usage,
     versions,
@@ -766,6 +767,7 @@ def solve(
         raise RunError(why)
     from automind.sandbox.core import preflight
 
+    require_readers(task)  # as refused inputs, before anything is written
     sandbox = preflight(task, settings)  # refused inputs stop here, before anything is written
     if roles is None:  # before the folder exists, so a bad --llm spec leaves no empty run behind
         roles = assemble.make_roles(settings)
@@ -869,6 +871,7 @@ def resume(
     task = reattach(Task.load(info["task"]["path"]), info["task"].get("leaderboards"))
     from automind.sandbox.core import preflight
 
+    require_readers(task)
     sandbox = preflight(task, settings)
     info["sandbox"] = sandbox.describe()
     for fallback in (sandbox.fallback, lock.unguarded):

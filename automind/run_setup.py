@@ -214,6 +214,23 @@ def resolve_task(arg: str | os.PathLike[str]) -> Task:
     return Task.load(path)
 
 
+def require_readers(task: Task) -> None:
+    """Refuse a task whose tables need a reader that is not installed (Parquet: the `parquet` extra) before
+    the run starts; otherwise every node would fail on it."""
+    import importlib.util
+
+    from automind.extras import install_hint
+    from automind.task import TaskError
+
+    parquet = [p for p in (*task.train_paths, *task.test_paths) if p.suffix.lower() == ".parquet"]
+    if parquet and importlib.util.find_spec("pyarrow") is None:
+        raise TaskError(
+            task.root,
+            [f"{parquet[0]}: a Parquet table; reading it needs the 'pyarrow' package, not installed: "
+             f"{install_hint('pyarrow')}"],
+        )  # fmt: skip
+
+
 def load_analysis(
     task: Task, run_dir: Path, fallbacks: list[str]
 ) -> tuple[DataAnalysis | None, str, dict[str, Any]]:

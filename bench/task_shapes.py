@@ -460,6 +460,92 @@ def _id_last(out: Path) -> None:
         table[list(reversed(table.columns))].to_csv(path, index=False)
 
 
+def _simple_frame(seed: int, n: int = 3000) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    colour = rng.choice(["red", "green", "blue"], n)
+    df = pd.DataFrame(X, columns=[f"k{i}" for i in range(5)]).assign(colour=colour)
+    df["y"] = 2 * X[:, 0] - X[:, 1] + (colour == "red") * 1.5 + rng.normal(0, 0.5, n)
+    return df
+
+
+def _parquet(out: Path) -> None:
+    """Training and test tables as Parquet files (task.yaml names them), RMSE."""
+    prepare_task(_simple_frame(31), out, "y", "rmse", name=out.name)
+    _convert_tables(out, ".parquet", lambda df, p: df.to_parquet(p, index=False))
+
+
+def _tsv(out: Path) -> None:
+    """Training and test tables separated by tabs (.tsv), RMSE."""
+    prepare_task(_simple_frame(32), out, "y", "rmse", name=out.name)
+    _convert_tables(out, ".tsv", lambda df, p: df.to_csv(p, sep="\t", index=False))
+
+
+def _convert_tables(out: Path, suffix: str, write: Callable[[pd.DataFrame, Path], None]) -> None:
+    import yaml
+
+    for name in ("train", "test"):
+        src = out / "public" / f"{name}.csv"
+        write(pd.read_csv(src), src.with_suffix(suffix))
+        src.unlink()
+    spec_path = out / "task.yaml"
+    spec = yaml.safe_load(spec_path.read_text())
+    spec["train_files"], spec["test_files"] = [f"train{suffix}"], [f"test{suffix}"]
+    spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
+
+
+def _positional(out: Path) -> None:
+    """A test file without the id column: submission rows follow the test rows in order; MAE."""
+    prepare_task(_simple_frame(33), out, "y", "mae", name=out.name)
+    test_path = out / "public" / "test.csv"
+    pd.read_csv(test_path).drop(columns="id").to_csv(test_path, index=False)
+
+
+def _binary_two_columns(out: Path) -> None:
+    """A binary task whose submission has one probability column per class ('no', 'yes'), log loss."""
+    df = _simple_frame(34)
+    df["y"] = np.where(df["y"] > df["y"].median(), "yes", "no")
+    prepare_task(df, out, "y", "log_loss", name=out.name)
+    path = out / "public" / "sample_submission.csv"
+    sample = pd.read_csv(path)
+    pd.DataFrame({"id": sample["id"], "no": 0.5, "yes": 0.5}).to_csv(path, index=False)
+
+
+def _text_macro_f1(out: Path) -> None:
+    """Short reviews in five topics, macro F1 (every class counts alike, one rare)."""
+    rng = np.random.default_rng(35)
+    topics = {"battery": ["charge", "battery", "power", "hours"], "screen": ["display", "bright", "pixels"],
+              "price": ["cheap", "expensive", "cost", "value"], "sound": ["speaker", "loud", "bass"],
+              "shipping": ["delivery", "late", "box", "courier"]}  # fmt: skip
+    filler = ["the", "was", "really", "quite", "this", "phone", "and", "not", "very", "my"]
+    names = list(topics)
+    rows = []
+    for _ in range(2500):
+        topic = rng.choice(names, p=[0.3, 0.3, 0.2, 0.15, 0.05])
+        words = list(rng.choice(filler, 9)) + list(rng.choice(topics[topic], 2))
+        rng.shuffle(words)
+        rows.append({"review": " ".join(words), "stars": int(rng.integers(1, 6)), "topic": topic})
+    prepare_task(pd.DataFrame(rows), out, "topic", "f1_macro", name=out.name)
+
+
+def _zero_inflated(out: Path) -> None:
+    """A count that is zero nine times in ten (claims, sales of a rare item), MAE: the median is 0."""
+    rng = np.random.default_rng(36)
+    n = 5000
+    X = rng.normal(size=(n, 4))
+    active = rng.random(n) < 1 / (1 + np.exp(-(X[:, 0] * 2 - 3)))
+    y = np.where(active, rng.poisson(np.exp(1 + X[:, 1])), 0)
+    prepare_task(pd.DataFrame(X, columns=["z0", "z1", "z2", "z3"]).assign(claims=y), out, "claims", "mae",
+                 name=out.name)  # fmt: skip
+
+
+def _big_values(out: Path) -> None:
+    """House prices in the billions (a currency with small units), RMSE on that scale."""
+    df = _simple_frame(37)
+    df["y"] = (df["y"] * 3e8 + 2e9).round(0)
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -502,6 +588,13 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "mixed-types": ("numbers with a few words among them, 0/1 as text, RMSE", _mixed_types),
     "zoned-times": ("ISO timestamps with time-zone offsets, an hour-of-day effect, MAE", _zoned_times),
     "id-last": ("the sample submission's id column last, 3 classes, accuracy", _id_last),
+    "parquet": ("training and test tables as Parquet, RMSE", _parquet),
+    "tsv": ("tables separated by tabs (.tsv), RMSE", _tsv),
+    "positional": ("a test file without the id column (rows in order), MAE", _positional),
+    "binary-two-columns": ("a probability column per class of a binary task, log loss", _binary_two_columns),
+    "text-macro-f1": ("short reviews in five topics, one rare, macro F1", _text_macro_f1),
+    "zero-inflated": ("a count that is 0 nine times in ten, MAE", _zero_inflated),
+    "big-values": ("a target in the billions, RMSE", _big_values),
 }
 
 

@@ -1,6 +1,7 @@
-"""Label shapes the offline recipes once got wrong (found by bench/task_shapes.py, 2026-12-01): tables not
-written in UTF-8, MAP@k rankings, ROC AUC over several classes, True/False labels. Each recipe draft must
-run, score itself on the metric's own terms and write a submission the grader accepts."""
+"""Task shapes the offline path once got wrong (found by bench/task_shapes.py, 2026-12-01): tables not
+written in UTF-8, Parquet tables without their reader, MAP@k rankings, ROC AUC over several classes,
+True/False labels. Each recipe draft must run, score itself on the metric's own terms and write a
+submission the grader accepts."""
 
 from __future__ import annotations
 
@@ -38,6 +39,28 @@ def test_a_table_is_read_in_the_first_encoding_that_decodes_all_of_it(tmp_path):
     assert df.attrs["encoding"] == "cp1252" and df.loc[0, "city"] == "Montréal" and df.loc[0, "price"] == "2€"
     assert rt.TEXT_ENCODINGS == TEXT_ENCODINGS  # the scripts try the same order as automind
     assert rt.read_table(cp1252).equals(df)
+
+
+def test_a_parquet_task_without_its_reader_is_refused_before_the_run_starts(tmp_path, monkeypatch):
+    import importlib.util
+
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    root = prepare_task(pd.DataFrame({"x": range(40), "y": [0.5 * i for i in range(40)]}), tmp_path / "t", "y",
+                        "rmse")  # fmt: skip
+    (root / "public" / "train.csv").rename(root / "public" / "train.parquet")  # only its name is looked at
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a)
+    )
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    text = " ".join(res.output.split())
+    assert "train.parquet: a Parquet table" in text and 'pip install "automind[parquet]"' in text
+    assert not out.exists()  # refused before anything is written
 
 
 def test_the_positive_class_of_true_false_labels_is_true_itself():
