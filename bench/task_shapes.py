@@ -338,15 +338,20 @@ def _day_first_dates(out: Path) -> None:
     prepare_task(df, out, "y", "rmse", name=out.name)
 
 
+def _rare_events(out: Path, seed: int, n: int, k: int, prefix: str, logit: Callable[[np.ndarray], np.ndarray],
+                 target: str, metric: str) -> None:  # fmt: skip
+    """k normal columns and a 0/1 target drawn from a logistic model (rare when the intercept is low)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, k))
+    df = pd.DataFrame(X, columns=[f"{prefix}{i}" for i in range(k)])
+    df[target] = (rng.random(n) < 1 / (1 + np.exp(-logit(X)))).astype(int)
+    prepare_task(df, out, target, metric, name=out.name)
+
+
 def _gini(out: Path) -> None:
     """30,000 rows with 3 % positives, normalised Gini (an insurance-claims metric: 2 AUC - 1)."""
-    rng = np.random.default_rng(21)
-    n = 30_000
-    X = rng.normal(size=(n, 10))
-    logit = -4 + 0.8 * X[:, 0] - 0.6 * X[:, 1] + 0.4 * X[:, 2] * X[:, 3]
-    df = pd.DataFrame(X, columns=[f"ps_{i}" for i in range(10)])
-    df["claim"] = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
-    prepare_task(df, out, "claim", "gini", name=out.name)
+    _rare_events(out, 21, 30_000, 10, "ps_", lambda X: -4 + 0.8 * X[:, 0] - 0.6 * X[:, 1] + 0.4 * X[:, 2] * X[:, 3],
+                 "claim", "gini")  # fmt: skip
 
 
 def _spearman(out: Path) -> None:
@@ -406,13 +411,7 @@ def _tiny_train_big_test(out: Path) -> None:
 
 def _rare_positives_f1(out: Path) -> None:
     """1 % positives scored by F1: predicting the majority scores 0, so the cut point decides."""
-    rng = np.random.default_rng(27)
-    n = 20_000
-    X = rng.normal(size=(n, 6))
-    logit = -5.5 + 1.5 * X[:, 0] + X[:, 1] - X[:, 2]
-    df = pd.DataFrame(X, columns=[f"r{i}" for i in range(6)])
-    df["fraud"] = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
-    prepare_task(df, out, "fraud", "f1", name=out.name)
+    _rare_events(out, 27, 20_000, 6, "r", lambda X: -5.5 + 1.5 * X[:, 0] + X[:, 1] - X[:, 2], "fraud", "f1")
 
 
 def _mixed_types(out: Path) -> None:

@@ -23,8 +23,8 @@ ATTEMPT_FLOOR_S = 20.0
 
 
 # An ensemble script cannot do less in less time: starting the interpreter and loading the saved
-# predictions are most of it, so it starts only with its whole estimate left (at 60 s, five of six runs
-# ended on an ensemble round started with half its estimate and killed).
+# predictions are most of it, so it starts only with its whole estimate left (three of fourteen 60 s runs
+# ended on ensemble rounds started with half their estimate left and killed).
 ENSEMBLE_SHARE = 1.0
 
 
