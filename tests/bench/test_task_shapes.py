@@ -1,0 +1,38 @@
+"""bench/task_shapes.py builds what each shape promises, as a task `automind task check` accepts."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pandas as pd
+import pytest
+
+from automind.csv_scan import text_encoding
+from automind.task import Task
+from automind.task_checks import check_task
+
+# the shapes added on 2026-12-01 (thirty-eighth part); "large" and the other older ones are slower to build
+NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "bool-target", "question-marks",
+       "odd-names", "tiny-train", "rare-f1", "mixed-types", "zoned-times", "id-last", "parquet", "tsv",
+       "positional", "binary-two-columns", "text-macro-f1", "zero-inflated", "big-values"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, bench):
+    shapes = bench("task_shapes")
+    if name == "parquet" and importlib.util.find_spec("pyarrow") is None:
+        pytest.skip("writing Parquet needs the parquet extra")
+    shapes.make(tmp_path, [name])
+    task = Task.load(tmp_path / name)
+    assert not check_task(task).problems
+    public = task.public_dir
+    if name == "latin1":
+        assert text_encoding(public / "train.csv") == "cp1252"
+    if name == "positional":
+        assert "id" not in pd.read_csv(public / "test.csv", nrows=1).columns
+    if name == "id-last":
+        assert list(pd.read_csv(task.sample_submission_path, nrows=1).columns)[-1] == "id"
+    if name == "binary-two-columns":
+        assert list(pd.read_csv(task.sample_submission_path, nrows=1).columns) == ["id", "no", "yes"]
+    if name in ("parquet", "tsv"):
+        assert {p.suffix for p in (*task.train_paths, *task.test_paths)} == {f".{name}"}
