@@ -441,6 +441,7 @@ def _overview(run: RunData) -> dict[str, Any]:
         "cpu": cpu,
         "busy": busy_text(cpu),
         "stop_reason": info.get("stop_reason"),
+        "stopped_early": info.get("stopped_early"),
         "started_at": info.get("started_at"),
         "roles": role_names.get(info.get("roles"), info.get("roles")),
         "best_id": None if best is None else best.id,

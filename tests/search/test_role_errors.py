@@ -114,6 +114,8 @@ def test_a_search_whose_drafts_all_fail_alike_before_running_stops_and_says_why(
     info = json.loads((tmp_path / "run" / "run.json").read_text())
     assert info["stop_reason"] == "stuck" and "cannot read train.csv" in info["stopped_early"]
     assert res.summary()["stopped_early"] == res.stopped_early
+    page = (tmp_path / "run" / "report.html").read_text()
+    assert "stopped early" in page and "cannot read train.csv: bad bytes" in page
 
 
 def _failed(action: str, error: str, parent: Node | None = None) -> Node:
