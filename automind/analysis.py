@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from automind.atomic import write_text
-from automind.patterns import DATE_RE, ID_NAMES
+from automind.patterns import DATE_RE, ID_NAMES, is_free_text, text_words
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -417,11 +417,11 @@ def _column(s: pd.Series, name: str) -> ColumnInfo:
 
         head = text.head(3000).tolist()  # length statistics from a sample: plain Python is fastest here
         lengths = pd.Series(np.fromiter((len(x) for x in head), dtype=float, count=len(head)))
-        words = pd.Series(np.fromiter((len(x.split()) for x in head), dtype=float, count=len(head)))
+        words = pd.Series(np.fromiter((text_words(x) for x in head), dtype=float, count=len(head)))
         if _looks_datetime(text):
             kind = "datetime"
             summary = f"dates like {text.iloc[0]!r} .. {text.iloc[-1]!r}"
-        elif len(text) and (words.mean() >= 6 or lengths.mean() >= 60) and unique >= 0.3 * len(text):
+        elif is_free_text(head, round(unique * len(head) / len(text))):
             kind = "text"
             summary = (
                 f"free text, {lengths.mean():.0f} chars mean (median {lengths.median():.0f}, max {lengths.max():.0f}), "

@@ -13,3 +13,24 @@ ID_NAMES = re.compile(
 DATE_RE = re.compile(
     r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?|^\d{1,2}[-/]\d{1,2}[-/]\d{4}"
 )
+
+# Characters of scripts written without spaces between words (Japanese kana, CJK ideographs, Thai): there
+# one character carries about half a word, so a review of 30 characters is a sentence, not a category level.
+UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+TEXT_WORDS, TEXT_CHARS, TEXT_DISTINCT = 6, 50, 0.3
+
+
+def text_words(value: str) -> float:
+    """Words in a value: its space-separated tokens, plus half a word per character of an unspaced script."""
+    return len(value.split()) + len(UNSPACED.findall(value)) / 2
+
+
+def is_free_text(values: list[str], distinct: int) -> bool:
+    """Whether a column's values (a sample of them, as text) are free text: many words or long on average
+    (TEXT_WORDS, TEXT_CHARS) and mostly distinct (`distinct` of them, at least TEXT_DISTINCT): titles and
+    names stay categories. The data analysis and the recipes both ask this, so they name the same columns."""
+    if not values:
+        return False
+    words = sum(map(text_words, values)) / len(values)
+    chars = sum(map(len, values)) / len(values)
+    return (words >= TEXT_WORDS or chars >= TEXT_CHARS) and distinct > TEXT_DISTINCT * len(values)

@@ -545,6 +545,113 @@ def _big_values(out: Path) -> None:
     prepare_task(df, out, "y", "rmse", name=out.name)
 
 
+def _jpeg_images(out: Path) -> None:
+    """Colour JPEG images of different sizes in class-named sub-folders, the table naming each file by
+    its path; three shapes told apart by colour and position, accuracy."""
+    from PIL import Image
+
+    rng = np.random.default_rng(38)
+    rows = []
+    df_rows = []
+    for i in range(360):
+        label = ["red-square", "green-bar", "blue-dot"][i % 3]
+        w, h = int(rng.integers(24, 48)), int(rng.integers(24, 48))
+        img = rng.integers(0, 60, size=(h, w, 3)).astype(np.uint8)
+        if label == "red-square":
+            img[h // 4 : 3 * h // 4, w // 4 : 3 * w // 4, 0] = 220
+        elif label == "green-bar":
+            img[:, w // 2 - 3 : w // 2 + 3, 1] = 220
+        else:
+            img[h // 2 - 4 : h // 2 + 4, w // 2 - 4 : w // 2 + 4, 2] = 220
+        rows.append((f"img_{i:04d}", label, img))
+        df_rows.append({"image": f"img_{i:04d}", "label": label})
+    prepare_task(pd.DataFrame(df_rows), out, "label", "accuracy", name=out.name)
+    for key, label, img in rows:
+        folder = out / "public" / "images" / label[0]  # nested, not by the label a model must predict
+        folder.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(img).save(folder / f"{key}.jpg", quality=90)
+
+
+def _text_pairs(out: Path) -> None:
+    """Two short texts per row (a question and a candidate answer); is the answer on topic? Log loss."""
+    rng = np.random.default_rng(39)
+    topics = {"tax": ["refund", "income", "deduction", "filing"], "car": ["engine", "tyres", "brakes", "oil"],
+              "pet": ["puppy", "kitten", "vet", "leash"], "trip": ["flight", "hotel", "passport", "visa"]}  # fmt: skip
+    filler = ["how", "do", "i", "the", "my", "what", "is", "a", "for", "to"]
+    rows = []
+    for _ in range(3000):
+        q_topic = rng.choice(list(topics))
+        same = rng.random() < 0.5
+        a_topic = q_topic if same else rng.choice([t for t in topics if t != q_topic])
+        q = " ".join([*rng.choice(filler, 5), *rng.choice(topics[q_topic], 2)])
+        a = " ".join([*rng.choice(filler, 6), *rng.choice(topics[a_topic], 2)])
+        rows.append({"question": q, "answer": a, "relevant": int(same)})
+    prepare_task(pd.DataFrame(rows), out, "relevant", "log_loss", name=out.name)
+
+
+def _text_cjk(out: Path) -> None:
+    """Reviews in Japanese (no spaces between words), positive or negative, ROC AUC."""
+    rng = np.random.default_rng(40)
+    good, bad = (
+        ["とても良い", "最高です", "満足しました", "おすすめ"],
+        ["最悪です", "壊れていた", "残念", "返品したい"],
+    )
+    filler = ["この商品は", "配送は", "値段の割に", "使ってみて", "家族も", "今回は"]
+    rows = []
+    for _ in range(2500):
+        pos = rng.random() < 0.5
+        words = [*rng.choice(filler, 3), *rng.choice(good if pos else bad, 1), *rng.choice(filler, 2)]
+        rng.shuffle(words)
+        rows.append(
+            {"review": "".join(words) + "。", "stars_shown": int(rng.integers(1, 6)), "positive": int(pos)}
+        )
+    prepare_task(pd.DataFrame(rows), out, "positive", "roc_auc", name=out.name)
+
+
+def _long_text_regression(out: Path) -> None:
+    """Essays of 150-400 words scored 1-10 by how many topic words they use, RMSE."""
+    rng = np.random.default_rng(41)
+    vocab = [f"w{i}" for i in range(400)]
+    topic = [f"key{i}" for i in range(20)]
+    rows = []
+    for _ in range(1500):
+        n_key = int(rng.integers(0, 20))
+        words = [*rng.choice(vocab, int(rng.integers(150, 400))), *rng.choice(topic, n_key)]
+        rng.shuffle(words)
+        rows.append({"essay": " ".join(words), "score": 1 + 9 * n_key / 19 + rng.normal(0, 0.5)})
+    prepare_task(pd.DataFrame(rows), out, "score", "rmse", name=out.name)
+
+
+def _class_index_columns(out: Path) -> None:
+    """Three classes labelled 0, 1, 2 with one probability column per class named by the index, log loss."""
+    rng = np.random.default_rng(42)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    label = np.argmax(X[:, :3] + rng.normal(0, 0.7, (n, 3)), axis=1)
+    prepare_task(pd.DataFrame(X, columns=["a", "b", "c", "d"]).assign(cls=label), out, "cls", "log_loss",
+                 name=out.name)  # fmt: skip
+    path = out / "public" / "sample_submission.csv"
+    sample = pd.read_csv(path)
+    pd.DataFrame({"id": sample["id"], "0": 1 / 3, "1": 1 / 3, "2": 1 / 3}).to_csv(path, index=False)
+
+
+def _target_in_test(out: Path) -> None:
+    """A test file that carries the target column, empty (as some competitions ship it), RMSE."""
+    prepare_task(_simple_frame(43), out, "y", "rmse", name=out.name)
+    path = out / "public" / "test.csv"
+    pd.read_csv(path).assign(y=np.nan).to_csv(path, index=False)
+
+
+def _labels_with_zeros(out: Path) -> None:
+    """Class codes written with leading zeros ('01'-'04'), accuracy: the submission must keep them."""
+    rng = np.random.default_rng(44)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    codes = np.array(["01", "02", "03", "04"])[np.argmax(X + rng.normal(0, 0.5, (n, 4)), axis=1)]
+    prepare_task(pd.DataFrame(X, columns=["e", "f", "g", "h"]).assign(code=codes), out, "code", "accuracy",
+                 name=out.name)  # fmt: skip
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -594,6 +701,16 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "text-macro-f1": ("short reviews in five topics, one rare, macro F1", _text_macro_f1),
     "zero-inflated": ("a count that is 0 nine times in ten, MAE", _zero_inflated),
     "big-values": ("a target in the billions, RMSE", _big_values),
+    "jpeg-images": ("colour JPEGs of different sizes in sub-folders, accuracy", _jpeg_images),
+    "text-pairs": ("a question and an answer per row, log loss", _text_pairs),
+    "text-cjk": ("Japanese reviews without spaces, ROC AUC", _text_cjk),
+    "long-essays": ("essays of 150-400 words scored 1-10, RMSE", _long_text_regression),
+    "class-index-columns": (
+        "classes 0-2 with probability columns named '0', '1', '2', log loss",
+        _class_index_columns,
+    ),
+    "target-in-test": ("the test file carries the target column, empty, RMSE", _target_in_test),
+    "zero-codes": ("class codes '01'-'04' with leading zeros, accuracy", _labels_with_zeros),
 }
 
 

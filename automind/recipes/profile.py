@@ -51,6 +51,7 @@ class Profile:
     threads: int = 2
     fold_seed: int = 0  # the run's seed: every node validates on the same folds
     split: dict[str, str] | None = None  # how the test rows differ: {"kind": time|group, "column": ...}
+    labels_as_written: bool = False  # class codes pandas would turn into other numbers ("01" -> 1)
 
     @property
     def primary(self) -> str:
@@ -82,6 +83,7 @@ class Profile:
             "threads": self.threads,
             "n_rows": self.n_rows,
             **({"split": dict(self.split)} if self.split else {}),
+            **({"labels_as_written": True} if self.labels_as_written else {}),
         }
 
 
@@ -130,14 +132,13 @@ def _read(path: Path, nrows: int | None = None, text: bool = False):
 
 
 def _is_text(s) -> bool:
-    """Free text: long or many-worded strings that are mostly distinct (titles/names stay categorical)."""
+    """Free text (automind.patterns.is_free_text) among the first 2,000 values of a text column."""
+    from automind.patterns import is_free_text
+
     if s.dtype != object:
         return False
     v = s.dropna().astype(str).head(2000)
-    if len(v) < 10:
-        return False
-    words = v.str.split().str.len().mean()
-    return (words >= 6 or v.str.len().mean() >= 50) and v.nunique() > 0.3 * len(v)
+    return len(v) >= 10 and is_free_text(v.tolist(), v.nunique())
 
 
 def _image_files(root: Path) -> dict[str, Path]:
@@ -162,6 +163,19 @@ def _native_size(path: Path) -> int:
         return int(max(img.shape[:2]))
     except Exception:  # noqa: BLE001 - unknown format: the script will say so; assume a medium size
         return 32
+
+
+def _codes_change(path: Path, column: str, parsed) -> bool:
+    """Whether pandas reads a class column as numbers that are not what the file says ("01" -> 1, "1.50"
+    -> 1.5): the submission must write the codes as written, and the grader of a competition compares text."""
+    import numpy as np
+
+    if not np.issubdtype(parsed.dtype, np.number) or not path.name.lower().endswith((".csv", ".tsv")):
+        return False
+    text = _read(path, PROFILE_ROWS, text=True)[column]
+    text = text[text != ""].head(len(parsed))
+    numbers = parsed.head(len(text))
+    return bool((text.to_numpy() != numbers.astype(str).to_numpy()).any())
 
 
 def split_shape(train_p: Path, test_p: Path, skip: set[str]) -> dict[str, str] | None:
@@ -279,6 +293,7 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
     split = split_shape(train_p, test_p, {c for c in [id_col, *target] if c})
     if split and split["kind"] == "group":
         flags.add("new_groups")
+    written = problem in ("binary", "multiclass") and _codes_change(train_p, target[0], y)
 
     return Profile(
         train=_rel(task, train_p),
@@ -299,4 +314,5 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         n_features=len(feats),
         flags=flags,
         split=split,
+        labels_as_written=written,
     )

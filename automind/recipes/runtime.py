@@ -123,14 +123,16 @@ def time_left():
 TEXT_ENCODINGS = ("utf-8", "cp1252", "latin-1")  # automind.csv_scan's order: both read a file alike
 
 
-def read_table(path):
-    """A table by its suffix; delimited text in the first of TEXT_ENCODINGS that decodes it (logged)."""
+def read_table(path, as_written=()):
+    """A table by its suffix; delimited text in the first of TEXT_ENCODINGS that decodes it (logged), the
+    columns `as_written` kept as their text (class codes such as "01" stay "01", not 1)."""
     path = str(path)
     if path.endswith(".parquet"):
         return pd.read_parquet(path)
     if path.endswith((".json", ".jsonl")):
         return pd.read_json(path, lines=path.endswith(".jsonl"))
     kw = {"sep": "\t"} if path.endswith((".tsv", ".txt")) else {"low_memory": False}
+    kw["dtype"] = {c: str for c in as_written}
     for encoding in TEXT_ENCODINGS:
         try:
             df = pd.read_csv(path, encoding=encoding, **kw)
@@ -168,7 +170,12 @@ def read_times(values, first=None, mixed=False):
 
 def load_data():
     """train, test and sample submission; rows without a target are dropped, big data optionally subsampled."""
-    train, test, sample = read_table(CFG["train"]), read_table(CFG["test"]), read_table(CFG["sample"])
+    written = CFG["target"] if CFG.get("labels_as_written") else ()
+    train, test, sample = (
+        read_table(CFG["train"], written),
+        read_table(CFG["test"]),
+        read_table(CFG["sample"]),
+    )
     train = train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
     if CFG.get("max_rows") and len(train) > CFG["max_rows"]:
         train = (
