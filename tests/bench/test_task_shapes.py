@@ -14,7 +14,8 @@ from automind.task_checks import check_task
 # the shapes added on 2026-12-01 (thirty-eighth part); "large" and the other older ones are slower to build
 NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "bool-target", "question-marks",
        "odd-names", "tiny-train", "rare-f1", "mixed-types", "zoned-times", "id-last", "parquet", "tsv",
-       "positional", "binary-two-columns", "text-macro-f1", "zero-inflated", "big-values"]  # fmt: skip
+       "positional", "binary-two-columns", "text-macro-f1", "zero-inflated", "big-values", "jpeg-images",
+       "text-pairs", "text-cjk", "long-essays", "class-index-columns", "target-in-test", "zero-codes"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -34,5 +35,9 @@ def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, benc
         assert list(pd.read_csv(task.sample_submission_path, nrows=1).columns)[-1] == "id"
     if name == "binary-two-columns":
         assert list(pd.read_csv(task.sample_submission_path, nrows=1).columns) == ["id", "no", "yes"]
+    if name == "jpeg-images":
+        assert len(list((public / "images").rglob("*.jpg"))) == 360
+    if name == "zero-codes":
+        assert set(pd.read_csv(task.answers_path, dtype=str)["code"]) == {"01", "02", "03", "04"}
     if name in ("parquet", "tsv"):
         assert {p.suffix for p in (*task.train_paths, *task.test_paths)} == {f".{name}"}
