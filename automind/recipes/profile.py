@@ -165,31 +165,39 @@ def _native_size(path: Path) -> int:
         return 32
 
 
-def _codes_change(path: Path, column: str, parsed) -> bool:
+def _codes_change(text, parsed) -> bool:
     """Whether pandas reads a class column as numbers that are not what the file says ("01" -> 1, "1.50"
-    -> 1.5): the submission must write the codes as written, and the grader of a competition compares text."""
+    -> 1.5): the submission must write the codes as written, and the grader of a competition compares text.
+    `text` is the column as written (a text sample of the file), `parsed` as pandas read it."""
     import numpy as np
 
-    if not np.issubdtype(parsed.dtype, np.number) or not path.name.lower().endswith((".csv", ".tsv")):
+    if not np.issubdtype(parsed.dtype, np.number):
         return False
-    text = _read(path, PROFILE_ROWS, text=True)[column]
     text = text[text != ""].head(len(parsed))
     numbers = parsed.head(len(text))
     return bool((text.to_numpy() != numbers.astype(str).to_numpy()).any())
 
 
-def split_shape(train_p: Path, test_p: Path, skip: set[str]) -> dict[str, str] | None:
+def _text_sample(path: Path):
+    """A bounded sample of a delimited table as text ("" for a gap), as the holdout reads it; None for other
+    formats or an unreadable file."""
+    if not path.name.lower().endswith((".csv", ".tsv")):
+        return None
+    try:
+        return _read(path, PROFILE_ROWS, text=True)
+    except RoleError:
+        return None
+
+
+def split_shape(train, test, skip: set[str]) -> dict[str, str] | None:
     """How the test rows differ from the training rows, the way the holdout tells it (automind.holdout.split):
     later in time by a shared date column, or whole new groups of a key column; None when they look like a
-    random share. The validation folds are then shaped the same way, so the search ranks its scripts by
-    how they do on rows like the test rows."""
+    random share (or either text sample is missing: the holdout reads delimited text only). The validation
+    folds are then shaped the same way, so the search ranks its scripts by how they do on rows like the
+    test rows."""
     from automind.holdout.split import group_column, time_column
 
-    if not all(p.name.lower().endswith((".csv", ".tsv")) for p in (train_p, test_p)):
-        return None  # the holdout reads delimited text only
-    try:  # text frames, as the holdout reads them; a bounded sample of each
-        train, test = _read(train_p, PROFILE_ROWS, text=True), _read(test_p, PROFILE_ROWS, text=True)
-    except RoleError:
+    if train is None or test is None:
         return None
     if column := time_column(train, test, skip):
         return {"kind": "time", "column": column}
@@ -290,10 +298,16 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         flags.add("imbalanced")
     if importlib.util.find_spec("catboost") is not None:  # scripts run with this same interpreter
         flags.add("catboost")
-    split = split_shape(train_p, test_p, {c for c in [id_col, *target] if c})
+    text_train = _text_sample(train_p)  # read once for the split and the class codes
+    text_test = _text_sample(test_p) if text_train is not None else None
+    split = split_shape(text_train, text_test, {c for c in [id_col, *target] if c})
     if split and split["kind"] == "group":
         flags.add("new_groups")
-    written = problem in ("binary", "multiclass") and _codes_change(train_p, target[0], y)
+    written = (
+        problem in ("binary", "multiclass")
+        and text_train is not None
+        and _codes_change(text_train[target[0]], y)
+    )
 
     return Profile(
         train=_rel(task, train_p),

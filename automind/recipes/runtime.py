@@ -240,10 +240,15 @@ def to_labels(pred):
     return np.clip(np.rint(pred), lo, hi)
 
 
+def metric_params():
+    """The metric's parameters: those its name implies (k of map@5), then the task's own."""
+    return {**METRIC_DEFAULTS, **(CFG.get("metric_params") or {})}
+
+
 def to_ranking(pred):
     """Model-space class probabilities -> each row's k most likely labels, best first, space-separated (what
     a MAP@k submission holds; k from the metric's parameters)."""
-    k = int({**METRIC_DEFAULTS, **(CFG.get("metric_params") or {})}.get("k", 5))
+    k = int(metric_params().get("k", 5))
     p = np.asarray(pred)
     return ranked_labels(np.stack([1 - p, p], axis=1) if p.ndim == 1 else p, CFG["classes"], k)
 
@@ -262,7 +267,7 @@ def top_classes(p, k):
 def metric_score(y, pred):
     """The task's metric on validation predictions, given as the grader would see them in a submission:
     class labels for label metrics, P(positive class) with its label for binary probabilities."""
-    params = {**METRIC_DEFAULTS, **(CFG.get("metric_params") or {})}
+    params = metric_params()
     labelled = CFG["problem"] in ("binary", "multiclass")
     fn = METRIC_FN
     if fn is None:  # a custom `module:function` metric: only automind can import it
@@ -356,9 +361,7 @@ def date_parts(train, test, cfg):
             continue
         first = day_first(pd.concat([train[c], test[c]]))  # one reading for both files
         dates = [read_times(df[c], first) for df in (train, test)]
-        zoned = [df[c].astype(str).str.contains(ZONE_OFFSET, regex=True) for df in (train, test)]
-        clocks = [read_times(df[c].astype(str).str.replace(ZONE_OFFSET, "", regex=True).where(df[c].notna()), first)
-                  if z.any() else d for df, z, d in zip((train, test), zoned, dates, strict=True)]  # fmt: skip
+        clocks = [local_clock(df[c], d, first) for df, d in zip((train, test), dates, strict=True)]
         parts = ["year", "month", "day", "dayofweek"]
         parts += [p for p in ("hour", "minute") if getattr(clocks[0].dt, p).fillna(0).ne(0).any()]
         for df, d, local in zip((train, test), dates, clocks, strict=True):
@@ -370,6 +373,14 @@ def date_parts(train, test, cfg):
 
 
 ZONE_OFFSET = r"(?<=\d)\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2})$"  # a time's zone written after it
+
+
+def local_clock(values, utc, first):
+    """The times as their local clock read them (the zone offset dropped), or `utc` when none is written."""
+    text = values.astype(str)
+    if not text.str.contains(ZONE_OFFSET, regex=True).any():
+        return utc
+    return read_times(text.str.replace(ZONE_OFFSET, "", regex=True).where(values.notna()), first)
 
 
 # A number written for people: a sign or parentheses, a currency sign, thousands separators, a decimal part, a
@@ -1602,7 +1613,7 @@ def fast_score(y, pred):
         return float(-np.mean(np.log(p[np.arange(len(y)), np.asarray(y, dtype=int)])))
     if CFG["kind"] == "ranking" and problem in ("binary", "multiclass"):  # one true label per row
         p = np.stack([1 - pred, pred], axis=1) if pred.ndim == 1 else pred
-        k = int({**METRIC_DEFAULTS, **(CFG.get("metric_params") or {})}.get("k", 5))
+        k = int(metric_params().get("k", 5))
         hits = top_classes(p, k) == np.asarray(y, dtype=int)[:, None]
         return float((hits / np.arange(1, hits.shape[1] + 1)).sum(axis=1).mean())
     if problem == "regression" and pred.ndim == 1:
