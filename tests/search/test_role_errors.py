@@ -71,7 +71,7 @@ def test_a_latin1_train_csv_is_read_in_its_own_encoding_and_the_run_says_so(task
     cities = ["Montréal", "Québec"]
     rows[1:] = [f"{r},{cities[i % 2]}" for i, r in enumerate(rows[1:])]
     train.write_bytes(("\n".join(rows) + "\n").encode("latin-1"))
-    before = train.read_bytes()
+    before, stat = train.read_bytes(), train.stat()
     out = tmp_path / "run"
     res = CliRunner().invoke(
         app,
@@ -99,7 +99,11 @@ def test_a_latin1_train_csv_is_read_in_its_own_encoding_and_the_run_says_so(task
         c for t in analysis["tables"] if t["role"] == "train" for c in t["columns"] if c["name"] == "city"
     )
     assert "Montréal" in city["summary"] or "Québec" in city["summary"]
-    assert train.read_bytes() == before  # the user's file is untouched
+    after = train.stat()  # the user's file is untouched: content, mode, modification time
+    assert train.read_bytes() == before and (after.st_mode, after.st_mtime_ns) == (
+        stat.st_mode,
+        stat.st_mtime_ns,
+    )
 
 
 def test_a_search_whose_drafts_all_fail_alike_before_running_stops_and_says_why(
