@@ -45,17 +45,53 @@ _NOT_TEXT = [
 ]
 
 
-def not_text(path: Path) -> str | None:
-    """What a file is when its first bytes say it is not delimited text, and what to do; None for text."""
+def binary_kind(path: Path) -> tuple[str, str] | None:
+    """(what the file is, what to do) when its first bytes say it is not delimited text; None for text."""
     try:
         with path.open("rb") as f:
             head = f.read(16)
     except OSError:
         return None
-    for magic, what, fix in _NOT_TEXT:
-        if head.startswith(magic):
-            return f"{path} is {what}, not a CSV: {fix}, then pass the CSV"
-    return None
+    return next(((what, fix) for magic, what, fix in _NOT_TEXT if head.startswith(magic)), None)
+
+
+def not_text(path: Path) -> str | None:
+    """What a file passed as a CSV is when it is not delimited text, and what to do; None for text."""
+    kind = binary_kind(path)
+    return f"{path} is {kind[0]}, not a CSV: {kind[1]}, then pass the CSV" if kind else None
+
+
+def header_row(path: Path, sep: str, limit: int = 1 << 20) -> list[str]:
+    """The first row's fields as the csv module splits them (bytes that do not decode replaced): enough to
+    tell a file written with another separator, without reading the rest."""
+    with path.open("rb") as f:
+        head = f.read(limit)
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    return next(csv.reader(io.StringIO(text), delimiter=sep), [])
+
+
+def table_problem(path: Path) -> str | None:
+    """Why automind cannot read a task's table file as it is named (compressed, an archive or another
+    binary format behind a text suffix, or text split by another separator than its suffix promises) and
+    what to do; None when it can."""
+    kind = binary_kind(path)
+    if kind is not None and path.suffix.lower() != ".parquet":
+        return (
+            f"{path} is {kind[0]}; automind reads a task's tables as plain .csv/.tsv (or .parquet/.json): "
+            f"{kind[1]} into public/ and list the extracted file in task.yaml (train_files/test_files)"
+        )
+    sep = TABULAR.get(path.suffix.lower())
+    if sep is None or kind is not None:
+        return None
+    guess = looks_separated_by(header_row(path, sep), sep)
+    if guess is None:
+        return None
+    decimal = ", plus decimal=',' if numbers are written 1,5" if guess[0] == ";" else ""
+    return (
+        f"{path}: {guess[1]}. automind reads .csv tables as comma-separated and .tsv as tab-separated, so "
+        f"every row would be misread. Save a comma-separated copy (pandas: read_csv(FILE, sep={guess[0]!r}"
+        f"{decimal}, then to_csv(NEW, index=False)) and list it in task.yaml (train_files/test_files)"
+    )
 
 
 def default_separator(path: Path) -> str:

@@ -101,13 +101,22 @@ class KaggleAPI:
 
 
 def _unzip_all(raw: Path) -> None:
-    for z in sorted(raw.rglob("*.zip")):
-        with zipfile.ZipFile(z) as zf:
-            for member in zf.namelist():  # refuse paths that would land outside raw/
-                target = (z.parent / member).resolve()
-                if not target.is_relative_to(raw.resolve()):
-                    raise FetchError(f"{z}: member {member!r} would extract outside {raw}; refusing.")
-            zf.extractall(z.parent)
+    """Extract every zip under raw/, and the zips those hold (older competitions ship train.csv.zip inside
+    the competition's archive), each once."""
+    done: set[Path] = set()
+    while todo := sorted(set(raw.rglob("*.zip")) - done):
+        for z in todo:
+            done.add(z)
+            _unzip(z, raw)
+
+
+def _unzip(z: Path, raw: Path) -> None:
+    with zipfile.ZipFile(z) as zf:
+        for member in zf.namelist():  # refuse paths that would land outside raw/
+            target = (z.parent / member).resolve()
+            if not target.is_relative_to(raw.resolve()):
+                raise FetchError(f"{z}: member {member!r} would extract outside {raw}; refusing.")
+        zf.extractall(z.parent)
 
 
 def _find(raw: Path, word: str) -> Path | None:

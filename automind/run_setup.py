@@ -215,20 +215,26 @@ def resolve_task(arg: str | os.PathLike[str]) -> Task:
 
 
 def require_readers(task: Task) -> None:
-    """Refuse a task whose tables need a reader that is not installed (Parquet: the `parquet` extra) before
-    the run starts; otherwise every node would fail on it."""
+    """Refuse a task whose tables automind cannot read as named before the run starts; otherwise every node
+    would fail on them, or worse, run on misread rows: a Parquet table without pyarrow (the `parquet`
+    extra), a compressed or binary file behind a table's name, text split by another separator than its
+    suffix promises (csv_scan.table_problem)."""
     import importlib.util
 
+    from automind.csv_scan import table_problem
     from automind.extras import install_hint
     from automind.task import TaskError
 
-    parquet = [p for p in (*task.train_paths, *task.test_paths) if p.suffix.lower() == ".parquet"]
+    tables = [p for p in (*task.train_paths, *task.test_paths) if p.is_file()]
+    problems = [why for p in tables if (why := table_problem(p))]
+    parquet = [p for p in tables if p.suffix.lower() == ".parquet"]
     if parquet and importlib.util.find_spec("pyarrow") is None:
-        raise TaskError(
-            task.root,
-            [f"{parquet[0]}: a Parquet table; reading it needs the 'pyarrow' package, not installed: "
-             f"{install_hint('pyarrow')}"],
-        )  # fmt: skip
+        problems.append(
+            f"{parquet[0]}: a Parquet table; reading it needs the 'pyarrow' package, not installed: "
+            f"{install_hint('pyarrow')}"
+        )
+    if problems:
+        raise TaskError(task.root, problems)
 
 
 def load_analysis(

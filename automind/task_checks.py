@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automind.csv_scan import TABULAR, first_undecodable, scan_csv_file, text_encoding
+from automind.csv_scan import TABULAR, first_undecodable, scan_csv_file, table_problem, text_encoding
 from automind.task import Task
 
 SHOW_LINES = 8
@@ -58,6 +58,9 @@ def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
         return None  # a folder of files, or missing (inspect_task already said so)
     if path.stat().st_size == 0:
         res.problems.append(f"{path}: empty file. Put the header and the data rows in it.")
+        return None
+    if why := table_problem(path):  # compressed, binary, or split by another separator than its suffix's
+        res.problems.append(why)
         return None
     if suffix == ".parquet":
         return _parquet_columns(path, res)

@@ -652,6 +652,102 @@ def _labels_with_zeros(out: Path) -> None:
                  name=out.name)  # fmt: skip
 
 
+def _rewrite_tables(out: Path, write: Callable[[pd.DataFrame, Path], None], files: tuple[str, ...]) -> None:
+    """Rewrite public CSV files in place with another writer (same rows, another byte layout)."""
+    for f in files:
+        path = out / "public" / f
+        write(pd.read_csv(path, dtype=str, keep_default_na=False), path)
+
+
+def _bom(out: Path) -> None:
+    """Every public file starts with a UTF-8 byte-order mark (a spreadsheet's CSV export); ROC AUC."""
+    prepare_task(_binary_frame(40), out, "bought", "roc_auc", name=out.name)
+    _rewrite_tables(out, lambda df, p: df.to_csv(p, index=False, encoding="utf-8-sig"),
+                    ("train.csv", "test.csv", "sample_submission.csv"))  # fmt: skip
+
+
+def _binary_frame(seed: int, n: int = 3000) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    shop = rng.choice(["web", "store", "phone"], n)
+    logit = 1.2 * X[:, 0] - X[:, 1] + (shop == "web") * 0.8 + rng.normal(0, 0.7, n)
+    return pd.DataFrame(X, columns=[f"f{i}" for i in range(4)]).assign(
+        shop=shop, bought=(logit > 0).astype(int)
+    )
+
+
+def _semicolon(out: Path) -> None:
+    """Tables in the European spreadsheet layout: ';' between fields, decimal commas; RMSE."""
+    prepare_task(_simple_frame(41), out, "y", "rmse", name=out.name)
+    _rewrite_tables(out, lambda df, p: df.apply(lambda c: c.str.replace(".", ",", regex=False)
+                                               if c.name != "colour" else c).to_csv(p, sep=";", index=False),
+                    ("train.csv", "test.csv"))  # fmt: skip
+
+
+def _zipped(out: Path) -> None:
+    """Training and test tables shipped as train.csv.zip / test.csv.zip (as Kaggle downloads them); accuracy."""
+    import zipfile
+
+    import yaml
+
+    df = _binary_frame(42)
+    df["bought"] = df["bought"].map({0: "no", 1: "yes"})
+    prepare_task(df, out, "bought", "accuracy", name=out.name)
+    for name in ("train", "test"):
+        src = out / "public" / f"{name}.csv"
+        with zipfile.ZipFile(src.with_suffix(".csv.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+            z.write(src, f"{name}.csv")
+        src.unlink()
+    spec_path = out / "task.yaml"
+    spec = yaml.safe_load(spec_path.read_text())
+    spec["train_files"], spec["test_files"] = ["train.csv.zip"], ["test.csv.zip"]
+    spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
+
+
+def _unnamed_index(out: Path) -> None:
+    """Training and test files written with pandas' row index as an unnamed first column; MAE."""
+    prepare_task(_simple_frame(43), out, "y", "mae", name=out.name)
+    _rewrite_tables(out, lambda df, p: df.to_csv(p, index=True), ("train.csv", "test.csv"))
+
+
+def _crlf_quoted(out: Path) -> None:
+    """Windows line ends and quoted free text holding commas, quotes and line breaks; log loss."""
+    rng = np.random.default_rng(44)
+    good = ["great value", "works well", "arrived early", "love it", "five stars"]
+    bad = [
+        "broke after a week",
+        "never arrived",
+        "poor, cheap plastic",
+        'the "deal" was a lie',
+        "refund please",
+    ]
+    rows = []
+    for _ in range(3000):
+        happy = rng.random() < 0.5
+        words = rng.choice(good if happy else bad, 2)
+        text = f"{words[0]},\n{words[1]}" if rng.random() < 0.3 else f"{words[0]}, {words[1]}"
+        rows.append({"review": text, "stars": int(rng.integers(3, 6) if happy else rng.integers(1, 4)),
+                     "happy": int(happy)})  # fmt: skip
+    prepare_task(pd.DataFrame(rows), out, "happy", "log_loss", name=out.name)
+    _rewrite_tables(out, lambda df, p: df.to_csv(p, index=False, lineterminator="\r\n"),
+                    ("train.csv", "test.csv", "sample_submission.csv"))  # fmt: skip
+
+
+def _uuid_ids(out: Path) -> None:
+    """Row ids that are random hex UUIDs, four classes, macro F1."""
+    import uuid
+
+    rng = np.random.default_rng(45)
+    n = 3000
+    X = rng.normal(size=(n, 5))
+    kind = np.array(["w", "x", "y", "z"])[np.argmax(X[:, :4] + rng.normal(0, 0.5, (n, 4)), axis=1)]
+    ids = [
+        str(uuid.UUID(int=int(rng.integers(0, 2**63)) << 64 | int(rng.integers(0, 2**63)))) for _ in range(n)
+    ]
+    df = pd.DataFrame(X, columns=[f"v{i}" for i in range(5)]).assign(row_id=ids, kind=kind)
+    prepare_task(df, out, "kind", "f1_macro", id_col="row_id", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -711,6 +807,15 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     ),
     "target-in-test": ("the test file carries the target column, empty, RMSE", _target_in_test),
     "zero-codes": ("class codes '01'-'04' with leading zeros, accuracy", _labels_with_zeros),
+    "bom": ("every file starts with a UTF-8 byte-order mark, ROC AUC", _bom),
+    "semicolon": ("';' between fields and decimal commas, RMSE", _semicolon),
+    "zipped": ("train.csv.zip and test.csv.zip, yes/no labels, accuracy", _zipped),
+    "unnamed-index": ("pandas' row index as an unnamed first column, MAE", _unnamed_index),
+    "crlf-quoted": (
+        "Windows line ends, quoted text with commas, quotes and line breaks, log loss",
+        _crlf_quoted,
+    ),
+    "uuid-ids": ("hex UUID row ids, 4 classes, macro F1", _uuid_ids),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 
@@ -129,6 +130,27 @@ def test_fetch_with_fake_api(tmp_path):
 
     t = Task.load(out)
     assert t.spec.metric.name == "accuracy" and t.spec.id_column == "PassengerId" and t.name == "fake-comp"
+
+
+def test_fetch_extracts_tables_zipped_inside_the_competition_zip(tmp_path):
+    """Older competitions ship train.csv.zip inside the competition's archive: the fetch extracted only the
+    outer zip and then found no train.csv."""
+
+    class Nested(FakeKaggle):
+        def download(self, slug, dest):
+            super().download(slug, dest)
+            outer = dest / f"{slug}.zip"
+            with zipfile.ZipFile(outer) as z:
+                inner = {n: z.read(n) for n in z.namelist()}
+            with zipfile.ZipFile(outer, "w") as z:
+                for name, data in inner.items():
+                    buf = io.BytesIO()
+                    with zipfile.ZipFile(buf, "w") as member:
+                        member.writestr(name, data)
+                    z.writestr(f"{name}.zip", buf.getvalue())
+
+    out = fetch_competition("nested", tmp_path / "k", api=Nested())
+    assert (out / "raw/train.csv").is_file() and len(pd.read_csv(out / "private/answers.csv")) == 10
 
 
 def test_fetch_errors(tmp_path):

@@ -63,6 +63,52 @@ def test_a_parquet_task_without_its_reader_is_refused_before_the_run_starts(tmp_
     assert not out.exists()  # refused before anything is written
 
 
+def test_tables_automind_would_misread_are_refused_before_the_run_and_named_by_task_check(tmp_path):
+    """A ';'-separated train.csv solved to 'valid' nodes on garbage rows (RMSE 5.6e15: pandas makes the
+    extra fields an index); train.csv.zip failed every node with 'list it in train_files' though it was
+    listed. Both are now refused before anything is written, saying what the file is and what to do."""
+    import zipfile
+
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+    from automind.csv_scan import table_problem
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=60).round(3), "y": rng.normal(size=60).round(3)})
+    root = prepare_task(df, tmp_path / "t", "y", "rmse")
+    train = root / "public" / "train.csv"
+    assert table_problem(train) is None
+    plain = train.read_bytes()
+    pd.read_csv(train).to_csv(train, sep=";", decimal=",", index=False)
+    out = tmp_path / "run"
+    runner = CliRunner()
+    res = runner.invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 1 and "Traceback" not in res.output and not out.exists()
+    assert "train.csv: the header row reads as one column" in text and "separated by ';'" in text
+    assert "decimal=','" in text
+    check = " ".join(runner.invoke(app, ["task", "check", str(root)]).output.split())
+    assert "separated by ';'" in check
+
+    with zipfile.ZipFile(train.with_suffix(".csv.zip"), "w") as z:
+        z.writestr("train.csv", plain)
+    train.unlink()
+    assert Task.load(root).train_paths[0].name == "train.csv.zip"  # found by its name, as the user left it
+    res = runner.invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 1 and not out.exists() and "train.csv.zip is a zip archive" in text
+    assert "extract the CSV" in " ".join(runner.invoke(app, ["task", "check", str(root)]).output.split())
+
+
+def test_a_one_column_table_is_not_taken_for_another_separator(tmp_path):
+    from automind.csv_scan import table_problem
+
+    one = tmp_path / "one.csv"
+    one.write_text("review\n\"good; would buy again\"\nbad\n")
+    assert table_problem(one) is None
+
+
 def test_the_positive_class_of_true_false_labels_is_true_itself():
     assert positive_label(np.array([False, True, False])) is True
     assert positive_label(np.array([0, 1])) == 1 and positive_label(["no", "yes"]) == "yes"
