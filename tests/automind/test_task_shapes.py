@@ -105,7 +105,7 @@ def test_a_one_column_table_is_not_taken_for_another_separator(tmp_path):
     from automind.csv_scan import table_problem
 
     one = tmp_path / "one.csv"
-    one.write_text("review\n\"good; would buy again\"\nbad\n")
+    one.write_text('review\n"good; would buy again"\nbad\n')
     assert table_problem(one) is None
 
 
