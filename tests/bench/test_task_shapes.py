@@ -15,7 +15,8 @@ from automind.task_checks import check_task
 NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "bool-target", "question-marks",
        "odd-names", "tiny-train", "rare-f1", "mixed-types", "zoned-times", "id-last", "parquet", "tsv",
        "positional", "binary-two-columns", "text-macro-f1", "zero-inflated", "big-values", "jpeg-images",
-       "text-pairs", "text-cjk", "long-essays", "class-index-columns", "target-in-test", "zero-codes"]  # fmt: skip
+       "text-pairs", "text-cjk", "long-essays", "class-index-columns", "target-in-test", "zero-codes",
+       "bom", "unnamed-index", "crlf-quoted", "uuid-ids"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -39,5 +40,21 @@ def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, benc
         assert len(list((public / "images").rglob("*.jpg"))) == 360
     if name == "zero-codes":
         assert set(pd.read_csv(task.answers_path, dtype=str)["code"]) == {"01", "02", "03", "04"}
+    if name == "bom":
+        assert task.sample_submission_path.read_bytes().startswith(b"\xef\xbb\xbf")
+    if name == "unnamed-index":
+        assert pd.read_csv(public / "test.csv", nrows=1).columns[0] == "Unnamed: 0"
+    if name == "crlf-quoted":
+        raw = (public / "train.csv").read_bytes()
+        assert b"\r\n" in raw and b",\n" in raw and b'""deal""' in raw  # a break and a quote inside a field
+    if name == "uuid-ids":
+        assert len(pd.read_csv(public / "test.csv", nrows=1)["row_id"].iloc[0]) == 36
     if name in ("parquet", "tsv"):
         assert {p.suffix for p in (*task.train_paths, *task.test_paths)} == {f".{name}"}
+
+
+@pytest.mark.parametrize(("name", "why"), [("semicolon", "separated by ';'"), ("zipped", "is a zip archive")])
+def test_shapes_automind_refuses_are_named_by_the_check(name, why, tmp_path, bench):
+    bench("task_shapes").make(tmp_path, [name])
+    problems = check_task(Task.load(tmp_path / name)).problems
+    assert len(problems) == 2 and all(why in p for p in problems)  # train and test, each named
