@@ -311,7 +311,8 @@ def _targets(
     if len(sub_cols) == 1:
         return yt.iloc[:, 0].to_numpy(), yp.iloc[:, 0].to_numpy()
     y_true, y_pred = yt.to_numpy(), yp.to_numpy()
-    if metric.name == "log_loss":  # one-hot answers against per-class probabilities
+    one_hot = task.spec.problem_type != "multilabel" and bool((y_true.astype(float).sum(axis=1) == 1).all())
+    if metric.name == "log_loss" and one_hot:  # one-hot answers against per-class probabilities
         return np.argmax(y_true, axis=1), y_pred.astype(float)
     return y_true, y_pred
 

@@ -125,6 +125,8 @@ def log_loss(y_true, y_pred, eps: float = 1e-15, pos_label: Any = None) -> float
     Probabilities are clipped and each row rescaled to sum to 1, as Kaggle does.
     """
     yt, yp = _arr(y_true), np.asarray(y_pred, dtype=float)
+    if yt.ndim == 2:  # several yes/no targets: a probability per column, not one distribution per row
+        return mean_columnwise_log_loss(yt, yp)
     if yp.ndim == 1 or yp.shape[1] == 1:
         p = np.clip(yp.reshape(-1), eps, 1 - eps)
         y = _binary(yt, pos_label)
@@ -133,6 +135,14 @@ def log_loss(y_true, y_pred, eps: float = 1e-15, pos_label: Any = None) -> float
     p = p / p.sum(axis=1, keepdims=True)
     idx = yt.astype(int)
     return float(-np.mean(np.log(p[np.arange(len(idx)), idx])))
+
+
+def mean_columnwise_log_loss(y_true, y_pred, eps: float = 1e-15) -> float:
+    """Binary log loss of each target column (0/1 truth, a probability per column), averaged over columns
+    (multi-label tasks such as mechanisms of action)."""
+    yt, yp = np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
+    yt, p = yt.reshape(len(yt), -1), np.clip(yp.reshape(len(yp), -1), eps, 1 - eps)
+    return float(np.mean(-np.mean(yt * np.log(p) + (1 - yt) * np.log(1 - p), axis=0)))
 
 
 def f1(y_true, y_pred, average: str | None = None, pos_label: Any = None, beta: float = 1.0) -> float:
@@ -230,6 +240,14 @@ def rmspe(y_true, y_pred) -> float:
     yt, yp = _num(y_true, y_pred)
     keep = yt != 0  # Kaggle's convention: rows with a zero target are ignored
     return float(np.sqrt(np.mean(((yt[keep] - yp[keep]) / yt[keep]) ** 2)))
+
+
+def mape(y_true, y_pred) -> float:
+    """Mean absolute percentage error in percent; rows whose target is 0 are left out (their relative
+    error has no value), as RMSPE leaves them out."""
+    yt, yp = _num(y_true, y_pred)
+    keep = yt != 0
+    return float(100.0 * np.mean(np.abs((yt[keep] - yp[keep]) / yt[keep])))
 
 
 def r2(y_true, y_pred) -> float:
@@ -386,6 +404,8 @@ _add("roc_auc", roc_auc, False, "proba", "auc", "roc auc", "auc-roc", "auroc", "
      "area under curve", "roc_auc_score", "ROC-AUC")  # fmt: skip
 _add("mean_columnwise_roc_auc", mean_columnwise_roc_auc, False, "proba", "mean-column-wise-roc-auc",
      "column-wise roc auc", "auroc-multi-label", "multilabel roc auc")  # fmt: skip
+_add("mean_columnwise_log_loss", mean_columnwise_log_loss, True, "proba", "mean-column-wise-log-loss",
+     "mean columnwise log loss", "column-wise log loss", "multilabel log loss", "meancolumnwiselogloss")  # fmt: skip
 _add("normalized_gini", normalized_gini, False, "proba", "gini", "normalized gini coefficient")
 _add("log_loss", log_loss, True, "proba", "logloss", "log-loss", "binary log loss", "cross entropy", "multi-class-log-loss",
      "multiclass log loss", "multiclassloss", "multi_logloss", "mlogloss", "binary_logloss", "categorical cross entropy")  # fmt: skip
@@ -422,6 +442,8 @@ _add("rmsle", rmsle, True, "value", "root mean squared log error", "root-mean-sq
      "root mean squared logarithmic error")  # fmt: skip
 _add("msle", msle, True, "value", "mean squared log error", "mean squared logarithmic error")
 _add("rmspe", rmspe, True, "value", "root mean squared percentage error")
+_add("mape", mape, True, "value", "mean absolute percentage error", "mean-absolute-percentage-error",
+     "meanabsolutepercentageerror")  # fmt: skip
 _add("r2", r2, False, "value", "r2 score", "r squared", "coefficient of determination", "r^2")
 _add("smape", smape, True, "value", "symmetric mean absolute percentage error")
 _add("mean_columnwise_rmse", mean_columnwise_rmse, True, "value", "mcrmse", "mean-column-wise-rmse",

@@ -748,6 +748,32 @@ def _uuid_ids(out: Path) -> None:
     prepare_task(df, out, "kind", "f1_macro", id_col="row_id", name=out.name)
 
 
+def _mape(out: Path) -> None:
+    """A positive amount with multiplicative noise (sales, prices), scored by mean absolute percentage error."""
+    rng = np.random.default_rng(46)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    region = rng.choice(["north", "south", "east", "west"], n)
+    log_y = 3 + 0.6 * X[:, 0] - 0.4 * X[:, 1] + (region == "east") * 0.5 + rng.normal(0, 0.3, n)
+    df = pd.DataFrame(X, columns=[f"d{i}" for i in range(4)]).assign(
+        region=region, sales=np.exp(log_y).round(2)
+    )
+    prepare_task(df, out, "sales", "mape", name=out.name)
+
+
+def _multilabel_logloss(out: Path) -> None:
+    """Six yes/no targets per row (some rows none, some several), scored by mean column-wise log loss."""
+    rng = np.random.default_rng(47)
+    n = 3000
+    X = rng.normal(size=(n, 10))
+    W = rng.normal(size=(10, 6))
+    flags = (X @ W + rng.normal(0, 1.5, (n, 6)) > 2.0).astype(int)
+    df = pd.DataFrame(X, columns=[f"g{i}" for i in range(10)])
+    targets = [f"moa_{j}" for j in range(6)]
+    df[targets] = flags
+    prepare_task(df, out, targets, "mean_columnwise_log_loss", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -816,6 +842,11 @@ SHAPES: dict[str, tuple[str, Maker]] = {
         _crlf_quoted,
     ),
     "uuid-ids": ("hex UUID row ids, 4 classes, macro F1", _uuid_ids),
+    "mape": ("a positive amount with multiplicative noise, MAPE", _mape),
+    "multilabel-logloss": (
+        "6 yes/no targets, a row may have none or several, mean column-wise log loss",
+        _multilabel_logloss,
+    ),  # fmt: skip
 }
 
 

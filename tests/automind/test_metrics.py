@@ -74,6 +74,13 @@ def test_column_wise_metrics():
 def test_hand_computed_cases():
     # SMAPE: |100-110| / 105 = 0.0952..; |0-0| counts 0; mean * 100
     assert get_metric("smape")([100, 0], [110, 0]) == pytest.approx(100 * (10 / 105) / 2)
+    # MAPE in percent, a zero target left out: (10/100 + 10/50) / 2
+    assert get_metric("Mean Absolute Percentage Error")([100, 0, 50], [110, 5, 40]) == pytest.approx(15.0)
+    # multi-label log loss: each column's binary log loss, then their mean (not a distribution per row)
+    yt, yp = np.array([[1, 1], [0, 0]]), np.array([[0.8, 0.6], [0.1, 0.3]])
+    cols = [-(np.log(0.8) + np.log(0.9)) / 2, -(np.log(0.6) + np.log(0.7)) / 2]
+    assert get_metric("MeanColumnwiseLogLoss")(yt, yp) == pytest.approx(np.mean(cols))
+    assert get_metric("log_loss")(yt, yp) == pytest.approx(np.mean(cols))
     # MAP@3: row1 hit at rank 2 -> 1/2; row2 hit at rank 1 -> 1; row3 no hit -> 0
     assert get_metric("map@3")(["a", "b", "c"], ["x a y", "b", "z y x"]) == pytest.approx((0.5 + 1 + 0) / 3)
     # duplicate predictions count once; k limits the list

@@ -16,7 +16,7 @@ NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "boo
        "odd-names", "tiny-train", "rare-f1", "mixed-types", "zoned-times", "id-last", "parquet", "tsv",
        "positional", "binary-two-columns", "text-macro-f1", "zero-inflated", "big-values", "jpeg-images",
        "text-pairs", "text-cjk", "long-essays", "class-index-columns", "target-in-test", "zero-codes",
-       "bom", "unnamed-index", "crlf-quoted", "uuid-ids"]  # fmt: skip
+       "bom", "unnamed-index", "crlf-quoted", "uuid-ids", "mape", "multilabel-logloss"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -49,6 +49,9 @@ def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, benc
         assert b"\r\n" in raw and b",\n" in raw and b'""deal""' in raw  # a break and a quote inside a field
     if name == "uuid-ids":
         assert len(pd.read_csv(public / "test.csv", nrows=1)["row_id"].iloc[0]) == 36
+    if name == "multilabel-logloss":
+        flags = pd.read_csv(task.answers_path).drop(columns="id")
+        assert flags.shape[1] == 6 and (flags.sum(axis=1) != 1).any()  # not one-hot: a multi-label task
     if name in ("parquet", "tsv"):
         assert {p.suffix for p in (*task.train_paths, *task.test_paths)} == {f".{name}"}
 
