@@ -774,6 +774,75 @@ def _multilabel_logloss(out: Path) -> None:
     prepare_task(df, out, targets, "mean_columnwise_log_loss", name=out.name)
 
 
+def _label_commas(out: Path) -> None:
+    """Class labels holding commas and quotes ("New York, NY", 'the "Big" one'); accuracy."""
+    rng = np.random.default_rng(48)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    names = np.array(["New York, NY", "Paris, France", 'the "Big" one', "plain"])
+    df = pd.DataFrame(X, columns=[f"c{i}" for i in range(4)]).assign(
+        city=names[np.argmax(X + rng.normal(0, 0.6, (n, 4)), axis=1)]
+    )
+    prepare_task(df, out, "city", "accuracy", name=out.name)
+
+
+def _padded_ids(out: Path) -> None:
+    """Ids written with leading zeros ("000123") in every file; RMSE."""
+    df = _simple_frame(49)
+    df.insert(0, "code", [f"{i:06d}" for i in range(len(df))])
+    prepare_task(df, out, "y", "rmse", id_col="code", name=out.name)
+
+
+def _minus_one_labels(out: Path) -> None:
+    """Labels -1 and 1, ROC AUC."""
+    df = _binary_frame(50)
+    df["bought"] = np.where(df["bought"] == 1, 1, -1)
+    prepare_task(df, out, "bought", "roc_auc", name=out.name)
+
+
+def _float_labels(out: Path) -> None:
+    """Class labels written as floats (0.0, 1.0, 2.0) in the training file and the answers; accuracy."""
+    rng = np.random.default_rng(51)
+    n = 3000
+    X = rng.normal(size=(n, 3))
+    df = pd.DataFrame(X, columns=["a", "b", "c"]).assign(
+        grade=np.argmax(X + rng.normal(0, 0.5, (n, 3)), axis=1).astype(float)
+    )
+    prepare_task(df, out, "grade", "accuracy", name=out.name)
+
+
+def _mostly_missing(out: Path) -> None:
+    """Twelve columns, each 70 % empty, the gaps themselves telling (missing more often for positives); log loss."""
+    rng = np.random.default_rng(52)
+    n = 4000
+    X = rng.normal(size=(n, 12))
+    y = (X[:, :4].sum(axis=1) + rng.normal(0, 1, n) > 0).astype(int)
+    gaps = rng.random((n, 12)) < np.where(y[:, None] == 1, 0.6, 0.8)
+    df = pd.DataFrame(np.where(gaps, np.nan, X), columns=[f"m{i}" for i in range(12)]).assign(target=y)
+    prepare_task(df, out, "target", "log_loss", name=out.name)
+
+
+def _outlier_target(out: Path) -> None:
+    """A target with 1 % wild values (data-entry errors a hundred times too large), MAE."""
+    df = _simple_frame(53)
+    rng = np.random.default_rng(53)
+    wild = rng.random(len(df)) < 0.01
+    df.loc[wild, "y"] = df.loc[wild, "y"] * 100 + 500
+    prepare_task(df, out, "y", "mae", name=out.name)
+
+
+def _epoch_times(out: Path) -> None:
+    """Times as Unix epoch seconds with an hour-of-day effect; RMSE."""
+    rng = np.random.default_rng(54)
+    n = 3000
+    t = rng.integers(1_600_000_000, 1_630_000_000, n)
+    hour = (t // 3600) % 24
+    x = rng.normal(size=n)
+    df = pd.DataFrame({"ts": t, "x": x, "y": x + np.where((hour >= 8) & (hour < 18), 3.0, 0.0)
+                       + rng.normal(0, 0.5, n)})  # fmt: skip
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -846,7 +915,14 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "multilabel-logloss": (
         "6 yes/no targets, a row may have none or several, mean column-wise log loss",
         _multilabel_logloss,
-    ),  # fmt: skip
+    ),
+    "label-commas": ("class labels with commas and quotes, accuracy", _label_commas),
+    "padded-ids": ("ids with leading zeros ('000123'), RMSE", _padded_ids),
+    "minus-one-labels": ("labels -1 and 1, ROC AUC", _minus_one_labels),
+    "float-labels": ("class labels written 0.0, 1.0, 2.0, accuracy", _float_labels),
+    "mostly-missing": ("twelve columns 70 % empty, the gaps telling, log loss", _mostly_missing),
+    "outlier-target": ("1 % of targets a hundred times too large, MAE", _outlier_target),
+    "epoch-times": ("Unix epoch seconds with an hour-of-day effect, RMSE", _epoch_times),
 }
 
 

@@ -355,7 +355,10 @@ def date_parts(train, test, cfg):
     ("2021-04-24T20:00:00+02:00") gives its epoch in UTC and its calendar parts as the local clock read
     them: people open shops and switch lights on by their own clock."""
     for c in _feature_columns(train, test):
-        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+        if c in cfg.get("text_cols", []):
+            continue
+        if pd.api.types.is_numeric_dtype(train[c]):
+            epoch_parts(train, test, c)
             continue
         if not _dates_like(train[c]):
             continue
@@ -370,6 +373,31 @@ def date_parts(train, test, cfg):
                 df[f"{c}_{part}"] = getattr(local.dt, part)
             df.drop(columns=[c], inplace=True)
     return train, test
+
+
+# A numeric column is a Unix time when its name says time and every value falls in 2000-2049 as seconds or
+# milliseconds since 1970 (a name alone, or a range alone, is too weak: populations and prices reach 1e9).
+EPOCH_NAME = r"(?i)time|date|stamp|epoch|(?:^|_)ts(?:$|_)|_at$|created|updated"
+EPOCH_SCALES = {1.0: (946684800, 2524608000), 1000.0: (946684800000, 2524608000000)}
+
+
+def epoch_parts(train, test, c):
+    """Calendar parts of a Unix time column (year, month, day, day of week, and hour and minute when the
+    times carry them), the column kept as the trend: a tree cannot read the hour of day off seconds."""
+    if not re.search(EPOCH_NAME, str(c)):
+        return
+    values = pd.concat([train[c], test[c]]).dropna()
+    scale = next((k for k, (lo, hi) in EPOCH_SCALES.items() if len(values) >= 5 and values.min() >= lo
+                  and values.max() <= hi), None)  # fmt: skip
+    if scale is None:
+        return
+    times = [pd.to_datetime(df[c] / scale, unit="s") for df in (train, test)]
+    parts = ["year", "month", "day", "dayofweek"]
+    parts += [p for p in ("hour", "minute") if getattr(times[0].dt, p).fillna(0).ne(0).any()]
+    for df, t in zip((train, test), times, strict=True):
+        for part in parts:
+            df[f"{c}_{part}"] = getattr(t.dt, part)
+    log(f"'{c}' holds Unix times ({'seconds' if scale == 1 else 'milliseconds'}): added {', '.join(parts)}")
 
 
 ZONE_OFFSET = r"(?<=\d)\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2})$"  # a time's zone written after it
