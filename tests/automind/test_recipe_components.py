@@ -6,6 +6,8 @@ valid submission)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -102,6 +104,22 @@ def test_setting_one_component_changes_only_its_block(component, tasks, roles):
         assert card in (after.card, *after.tricks)
         assert plan.meta["component"] == component and plan.meta["choice"] == card
         assert State.from_code(new).budget == State.from_code(code).budget  # same allowance as the parent
+
+
+def test_mae_tasks_train_the_boosters_on_absolute_error(tasks, roles, tmp_path):
+    """A target with 1 % wild values scored MAE 9.65 against the sample's 9.70: every booster fitted squared
+    error, whose optimum the wild rows drag. For MAE the drafts carry rcp-mae-objective: LightGBM fits l1,
+    CatBoost MAE, and other families keep their losses; an RMSE task gets none of it."""
+    mae_task = Task.load(prepare_task(_frame(300, target="reg"), tmp_path / "mae", "y", "mae", name="c-mae"))
+    code = _draft(roles, mae_task)
+    assert "rcp-mae-objective" in State.from_code(code).tricks
+    assert "rcp-mae-objective" not in State.from_code(_draft(roles, tasks["rmsle"])).tricks
+    namespace: dict = {}
+    exec(re.search(r"^def params__rcp_mae_objective\(.*?(?=^\S)", code, re.S | re.M).group(0), namespace)
+    hook = namespace["params__rcp_mae_objective"]
+    assert hook({"num_leaves": 31}, {"family": "gbdt"}) == {"num_leaves": 31, "objective": "l1"}
+    assert hook({}, {"family": "catboost"}) == {"loss_function": "MAE"}
+    assert hook({"C": 1.0}, {"family": "linear"}) == {"C": 1.0}
 
 
 def test_ablations_reduce_one_component_each_to_its_neutral_form(tasks, roles):
