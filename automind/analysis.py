@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from automind.atomic import write_text
+from automind.csv_scan import open_bytes, table_suffix
 from automind.patterns import DATE_RE, ID_NAMES, is_free_text, text_words
 
 if TYPE_CHECKING:
@@ -161,7 +162,7 @@ def _analyze(task: Task) -> DataAnalysis:
     roles = {p.resolve(): "train" for p in task.train_paths} | {p.resolve(): "test" for p in task.test_paths}
     roles[task.sample_submission_path.resolve()] = "sample_submission"
     order = {"train": 0, "test": 1, "sample_submission": 2, "": 3}
-    tables = [p for p in files if p.suffix.lower() in TABLE_SUFFIXES and not p.name.startswith(".")]
+    tables = [p for p in files if table_suffix(p) in TABLE_SUFFIXES and not p.name.startswith(".")]
     for p in sorted(tables, key=lambda p: (order[roles.get(p.resolve(), "")], str(p))):
         rel = str(p.relative_to(public))
         role = roles.get(p.resolve(), "")
@@ -324,13 +325,14 @@ def count_lines(path: Path, limit_bytes: int = 2 * 2**30) -> tuple[int, bool]:
     n = read = 0
     size = path.stat().st_size
     last = b"\n"
-    with open(path, "rb") as f:
+    with open_bytes(path) as f:
         while chunk := f.read(1 << 22):
             n += chunk.count(b"\n")
             read += len(chunk)
             last = chunk[-1:]
-            if read >= limit_bytes:
-                return max(0, int(n * size / read) - 1), True
+            if read >= limit_bytes:  # a compressed file's size says nothing of its rows: a lower bound then
+                scale = size / read if table_suffix(path) == path.suffix.lower() else 1.0
+                return max(0, int(n * scale) - 1), True
     if last != b"\n":
         n += 1
     return max(0, n - 1), False
@@ -341,7 +343,7 @@ def _read_table(path: Path) -> tuple[pd.DataFrame, int, bool]:
 
     from automind.csv_scan import read_csv
 
-    suffix = path.suffix.lower()
+    suffix = table_suffix(path)  # train.csv.gz is a .csv; pandas decompresses it by its name
     if suffix in (".csv", ".tsv"):
         sep = "\t" if suffix == ".tsv" else ","
         df = read_csv(path, sep=sep, nrows=SAMPLE_ROWS, low_memory=False)

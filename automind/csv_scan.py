@@ -1,21 +1,30 @@
 """Scans of a delimited text file before pandas reads it: field counts per row, the first undecodable byte,
 and the separator a one-column header betrays; and the encoding a table not written in UTF-8 is read with.
-Shared by `task prepare` (reading the user's table), `task check` (the task's public files), grading,
+A table may be compressed as Kaggle ships it (train.csv.zip, train.csv.gz, .bz2, .xz): its format is the
+suffix before the compression's (`table_suffix`), its bytes are read through `open_bytes`, and pandas
+decompresses it by the same suffix. Shared by `task prepare` (reading the user's table), `task check` (the task's public files), grading,
 the data analysis, the holdout and the offline recipes."""
 
 from __future__ import annotations
 
+import bz2
 import codecs
 import csv
+import gzip
 import io
+import lzma
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
 
 TABULAR = {".csv": ",", ".tsv": "\t"}  # the separator each tabular suffix promises
+COMPRESSED = (".gz", ".zip", ".bz2", ".xz")  # a table's suffix may be followed by one of these (pandas' own)
 # The encodings a task's text table is tried in, first that decodes the whole file wins: UTF-8; then Windows'
 # Western European code page (what a spreadsheet on Windows saves; it names the bytes 0x80-0x9f that latin-1
 # leaves as control codes); then latin-1, which decodes any byte. The recipe scripts try the same order
@@ -45,12 +54,52 @@ _NOT_TEXT = [
 ]
 
 
-def binary_kind(path: Path) -> tuple[str, str] | None:
-    """(what the file is, what to do) when its first bytes say it is not delimited text; None for text."""
-    try:
+def table_suffix(path: Path | str) -> str:
+    """The suffix that names a table's format, lower case: ".csv" for train.csv and for train.csv.gz."""
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    if len(suffixes) >= 2 and suffixes[-1] in COMPRESSED:
+        return suffixes[-2]
+    return suffixes[-1] if suffixes else ""
+
+
+class ArchiveError(ValueError):
+    """A compressed table automind cannot read as one table (a zip of several files, a broken archive)."""
+
+
+@contextmanager
+def open_bytes(path: Path) -> Iterator[IO[bytes]]:
+    """The file's bytes, decompressed when its name ends in a compression suffix (a zip must hold one file,
+    as pandas requires)."""
+    suffix = path.suffix.lower()
+    if suffix not in COMPRESSED or table_suffix(path) == suffix:
         with path.open("rb") as f:
+            yield f
+        return
+    try:
+        if suffix == ".zip":
+            with zipfile.ZipFile(path) as z:
+                names = [n for n in z.namelist() if not n.endswith("/")]
+                if len(names) != 1:
+                    raise ArchiveError(
+                        f"{path}: a zip of {len(names)} files; a table's zip must hold exactly one"
+                    )
+                with z.open(names[0]) as f:
+                    yield f
+            return
+        stream = {".gz": gzip.GzipFile, ".bz2": bz2.BZ2File, ".xz": lzma.LZMAFile}[suffix](path, "rb")
+        with stream as f:
+            yield f
+    except (zipfile.BadZipFile, gzip.BadGzipFile, lzma.LZMAError, EOFError) as e:
+        raise ArchiveError(f"{path}: not a readable {suffix[1:]} archive ({e})") from e
+
+
+def binary_kind(path: Path) -> tuple[str, str] | None:
+    """(what the file is, what to do) when its first bytes (decompressed, for a compressed table's name) say
+    it is not delimited text; None for text."""
+    try:
+        with open_bytes(path) as f:
             head = f.read(16)
-    except OSError:
+    except (OSError, ArchiveError):
         return None
     return next(((what, fix) for magic, what, fix in _NOT_TEXT if head.startswith(magic)), None)
 
@@ -64,7 +113,7 @@ def not_text(path: Path) -> str | None:
 def header_row(path: Path, sep: str, limit: int = 1 << 20) -> list[str]:
     """The first row's fields as the csv module splits them (bytes that do not decode replaced): enough to
     tell a file written with another separator, without reading the rest."""
-    with path.open("rb") as f:
+    with open_bytes(path) as f:
         head = f.read(limit)
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
     return next(csv.reader(io.StringIO(text), delimiter=sep), [])
@@ -74,13 +123,19 @@ def table_problem(path: Path) -> str | None:
     """Why automind cannot read a task's table file as it is named (compressed, an archive or another
     binary format behind a text suffix, or text split by another separator than its suffix promises) and
     what to do; None when it can."""
+    try:
+        with open_bytes(path) as f:
+            f.read(1)
+    except ArchiveError as e:
+        return f"{e}. Extract the table into public/ and list it in task.yaml (train_files/test_files)"
     kind = binary_kind(path)
-    if kind is not None and path.suffix.lower() != ".parquet":
+    if kind is not None and table_suffix(path) != ".parquet":
         return (
-            f"{path} is {kind[0]}; automind reads a task's tables as plain .csv/.tsv (or .parquet/.json): "
-            f"{kind[1]} into public/ and list the extracted file in task.yaml (train_files/test_files)"
+            f"{path} is {kind[0]} inside; automind reads a task's tables as .csv/.tsv (plain or compressed: "
+            f".gz, .zip, .bz2, .xz), .parquet or .json: {kind[1]} into public/ and list it in task.yaml "
+            "(train_files/test_files)"
         )
-    sep = TABULAR.get(path.suffix.lower())
+    sep = TABULAR.get(table_suffix(path))
     if sep is None or kind is not None:
         return None
     guess = looks_separated_by(header_row(path, sep), sep)
@@ -95,8 +150,8 @@ def table_problem(path: Path) -> str | None:
 
 
 def default_separator(path: Path) -> str:
-    """The field separator a file's suffix promises: tab for .tsv, else the comma."""
-    return TABULAR.get(path.suffix.lower(), ",")
+    """The field separator a file's suffix promises: tab for .tsv (or .tsv.gz, ...), else the comma."""
+    return TABULAR.get(table_suffix(path), ",")
 
 
 def looks_separated_by(header: list[str], sep: str = ",") -> tuple[str, str] | None:
@@ -171,7 +226,7 @@ def first_undecodable(
     """(file offset, byte value, 1-based line) of the first byte not valid in encoding, or None; chunked."""
     decoder = codecs.getincrementaldecoder(encoding)()
     offset, lines = 0, 1
-    with path.open("rb") as f:
+    with open_bytes(path) as f:
         while block := f.read(chunk):
             try:
                 decoder.decode(block)
@@ -189,7 +244,7 @@ def first_undecodable(
 
 
 def _has_byte(path: Path, byte: bytes, chunk: int = 1 << 20) -> bool:
-    with path.open("rb") as f:
+    with open_bytes(path) as f:
         return any(byte in block for block in iter(lambda: f.read(chunk), b""))
 
 
@@ -198,10 +253,10 @@ def scan_csv_file(path: Path, sep: str = ",", encoding: str = "utf-8", errors: s
     (about four times faster than the csv module on a large file)."""
     ascii_compatible = 'a,"\n'.encode(encoding, errors="replace") == b'a,"\n'
     if not ascii_compatible or _has_byte(path, b'"'):
-        with path.open(encoding=encoding, errors=errors, newline="") as f:
-            return scan_csv(f, sep)
+        with open_bytes(path) as raw:
+            return scan_csv(io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline=""), sep)
     delim = sep.encode()
-    with path.open("rb") as f:
+    with open_bytes(path) as f:
         first = f.readline()
         header = first.decode(encoding, errors="replace").rstrip("\r\n")
         scan = BadLines(header.split(sep) if header else [])

@@ -20,11 +20,13 @@ import pandas as pd
 import yaml
 
 from automind.csv_scan import (
+    ArchiveError,
     BadLines,
     default_separator,
     first_undecodable,
     looks_separated_by,
     not_text,
+    open_bytes,
     scan_csv,
     scan_csv_file,
 )
@@ -69,6 +71,8 @@ def read_labelled_csv(
                 "with --encoding (e.g. latin-1 or cp1252); the task is written as UTF-8."
             )
         bad = scan_csv_file(path, sep, encoding)
+    except ArchiveError as e:
+        raise PrepareError(f"{e}: extract the CSV and pass it.") from e
     except (OSError, csv.Error) as e:
         raise PrepareError(f"{path}: cannot read as CSV ({e}).") from e
     if bad.header_fields == 0:
@@ -84,8 +88,8 @@ def read_labelled_csv(
                 "--on-bad-lines skip to leave them out."
             )
         rows: list[list[str]] = []
-        with path.open(encoding=encoding, newline="") as f:
-            scan_csv(f, sep, keep=rows)
+        with open_bytes(path) as raw:  # a compressed CSV (data.csv.gz) is read as the table inside
+            scan_csv(io.TextIOWrapper(raw, encoding=encoding, newline=""), sep, keep=rows)
         buffer = io.StringIO()
         csv.writer(buffer).writerows(rows)
         buffer.seek(0)

@@ -14,6 +14,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from automind.csv_scan import table_suffix
+
 ProblemType = Literal["binary", "multiclass", "multilabel", "regression", "other"]
 DATA_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl", ".txt", ".feather")
 ANSWER_NAMES = ("answers.csv", "test.csv", "solution.csv")
@@ -324,7 +326,7 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
     public = data / "public"
     if not public.is_dir():
         problems.append(f"{public}: missing. Put train/test data and sample_submission.csv there.")
-        flat = sorted(p.name for p in data.iterdir() if p.is_file() and p.suffix.lower() in DATA_SUFFIXES)
+        flat = sorted(p.name for p in data.iterdir() if p.is_file() and table_suffix(p) in DATA_SUFFIXES)
         if any("train" in n.lower() for n in flat) and any("test" in n.lower() for n in flat):
             problems.append(
                 f"{data}: holds {', '.join(flat[:6])} at its top level, like an unzipped Kaggle download. automind "

@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automind.csv_scan import TABULAR, first_undecodable, scan_csv_file, table_problem, text_encoding
+from automind.csv_scan import (
+    TABULAR,
+    first_undecodable,
+    scan_csv_file,
+    table_problem,
+    table_suffix,
+    text_encoding,
+)
 from automind.task import Task
 
 SHOW_LINES = 8
@@ -53,7 +60,7 @@ def _check_table(path: Path, res: CheckResult) -> list[str] | None:
 
 
 def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
-    suffix = path.suffix.lower()
+    suffix = table_suffix(path)
     if not path.is_file():
         return None  # a folder of files, or missing (inspect_task already said so)
     if path.stat().st_size == 0:
@@ -116,9 +123,9 @@ def _parquet_columns(path: Path, res: CheckResult) -> list[str] | None:
 def _read_column(path: Path, column: str) -> Any:
     import pandas as pd
 
-    if path.suffix.lower() == ".parquet":
+    if table_suffix(path) == ".parquet":
         return pd.read_parquet(path, columns=[column])[column]
-    sep = TABULAR[path.suffix.lower()]
+    sep = TABULAR[table_suffix(path)]
     return pd.read_csv(path, usecols=[column], sep=sep, encoding_errors="replace", low_memory=False)[column]
 
 

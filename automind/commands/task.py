@@ -188,14 +188,14 @@ def register(app: typer.Typer) -> None:
 
 def _rows(path: Path) -> str:
     """Records, not lines: a quoted field may hold line breaks (free text), which a line count adds as rows."""
-    from automind.csv_scan import TABULAR, scan_csv_file
+    from automind.csv_scan import TABULAR, ArchiveError, scan_csv_file, table_suffix
 
-    sep = TABULAR.get(path.suffix.lower())
+    sep = TABULAR.get(table_suffix(path))
     if sep is None:
         return "-"
     try:
         scan = scan_csv_file(path, sep, errors="replace")
-    except (OSError, UnicodeError):
+    except (OSError, UnicodeError, ArchiveError):
         return "unreadable"  # `task check` reports why
     return str(scan.rows + scan.count)
 

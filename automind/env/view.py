@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from automind.csv_scan import TABULAR, ArchiveError, header_row, open_bytes, table_suffix
+
 if TYPE_CHECKING:
     from automind.env.reward import Reward
     from automind.sandbox import ExecResult
@@ -92,10 +94,13 @@ class PublicInfo:
 
 
 def _rows(path: Path) -> int | None:
-    if path.suffix.lower() not in (".csv", ".tsv") or path.stat().st_size > COUNT_ROWS_BELOW:
+    if table_suffix(path) not in TABULAR or path.stat().st_size > COUNT_ROWS_BELOW:
         return None
-    with path.open("rb") as f:
-        return max(0, sum(1 for _ in f) - 1)
+    try:
+        with open_bytes(path) as f:
+            return max(0, sum(1 for _ in f) - 1)
+    except (OSError, ArchiveError):
+        return None
 
 
 def _describe(p: Path) -> PublicFile:
@@ -103,10 +108,11 @@ def _describe(p: Path) -> PublicFile:
         inner = [q for q in p.rglob("*") if q.is_file()]
         return PublicFile(f"input/{p.name}/", sum(q.stat().st_size for q in inner), files=len(inner))
     cols: tuple[str, ...] = ()
-    if p.suffix.lower() in (".csv", ".tsv"):
-        with p.open(encoding="utf-8", errors="replace") as f:
-            header = f.readline().rstrip("\r\n")
-        cols = tuple(c.strip().strip('"') for c in header.split("\t" if p.suffix.lower() == ".tsv" else ","))
+    if table_suffix(p) in TABULAR:  # plain or compressed
+        try:
+            cols = tuple(c.strip() for c in header_row(p, TABULAR[table_suffix(p)]))
+        except (OSError, ArchiveError):
+            cols = ()
     return PublicFile(f"input/{p.name}", p.stat().st_size, rows=_rows(p), columns=cols)
 
 

@@ -58,9 +58,11 @@ def _one_csv(paths: list[Path], what: str, task: Task) -> Path:
     p = paths[0]
     if not p.is_file():
         raise HoldoutUnavailable(f"{names[0]} is a folder; the holdout splits one CSV table of rows")
-    if p.suffix.lower() != ".csv":
+    from automind.csv_scan import table_suffix
+
+    if table_suffix(p) != ".csv":  # plain or compressed: the view is written compressed the same way
         raise HoldoutUnavailable(
-            f"{names[0]}: only CSV tables can be split (found {p.suffix or 'no suffix'})"
+            f"{names[0]}: only CSV tables can be split (found {table_suffix(p) or 'no suffix'})"
         )
     return p
 

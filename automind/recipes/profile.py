@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from automind.csv_scan import table_suffix
 from automind.errors import RoleError
 from automind.task import Task
 
@@ -93,15 +94,15 @@ def _rel(task: Task, path: Path) -> str:
 
 def _first_table(paths: list[Path], what: str, task: Task) -> Path:
     for p in paths:
-        if p.is_file() and p.name.lower().endswith(TABLE_SUFFIXES):
+        if p.is_file() and table_suffix(p) in TABLE_SUFFIXES:
             return p
     for p in paths:  # a folder named train/ may hold the table
         if p.is_dir():
             for q in sorted(p.iterdir()):
-                if q.is_file() and q.name.lower().endswith(TABLE_SUFFIXES):
+                if q.is_file() and table_suffix(q) in TABLE_SUFFIXES:
                     return q
     raise RoleError(
-        f"recipes need a {what} table (csv/tsv/parquet/json) in {task.public_dir}; found only "
+        f"recipes need a {what} table (csv/tsv, plain or compressed, parquet/json) in {task.public_dir}; found only "
         f"{[p.name for p in paths] or 'nothing'}. List it in task.yaml ({what}_files)."
     )
 
@@ -114,7 +115,7 @@ def _read(path: Path, nrows: int | None = None, text: bool = False):
 
     from automind.csv_scan import read_csv
 
-    name = path.name.lower()
+    name = table_suffix(path)  # train.csv.gz reads as a .csv; pandas decompresses it by its name
     try:
         if name.endswith(".parquet"):
             df = pd.read_parquet(path)
@@ -181,7 +182,7 @@ def _codes_change(text, parsed) -> bool:
 def _text_sample(path: Path):
     """A bounded sample of a delimited table as text ("" for a gap), as the holdout reads it; None for other
     formats or an unreadable file."""
-    if not path.name.lower().endswith((".csv", ".tsv")):
+    if table_suffix(path) not in (".csv", ".tsv"):
         return None
     try:
         return _read(path, PROFILE_ROWS, text=True)

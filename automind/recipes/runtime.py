@@ -124,14 +124,16 @@ TEXT_ENCODINGS = ("utf-8", "cp1252", "latin-1")  # automind.csv_scan's order: bo
 
 
 def read_table(path, as_written=()):
-    """A table by its suffix; delimited text in the first of TEXT_ENCODINGS that decodes it (logged), the
-    columns `as_written` kept as their text (class codes such as "01" stay "01", not 1)."""
+    """A table by its suffix (the one before a compression suffix, as automind.csv_scan.table_suffix reads
+    it); delimited text in the first of TEXT_ENCODINGS that decodes it (logged), the columns `as_written`
+    kept as their text (class codes such as "01" stay "01", not 1)."""
     path = str(path)
-    if path.endswith(".parquet"):
+    name = re.sub(r"\.(gz|zip|bz2|xz)$", "", path.lower())  # train.csv.gz: pandas decompresses by the name
+    if name.endswith(".parquet"):
         return pd.read_parquet(path)
-    if path.endswith((".json", ".jsonl")):
-        return pd.read_json(path, lines=path.endswith(".jsonl"))
-    kw = {"sep": "\t"} if path.endswith((".tsv", ".txt")) else {"low_memory": False}
+    if name.endswith((".json", ".jsonl")):
+        return pd.read_json(path, lines=name.endswith(".jsonl"))
+    kw = {"sep": "\t"} if name.endswith((".tsv", ".txt")) else {"low_memory": False}
     kw["dtype"] = {c: str for c in as_written}
     for encoding in TEXT_ENCODINGS:
         try:

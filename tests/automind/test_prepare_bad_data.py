@@ -255,7 +255,7 @@ def test_a_tsv_file_is_read_with_tabs(tmp_path):
     ("name", "head", "said"),
     [
         ("data.xlsx", b"PK\x03\x04rest", "a zip archive (an Excel .xlsx workbook is one too)"),
-        ("data.csv.gz", b"\x1f\x8b\x08\x00rest", "gzip-compressed"),
+        ("data.gz", b"\x1f\x8b\x08\x00rest", "gzip-compressed"),
         ("data.parquet", b"PAR1rest", "a Parquet file"),
     ],
 )
@@ -266,6 +266,31 @@ def test_a_binary_file_is_named_for_what_it_is(tmp_path, folder_state, name, hea
     before = folder_state(tmp_path)
     r = _prepare(data, tmp_path / "task")
     assert r.exit_code == 1 and f"is {said}, not a CSV" in _text(r) and "--encoding" not in _text(r)
+    assert folder_state(tmp_path) == before
+
+
+def test_a_compressed_csv_is_prepared_as_the_table_inside(tmp_path, folder_state):
+    """data.csv.gz (as Kaggle and many exports ship tables) is read through its compression, bad rows
+    named by line as in a plain file; a broken archive is named for what it is."""
+    import gzip
+
+    plain = _ragged(tmp_path / "plain.csv", (3,))
+    packed = tmp_path / "data.csv.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    r = _prepare(packed, tmp_path / "task")
+    assert r.exit_code == 1 and "line 5" in _text(r)  # the bad row, counted inside the archive
+    r = _prepare(packed, tmp_path / "task", "--on-bad-lines", "skip")
+    assert r.exit_code == 0, r.output
+    assert (
+        len(pd.read_csv(tmp_path / "task/public/train.csv"))
+        + len(pd.read_csv(tmp_path / "task/private/answers.csv"))
+        == 59
+    )
+    broken = tmp_path / "broken.csv.gz"
+    broken.write_bytes(b"\x1f\x8b\x08\x00rest")
+    before = folder_state(tmp_path)
+    r = _prepare(broken, tmp_path / "other")
+    assert r.exit_code == 1 and "not a readable gz archive" in _text(r) and "Traceback" not in r.output
     assert folder_state(tmp_path) == before
 
 
