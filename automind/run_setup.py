@@ -215,10 +215,10 @@ def resolve_task(arg: str | os.PathLike[str]) -> Task:
 
 
 def require_readers(task: Task) -> None:
-    """Refuse a task whose tables automind cannot read as named before the run starts; otherwise every node
+    """Refuse a task whose files automind cannot use as given before the run starts; otherwise every node
     would fail on them, or worse, run on misread rows: a Parquet table without pyarrow (the `parquet`
-    extra), a compressed or binary file behind a table's name, text split by another separator than its
-    suffix promises (csv_scan.table_problem)."""
+    extra), a binary file or a zip of several behind a table's name, text split by another separator than
+    its suffix promises (csv_scan.table_problem), a sample submission whose ids repeat."""
     import importlib.util
 
     from automind.csv_scan import table_problem
@@ -227,6 +227,8 @@ def require_readers(task: Task) -> None:
 
     tables = [p for p in (*task.train_paths, *task.test_paths) if p.is_file()]
     problems = [why for p in tables if (why := table_problem(p))]
+    if why := repeated_sample_ids(task):
+        problems.append(why)
     parquet = [p for p in tables if p.suffix.lower() == ".parquet"]
     if parquet and importlib.util.find_spec("pyarrow") is None:
         problems.append(
@@ -235,6 +237,34 @@ def require_readers(task: Task) -> None:
         )
     if problems:
         raise TaskError(task.root, problems)
+
+
+def repeated_sample_ids(task: Task) -> str | None:
+    """Why no submission could be valid when the sample submission's id column repeats a value (submissions
+    are matched to the answers on it, one row per id, as grading checks); None otherwise."""
+    from automind.csv_scan import read_csv
+    from automind.grading import id_key
+
+    sample, id_col = task.sample_submission_path, task.spec.id_column
+    if not id_col or not sample.is_file():
+        return None
+    try:
+        ids = id_key(read_csv(sample, usecols=[id_col])[id_col])
+    except (ValueError, OSError):
+        return (
+            None  # an unreadable sample or a missing column is reported where the task is loaded or checked
+        )
+    repeated = ids[ids.duplicated()].unique().tolist()
+    if not repeated:
+        return None
+    shown = ", ".join(repr(v) for v in repeated[:5]) + (
+        f" (+{len(repeated) - 5} more)" if len(repeated) > 5 else ""
+    )
+    return (
+        f"{sample}: the id column '{id_col}' repeats {len(repeated)} value(s) ({shown}). Submissions are matched "
+        "to the answers one row per id, so every submission would be refused: give each test row its own id "
+        "in the test file and the sample submission (or name the right id column in task.yaml: id_column)"
+    )
 
 
 def load_analysis(

@@ -843,6 +843,78 @@ def _epoch_times(out: Path) -> None:
     prepare_task(df, out, "y", "rmse", name=out.name)
 
 
+def _jsonl(out: Path) -> None:
+    """Training and test tables as JSON lines (.jsonl), accuracy."""
+    df = _binary_frame(55)
+    df["bought"] = df["bought"].map({0: "no", 1: "yes"})
+    prepare_task(df, out, "bought", "accuracy", name=out.name)
+    _convert_tables(out, ".jsonl", lambda df, p: df.to_json(p, orient="records", lines=True))
+
+
+def _tsv_gz(out: Path) -> None:
+    """Tab-separated tables compressed with gzip (train.tsv.gz), RMSE."""
+    prepare_task(_simple_frame(56), out, "y", "rmse", name=out.name)
+    _convert_tables(out, ".tsv.gz", lambda df, p: df.to_csv(p, sep="\t", index=False))
+
+
+def _few_values(out: Path) -> None:
+    """A number with only three values (1, 2, 3) scored by RMSE: a regression, not three classes."""
+    rng = np.random.default_rng(57)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    y = np.clip(np.rint(2 + X[:, 0] * 0.8 + rng.normal(0, 0.5, n)), 1, 3).astype(int)
+    prepare_task(pd.DataFrame(X, columns=[f"q{i}" for i in range(4)]).assign(level=y), out, "level", "rmse",
+                 name=out.name)  # fmt: skip
+
+
+def _three_texts(out: Path) -> None:
+    """A title, a body and tags per row, a price to predict from them; RMSLE."""
+    rng = np.random.default_rng(58)
+    kinds = {"phone": 300.0, "case": 15.0, "laptop": 900.0, "cable": 8.0}
+    words = ["new", "used", "good", "black", "white", "fast", "sale", "box", "mint", "cheap"]
+    rows = []
+    for _ in range(3000):
+        kind = rng.choice(list(kinds))
+        used = rng.random() < 0.4
+        rows.append({"title": f"{kind} {' '.join(rng.choice(words, 2))}",
+                     "body": " ".join([*rng.choice(words, 8), "used" if used else "new", kind]),
+                     "tags": ",".join(rng.choice(["tech", "home", "gift", "deal"], 2)),
+                     "price": round(kinds[kind] * (0.6 if used else 1.0) * float(np.exp(rng.normal(0, 0.2))), 2)})  # fmt: skip
+    prepare_task(pd.DataFrame(rows), out, "price", "rmsle", name=out.name)
+
+
+def _r2_skewed(out: Path) -> None:
+    """A right-skewed amount scored by R squared."""
+    rng = np.random.default_rng(59)
+    n = 3000
+    X = rng.normal(size=(n, 5))
+    y = np.exp(1 + 0.7 * X[:, 0] + 0.3 * X[:, 1] + rng.normal(0, 0.4, n))
+    prepare_task(pd.DataFrame(X, columns=[f"r{i}" for i in range(5)]).assign(amount=y), out, "amount", "r2",
+                 name=out.name)  # fmt: skip
+
+
+def _cohen_kappa(out: Path) -> None:
+    """Four named grades (unweighted Cohen's kappa)."""
+    rng = np.random.default_rng(60)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    names = np.array(["poor", "fair", "good", "great"])
+    df = pd.DataFrame(X, columns=[f"h{i}" for i in range(4)]).assign(
+        grade=names[np.argmax(X + rng.normal(0, 0.7, (n, 4)), axis=1)]
+    )
+    prepare_task(df, out, "grade", "cohen_kappa", name=out.name)
+
+
+def _duplicate_test_ids(out: Path) -> None:
+    """A test file and sample submission whose id column repeats some values; MAE."""
+    prepare_task(_simple_frame(61), out, "y", "mae", name=out.name)
+    for name in ("test.csv", "sample_submission.csv"):
+        path = out / "public" / name
+        df = pd.read_csv(path)
+        df.loc[df.index[:5], "id"] = df["id"].iloc[5]
+        df.to_csv(path, index=False)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -923,6 +995,13 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "mostly-missing": ("twelve columns 70 % empty, the gaps telling, log loss", _mostly_missing),
     "outlier-target": ("1 % of targets a hundred times too large, MAE", _outlier_target),
     "epoch-times": ("Unix epoch seconds with an hour-of-day effect, RMSE", _epoch_times),
+    "jsonl": ("training and test tables as JSON lines, accuracy", _jsonl),
+    "tsv-gz": ("tab-separated tables compressed with gzip, RMSE", _tsv_gz),
+    "few-values": ("a number with three values scored by RMSE", _few_values),
+    "three-texts": ("a title, a body and tags per row, a price, RMSLE", _three_texts),
+    "r2-skewed": ("a right-skewed amount, R squared", _r2_skewed),
+    "cohen-kappa": ("four named grades, unweighted Cohen's kappa", _cohen_kappa),
+    "duplicate-test-ids": ("a test file whose ids repeat, MAE", _duplicate_test_ids),
 }
 
 

@@ -159,6 +159,28 @@ def test_a_task_of_zipped_tables_solves_end_to_end_with_its_holdout(tmp_path):
     assert report.valid and report.score > 0.8
 
 
+def test_a_sample_submission_whose_ids_repeat_is_refused_before_the_run(tmp_path):
+    """Eight nodes and 52 s ended with no valid submission: every one was refused for the repeated ids the
+    sample submission itself holds. The solve now says so before anything is written."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    rng = np.random.default_rng(3)
+    root = prepare_task(pd.DataFrame({"x": rng.normal(size=60), "y": rng.normal(size=60)}), tmp_path / "t", "y",
+                        "mae")  # fmt: skip
+    for name in ("test.csv", "sample_submission.csv"):
+        path = root / "public" / name
+        df = pd.read_csv(path)
+        df.loc[df.index[:2], "id"] = df["id"].iloc[2]
+        df.to_csv(path, index=False)
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 1 and "Traceback" not in res.output and not out.exists()
+    assert "the id column 'id' repeats 1 value(s)" in text and "its own id" in text
+
+
 def test_a_one_column_table_is_not_taken_for_another_separator(tmp_path):
     from automind.csv_scan import table_problem
 

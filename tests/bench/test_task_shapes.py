@@ -16,7 +16,9 @@ NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "boo
        "odd-names", "tiny-train", "rare-f1", "mixed-types", "zoned-times", "id-last", "parquet", "tsv",
        "positional", "binary-two-columns", "text-macro-f1", "zero-inflated", "big-values", "jpeg-images",
        "text-pairs", "text-cjk", "long-essays", "class-index-columns", "target-in-test", "zero-codes",
-       "bom", "zipped", "unnamed-index", "crlf-quoted", "uuid-ids", "mape", "multilabel-logloss"]  # fmt: skip
+       "bom", "zipped", "unnamed-index", "crlf-quoted", "uuid-ids", "mape", "multilabel-logloss",
+       "label-commas", "padded-ids", "minus-one-labels", "float-labels", "mostly-missing", "outlier-target",
+       "epoch-times", "jsonl", "tsv-gz", "few-values", "three-texts", "r2-skewed", "cohen-kappa"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -52,13 +54,19 @@ def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, benc
     if name == "multilabel-logloss":
         flags = pd.read_csv(task.answers_path).drop(columns="id")
         assert flags.shape[1] == 6 and (flags.sum(axis=1) != 1).any()  # not one-hot: a multi-label task
+    if name == "padded-ids":
+        assert pd.read_csv(public / "test.csv", dtype=str)["code"].str.len().eq(6).all()
+    if name == "tsv-gz":
+        assert [p.name for p in task.train_paths] == ["train.tsv.gz"]
     if name == "zipped":
         assert [p.name for p in (*task.train_paths, *task.test_paths)] == ["train.csv.zip", "test.csv.zip"]
     if name in ("parquet", "tsv"):
         assert {p.suffix for p in (*task.train_paths, *task.test_paths)} == {f".{name}"}
 
 
-def test_the_shape_automind_refuses_is_named_by_the_check(tmp_path, bench):
-    bench("task_shapes").make(tmp_path, ["semicolon"])
+def test_the_shapes_automind_refuses_are_named_by_the_check(tmp_path, bench):
+    bench("task_shapes").make(tmp_path, ["semicolon", "duplicate-test-ids"])
     problems = check_task(Task.load(tmp_path / "semicolon")).problems
     assert len(problems) == 2 and all("separated by ';'" in p for p in problems)  # train and test, each named
+    problems = check_task(Task.load(tmp_path / "duplicate-test-ids")).problems
+    assert len(problems) == 1 and "duplicated 'id' values" in problems[0]
