@@ -41,11 +41,12 @@ class Layout:
 
 
 def read_table(path: Path) -> pd.DataFrame:
-    """A CSV as text: every value exactly as written, empty cells as empty strings (a file not in UTF-8
-    decoded as automind.csv_scan.read_csv decodes it; the holdout's own files are written in UTF-8)."""
-    from automind.csv_scan import read_csv
+    """A CSV or TSV as text: every value exactly as written, empty cells as empty strings (a file not in
+    UTF-8 decoded as automind.csv_scan.read_csv decodes it; the view writes each file back in its source's
+    encoding and separator)."""
+    from automind.csv_scan import default_separator, read_csv
 
-    return read_csv(path, dtype=str, keep_default_na=False, low_memory=False)
+    return read_csv(path, sep=default_separator(path), dtype=str, keep_default_na=False, low_memory=False)
 
 
 def _one_csv(paths: list[Path], what: str, task: Task) -> Path:
@@ -58,11 +59,11 @@ def _one_csv(paths: list[Path], what: str, task: Task) -> Path:
     p = paths[0]
     if not p.is_file():
         raise HoldoutUnavailable(f"{names[0]} is a folder; the holdout splits one CSV table of rows")
-    from automind.csv_scan import table_suffix
+    from automind.csv_scan import TABULAR, table_suffix
 
-    if table_suffix(p) != ".csv":  # plain or compressed: the view is written compressed the same way
+    if table_suffix(p) not in TABULAR:  # plain or compressed: the view is written the same way
         raise HoldoutUnavailable(
-            f"{names[0]}: only CSV tables can be split (found {table_suffix(p) or 'no suffix'})"
+            f"{names[0]}: only CSV and TSV tables can be split (found {table_suffix(p) or 'no suffix'})"
         )
     return p
 

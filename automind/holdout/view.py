@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from automind.atomic import write_json
+from automind.csv_scan import default_separator
 from automind.holdout.layout import HoldoutUnavailable, Layout, read_layout
 from automind.holdout.split import choose_rows
 
@@ -157,8 +158,9 @@ def build_holdout(
 
     # each view file in its source's encoding: a script reads the view in the search and the task's own files
     # in the final refit, the same way both times
-    coded = {name: {"encoding": df.attrs.get("encoding", "utf-8")} for name, df in
-             (("train", train), ("test", test), ("sample", sample))}  # fmt: skip
+    coded = {name: {"encoding": df.attrs.get("encoding", "utf-8"), "sep": default_separator(Path(file))}
+             for name, df, file in (("train", train, layout.train), ("test", test, layout.test),
+                                    ("sample", sample, layout.sample))}  # fmt: skip
     shutil.rmtree(root, ignore_errors=True)
     public = root / "view" / "public"
     public.mkdir(parents=True)
