@@ -2,8 +2,8 @@
 and the separator a one-column header betrays; and the encoding a table not written in UTF-8 is read with.
 A table may be compressed as Kaggle ships it (train.csv.zip, train.csv.gz, .bz2, .xz): its format is the
 suffix before the compression's (`table_suffix`), its bytes are read through `open_bytes`, and pandas
-decompresses it by the same suffix. Shared by `task prepare` (reading the user's table), `task check` (the task's public files), grading,
-the data analysis, the holdout and the offline recipes."""
+decompresses it by the same suffix. Shared by `task prepare` (reading the user's table), `task check` (the
+task's public files), grading, the data analysis, the holdout and the offline recipes."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def table_problem(path: Path) -> str | None:
     kind = binary_kind(path)
     if kind is not None and table_suffix(path) != ".parquet":
         return (
-            f"{path} is {kind[0]} inside; automind reads a task's tables as .csv/.tsv (plain or compressed: "
+            f"{path} is {kind[0]}{' inside' if table_suffix(path) != path.suffix.lower() else ''}; automind reads a task's tables as .csv/.tsv (plain or compressed: "
             f".gz, .zip, .bz2, .xz), .parquet or .json: {kind[1]} into public/ and list it in task.yaml "
             "(train_files/test_files)"
         )
