@@ -93,15 +93,23 @@ def open_bytes(path: Path) -> Iterator[IO[bytes]]:
         raise ArchiveError(f"{path}: not a readable {suffix[1:]} archive ({e})") from e
 
 
+def _kind_of(head: bytes) -> tuple[str, str] | None:
+    return next(((what, fix) for magic, what, fix in _NOT_TEXT if head.startswith(magic)), None)
+
+
+def _first_row(head: bytes, sep: str) -> list[str]:
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    return next(csv.reader(io.StringIO(text), delimiter=sep), [])
+
+
 def binary_kind(path: Path) -> tuple[str, str] | None:
     """(what the file is, what to do) when its first bytes (decompressed, for a compressed table's name) say
     it is not delimited text; None for text."""
     try:
         with open_bytes(path) as f:
-            head = f.read(16)
+            return _kind_of(f.read(16))
     except (OSError, ArchiveError):
         return None
-    return next(((what, fix) for magic, what, fix in _NOT_TEXT if head.startswith(magic)), None)
 
 
 def not_text(path: Path) -> str | None:
@@ -114,31 +122,32 @@ def header_row(path: Path, sep: str, limit: int = 1 << 20) -> list[str]:
     """The first row's fields as the csv module splits them (bytes that do not decode replaced): enough to
     tell a file written with another separator, without reading the rest."""
     with open_bytes(path) as f:
-        head = f.read(limit)
-    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
-    return next(csv.reader(io.StringIO(text), delimiter=sep), [])
+        return _first_row(f.read(limit), sep)
 
 
-def table_problem(path: Path) -> str | None:
-    """Why automind cannot read a task's table file as it is named (compressed, an archive or another
-    binary format behind a text suffix, or text split by another separator than its suffix promises) and
-    what to do; None when it can."""
+def table_problem(path: Path, limit: int = 1 << 20) -> str | None:
+    """Why automind cannot read a task's table file as it is named (a broken archive or a zip of several
+    files, another binary format behind a table's name, or text split by another separator than its suffix
+    promises) and what to do; None when it can. Reads the file's head once."""
     try:
         with open_bytes(path) as f:
-            f.read(1)
+            head = f.read(limit)
     except ArchiveError as e:
         return f"{e}. Extract the table into public/ and list it in task.yaml (train_files/test_files)"
-    kind = binary_kind(path)
-    if kind is not None and table_suffix(path) != ".parquet":
+    except OSError:
+        return None  # an unreadable file is reported where it is read (task check names the permission)
+    kind, fmt = _kind_of(head), table_suffix(path)
+    if kind is not None:
+        if fmt == ".parquet":
+            return None
+        inside = " inside" if fmt != path.suffix.lower() else ""
         return (
-            f"{path} is {kind[0]}{' inside' if table_suffix(path) != path.suffix.lower() else ''}; automind reads a task's tables as .csv/.tsv (plain or compressed: "
+            f"{path} is {kind[0]}{inside}; automind reads a task's tables as .csv/.tsv (plain or compressed: "
             f".gz, .zip, .bz2, .xz), .parquet or .json: {kind[1]} into public/ and list it in task.yaml "
             "(train_files/test_files)"
         )
-    sep = TABULAR.get(table_suffix(path))
-    if sep is None or kind is not None:
-        return None
-    guess = looks_separated_by(header_row(path, sep), sep)
+    sep = TABULAR.get(fmt)
+    guess = looks_separated_by(_first_row(head, sep), sep) if sep else None
     if guess is None:
         return None
     decimal = ", plus decimal=',' if numbers are written 1,5" if guess[0] == ";" else ""

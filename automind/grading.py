@@ -136,7 +136,13 @@ def _key(s: pd.Series) -> pd.Series:
 id_key = _key  # public name: the holdout matches submission rows to ids exactly as grading does
 
 
-def _quote(values: list[Any]) -> str:
+def repeated_ids(ids: pd.Series) -> list[Any]:
+    """The ids (as grading compares them) that occur more than once, each once."""
+    keys = _key(ids)
+    return keys[keys.duplicated()].unique().tolist()
+
+
+def quote_values(values: list[Any]) -> str:
     head = ", ".join(repr(v) for v in values[:SHOW])
     return head + (f" (+{len(values) - SHOW} more)" if len(values) > SHOW else "")
 
@@ -206,10 +212,10 @@ def validate_submission(task: Task | str | Path, path: str | Path) -> pd.DataFra
             f"{path}: {int(sub[id_col].isna().sum())} row(s) have an empty '{id_col}'. Every row needs an id."
         )
     keys = _key(sub[id_col])
-    dup = keys[keys.duplicated()].unique().tolist()
+    dup = repeated_ids(sub[id_col])
     if dup:
         raise SubmissionError(
-            f"{path}: duplicated '{id_col}' values {_quote(dup)}. Write one row per test id."
+            f"{path}: duplicated '{id_col}' values {quote_values(dup)}. Write one row per test id."
         )
     ref, ref_name = _expected_ids(task, id_col)
     if ref is not None:
@@ -221,8 +227,8 @@ def validate_submission(task: Task | str | Path, path: str | Path) -> pd.DataFra
         if got != want:
             extra, lost = sorted(got - want), sorted(want - got)
             raise SubmissionError(
-                f"{path}: ids do not match the test set: {len(lost)} missing (e.g. {_quote(lost)}), "
-                f"{len(extra)} unexpected (e.g. {_quote(extra)}). Use the '{id_col}' values of the test file."
+                f"{path}: ids do not match the test set: {len(lost)} missing (e.g. {quote_values(lost)}), "
+                f"{len(extra)} unexpected (e.g. {quote_values(extra)}). Use the '{id_col}' values of the test file."
             )
 
     metric = resolve_metric(task)
@@ -233,7 +239,7 @@ def validate_submission(task: Task | str | Path, path: str | Path) -> pd.DataFra
         if col.isna().any():
             bad = sub.loc[col.isna(), id_col].tolist()
             raise SubmissionError(
-                f"{path}: column '{c}' has {len(bad)} empty/NaN value(s) (ids {_quote(bad)}). Fill every prediction."
+                f"{path}: column '{c}' has {len(bad)} empty/NaN value(s) (ids {quote_values(bad)}). Fill every prediction."
             )
         needs_number = metric.kind in ("proba", "value") or (metric.kind == "label" and answers_numeric)
         if needs_number:
@@ -241,12 +247,12 @@ def validate_submission(task: Task | str | Path, path: str | Path) -> pd.DataFra
             if num.isna().any():
                 bad = col[num.isna()].tolist()
                 raise SubmissionError(
-                    f"{path}: column '{c}' must be numeric for {metric.name}; found {_quote(bad)}."
+                    f"{path}: column '{c}' must be numeric for {metric.name}; found {quote_values(bad)}."
                 )
             if not np.isfinite(num.to_numpy(dtype=float)).all():
                 bad = sub.loc[~np.isfinite(num.to_numpy(dtype=float)), id_col].tolist()
                 raise SubmissionError(
-                    f"{path}: column '{c}' has infinite value(s) (ids {_quote(bad)}). Write finite numbers."
+                    f"{path}: column '{c}' has infinite value(s) (ids {quote_values(bad)}). Write finite numbers."
                 )
             if metric.name == "log_loss" and ((num < 0) | (num > 1)).any():
                 raise SubmissionError(
@@ -296,7 +302,7 @@ def _targets(
         unknown = sorted(set(labels) - set(classes))
         if unknown:
             raise GradingError(
-                f"{task.answers_path}: label(s) {_quote(unknown)} have no probability column in the sample submission "
+                f"{task.answers_path}: label(s) {quote_values(unknown)} have no probability column in the sample submission "
                 f"(columns {sub_cols}). Add a column per class."
             )
         return labels.map(classes).to_numpy(), sub[sub_cols].to_numpy(dtype=float)

@@ -137,14 +137,6 @@ def log_loss(y_true, y_pred, eps: float = 1e-15, pos_label: Any = None) -> float
     return float(-np.mean(np.log(p[np.arange(len(idx)), idx])))
 
 
-def mean_columnwise_log_loss(y_true, y_pred, eps: float = 1e-15) -> float:
-    """Binary log loss of each target column (0/1 truth, a probability per column), averaged over columns
-    (multi-label tasks such as mechanisms of action)."""
-    yt, yp = np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
-    yt, p = yt.reshape(len(yt), -1), np.clip(yp.reshape(len(yp), -1), eps, 1 - eps)
-    return float(np.mean(-np.mean(yt * np.log(p) + (1 - yt) * np.log(1 - p), axis=0)))
-
-
 def f1(y_true, y_pred, average: str | None = None, pos_label: Any = None, beta: float = 1.0) -> float:
     """F-beta; `average` defaults to binary for two classes and macro otherwise."""
     from sklearn.metrics import fbeta_score
@@ -279,6 +271,7 @@ def _columnwise(fn: Callable[[Any, Any], float]) -> Callable[[Any, Any], float]:
 mean_columnwise_rmse = _columnwise(rmse)
 mean_columnwise_rmsle = _columnwise(rmsle)
 mean_columnwise_mae = _columnwise(mae)
+mean_columnwise_log_loss = _columnwise(log_loss)  # multi-label: each yes/no column's binary log loss
 
 
 def spearman(y_true, y_pred) -> float:

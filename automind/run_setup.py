@@ -243,25 +243,22 @@ def repeated_sample_ids(task: Task) -> str | None:
     """Why no submission could be valid when the sample submission's id column repeats a value (submissions
     are matched to the answers on it, one row per id, as grading checks); None otherwise."""
     from automind.csv_scan import read_csv
-    from automind.grading import id_key
+    from automind.grading import quote_values, repeated_ids
 
     sample, id_col = task.sample_submission_path, task.spec.id_column
     if not id_col or not sample.is_file():
         return None
     try:
-        ids = id_key(read_csv(sample, usecols=[id_col])[id_col])
+        repeated = repeated_ids(read_csv(sample, usecols=[id_col])[id_col])
     except (ValueError, OSError):
         return (
             None  # an unreadable sample or a missing column is reported where the task is loaded or checked
         )
-    repeated = ids[ids.duplicated()].unique().tolist()
     if not repeated:
         return None
-    shown = ", ".join(repr(v) for v in repeated[:5]) + (
-        f" (+{len(repeated) - 5} more)" if len(repeated) > 5 else ""
-    )
     return (
-        f"{sample}: the id column '{id_col}' repeats {len(repeated)} value(s) ({shown}). Submissions are matched "
+        f"{sample}: the id column '{id_col}' repeats {len(repeated)} value(s) ({quote_values(repeated)}). "
+        "Submissions are matched "
         "to the answers one row per id, so every submission would be refused: give each test row its own id "
         "in the test file and the sample submission (or name the right id column in task.yaml: id_column)"
     )
