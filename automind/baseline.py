@@ -37,15 +37,16 @@ def class_order(train: pd.DataFrame, prof: Profile) -> list[Any]:
 
 
 def fill_submission(
-    task: Task, prof: Profile, test: pd.DataFrame, pred: Any, classes: list[Any], out: Path
+    task: Task, prof: Profile, test: pd.DataFrame, pred: Any, classes: list[Any], out: Path, labelled: int = 0
 ) -> Path:
-    """Write predictions into the sample submission's shape (labels, P(positive) or class columns)."""
+    """Write predictions into the sample submission's shape (labels, P(positive) or class columns; a class
+    column the `labelled` training rows never show gets runtime.class_columns' add-one share)."""
     import numpy as np
     import pandas as pd
 
     from automind.csv_scan import read_csv
     from automind.metrics import get_metric
-    from automind.recipes.runtime import ranked_labels
+    from automind.recipes.runtime import class_columns, ranked_labels
 
     sub = read_csv(task.sample_submission_path)
     cols = [c for c in sub.columns if c != prof.id]
@@ -62,9 +63,8 @@ def fill_submission(
         if len(cols) == 1:
             sub[cols[0]] = proba[:, -1] if proba.ndim == 2 else proba
         else:
-            names = [str(c) for c in classes]
-            for c in cols:
-                sub[c] = proba[:, names.index(str(c))] if str(c) in names else 0.0
+            for c, p in class_columns(cols, proba, classes, labelled).items():
+                sub[c] = p
     else:
         sub[cols[0]] = pred
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -87,4 +87,4 @@ def trivial_submission(task: Task, out: Path) -> Path:
         pred = np.tile(prior, (len(test), 1)) if prof.kind != "label" else np.array([y.mode()[0]] * len(test))
     else:
         classes, pred = [], np.full(len(test), float(y.mean()))
-    return fill_submission(task, prof, test, pred, classes, out)
+    return fill_submission(task, prof, test, pred, classes, out, labelled=int(y.notna().sum()))

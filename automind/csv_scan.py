@@ -12,6 +12,7 @@ import codecs
 import csv
 import gzip
 import io
+import itertools
 import lzma
 import zipfile
 from collections.abc import Iterator
@@ -155,6 +156,33 @@ def table_problem(path: Path, limit: int = 1 << 20) -> str | None:
         f"{path}: {guess[1]}. automind reads .csv tables as comma-separated and .tsv as tab-separated, so "
         f"every row would be misread. Save a comma-separated copy (pandas: read_csv(FILE, sep={guess[0]!r}"
         f"{decimal}, then to_csv(NEW, index=False)) and list it in task.yaml (train_files/test_files)"
+    )
+
+
+def trailing_separator(path: Path, rows: int = 50, limit: int = 1 << 20) -> str | None:
+    """What to do when every line of a sample submission ends with the separator (a spreadsheet or database
+    export): the header's last name and that field of the first rows are empty, so pandas reads an extra
+    column 'Unnamed: N' that every submission would then have to fill; None otherwise. (In a training or
+    test table such a column is only an empty feature.)"""
+    sep = TABULAR.get(table_suffix(path))
+    try:
+        with open_bytes(path) as f:
+            text = f.read(limit).decode("utf-8", errors="replace").lstrip("\ufeff")
+    except (OSError, ArchiveError):
+        return None  # reported where the file is read
+    if sep is None:
+        return None
+    lines = list(itertools.islice(csv.reader(io.StringIO(text), delimiter=sep), rows + 1))
+    if len(lines) < 2 or len(lines[0]) < 2 or lines[0][-1].strip():
+        return None
+    if any(len(row) != len(lines[0]) or row[-1].strip() for row in lines[1:-1] if row):
+        return None  # the head's last row may be cut short; a filled last field is data
+    given = "tab" if sep == "\t" else repr(sep)
+    return (
+        f"{path}: every line ends with a {given} (the last column has no name and, in the first rows, no "
+        "values), so it reads as an extra empty column that every submission would have to fill. Save it "
+        f"without that column (pandas: read_csv(FILE{'' if sep == ',' else f', sep={sep!r}'}).iloc[:, :-1]"
+        ".to_csv(FILE, index=False))"
     )
 
 

@@ -218,15 +218,19 @@ def require_readers(task: Task) -> None:
     """Refuse a task whose files automind cannot use as given before the run starts; otherwise every node
     would fail on them, or worse, run on misread rows: a Parquet table without pyarrow (the `parquet`
     extra), a binary file or a zip of several behind a table's name, text split by another separator than
-    its suffix promises (csv_scan.table_problem), a sample submission whose ids repeat."""
+    its suffix promises (csv_scan.table_problem), a sample submission whose lines all end with the separator
+    (an empty column to fill) or whose ids repeat."""
     import importlib.util
 
-    from automind.csv_scan import table_problem
+    from automind.csv_scan import table_problem, trailing_separator
     from automind.extras import install_hint
     from automind.task import TaskError
 
     tables = [p for p in (*task.train_paths, *task.test_paths) if p.is_file()]
-    problems = [why for p in tables if (why := table_problem(p))]
+    sample = task.sample_submission_path
+    problems = [why for p in (*tables, sample) if p.is_file() and (why := table_problem(p))]
+    if sample.is_file() and (why := trailing_separator(sample)):
+        problems.append(why)
     if why := repeated_sample_ids(task):
         problems.append(why)
     parquet = [p for p in tables if p.suffix.lower() == ".parquet"]

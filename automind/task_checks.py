@@ -23,6 +23,7 @@ from automind.csv_scan import (
     table_problem,
     table_suffix,
     text_encoding,
+    trailing_separator,
 )
 from automind.task import Task
 
@@ -198,6 +199,9 @@ def _check_sample(task: Task, res: CheckResult) -> None:
 
     sample = task.sample_submission_path
     if not sample.is_file():
+        return
+    if why := table_problem(sample) or trailing_separator(sample):  # e.g. an empty column to fill
+        res.problems.append(why)
         return
     if task.answers_path is None:
         try:

@@ -915,6 +915,179 @@ def _duplicate_test_ids(out: Path) -> None:
         df.to_csv(path, index=False)
 
 
+def _rmspe(out: Path) -> None:
+    """Daily takings of shops, some days zero (closed), scored by RMSPE (zero rows left out)."""
+    rng = np.random.default_rng(62)
+    n = 4000
+    X = rng.normal(size=(n, 3))
+    shop = rng.choice(["a", "b", "c", "d"], n)
+    y = np.exp(7 + 0.5 * X[:, 0] + (shop == "a") * 0.4 + rng.normal(0, 0.2, n)).round(0)
+    y[rng.random(n) < 0.05] = 0.0
+    df = pd.DataFrame(X, columns=["promo", "temp", "rain"]).assign(shop=shop, takings=y)
+    prepare_task(df, out, "takings", "rmspe", name=out.name)
+
+
+def _pearson(out: Path) -> None:
+    """A noisy return-like target scored by Pearson correlation (only the ordering and scale-free fit count)."""
+    rng = np.random.default_rng(63)
+    n = 4000
+    X = rng.normal(size=(n, 8))
+    y = 0.3 * X[:, 0] - 0.2 * X[:, 1] + 0.1 * X[:, 2] * X[:, 3] + rng.normal(0, 1, n)
+    prepare_task(pd.DataFrame(X, columns=[f"s{i}" for i in range(8)]).assign(ret=y), out, "ret", "pearson",
+                 name=out.name)  # fmt: skip
+
+
+def _fbeta(out: Path) -> None:
+    """10 % positives scored by F2 (recall weighs four times precision): the cut should sit low."""
+    rng = np.random.default_rng(64)
+    n = 4000
+    X = rng.normal(size=(n, 5))
+    logit = 1.5 * X[:, 0] + X[:, 1] - 3.0 + rng.normal(0, 0.8, n)
+    df = pd.DataFrame(X, columns=[f"b{i}" for i in range(5)]).assign(fraud=(logit > 0).astype(int))
+    prepare_task(df, out, "fraud", "fbeta", name=out.name)
+    _set_metric_params(out, beta=2.0)  # the registry's fbeta is F0.5 unless told
+
+
+def _set_metric_params(out: Path, **params: float) -> None:
+    import yaml
+
+    spec_path = out / "task.yaml"
+    spec = yaml.safe_load(spec_path.read_text())
+    spec["metric"]["params"] = params
+    spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
+
+
+def _median_ae(out: Path) -> None:
+    """A target with heavy-tailed (Student t, 1.5 degrees) noise scored by the median absolute error."""
+    rng = np.random.default_rng(65)
+    df = _simple_frame(65)
+    df["y"] = df["y"] + rng.standard_t(1.5, len(df)) * 2
+    prepare_task(df, out, "y", "median_ae", name=out.name)
+
+
+def _msle(out: Path) -> None:
+    """A count target (visits), scored by mean squared log error."""
+    rng = np.random.default_rng(66)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    visits = rng.poisson(np.exp(1.5 + 0.6 * X[:, 0] - 0.4 * X[:, 1]))
+    prepare_task(pd.DataFrame(X, columns=[f"p{i}" for i in range(4)]).assign(visits=visits), out, "visits",
+                 "msle", name=out.name)  # fmt: skip
+
+
+def _kendall_tau(out: Path) -> None:
+    """A score to rank, Kendall's tau."""
+    rng = np.random.default_rng(67)
+    n = 2000
+    X = rng.normal(size=(n, 4))
+    y = np.tanh(X[:, 0]) + 0.5 * X[:, 1] ** 2 + rng.normal(0, 0.5, n)
+    prepare_task(pd.DataFrame(X, columns=[f"t{i}" for i in range(4)]).assign(score=y), out, "score",
+                 "kendall_tau", name=out.name)  # fmt: skip
+
+
+def _integer_regression(out: Path) -> None:
+    """An age in whole years (18-90, 73 values) scored by MAE: a number, not 73 classes."""
+    rng = np.random.default_rng(68)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    age = np.clip(np.rint(45 + 12 * X[:, 0] + 5 * X[:, 1] + rng.normal(0, 4, n)), 18, 90).astype(int)
+    prepare_task(pd.DataFrame(X, columns=[f"m{i}" for i in range(4)]).assign(age=age), out, "age", "mae",
+                 name=out.name)  # fmt: skip
+
+
+def _sorted_by_target(out: Path) -> None:
+    """The training file's rows sorted by the target (an export ordered by value); RMSE."""
+    prepare_task(_simple_frame(69), out, "y", "rmse", name=out.name)
+    path = out / "public" / "train.csv"
+    pd.read_csv(path).sort_values("y").to_csv(path, index=False)
+
+
+def _trailing_commas(out: Path) -> None:
+    """Every line of the training and test files ends with a comma (an empty unnamed last field); accuracy.
+    (A sample submission written so is refused before the run: its empty column would have to be filled.)"""
+    df = _binary_frame(70)
+    df["bought"] = df["bought"].map({0: "no", 1: "yes"})
+    prepare_task(df, out, "bought", "accuracy", name=out.name)
+    for f in ("train.csv", "test.csv"):
+        path = out / "public" / f
+        lines = path.read_text().splitlines()
+        path.write_text("".join(f"{line},\n" for line in lines))
+
+
+def _constant_and_empty(out: Path) -> None:
+    """Beside the real features: an all-empty column, a constant one and an exact copy of a feature; RMSE."""
+    df = _simple_frame(71)
+    df.insert(2, "blank", np.nan)
+    df.insert(3, "version", "v1")
+    df.insert(4, "k0_copy", df["k0"])
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _lat_lon(out: Path) -> None:
+    """House prices whose level follows the distance to two centres (latitude, longitude columns); RMSE."""
+    rng = np.random.default_rng(72)
+    n = 4000
+    lat, lon = rng.uniform(40.0, 41.0, n), rng.uniform(-74.5, -73.5, n)
+    d1 = np.hypot(lat - 40.7, lon - (-74.0))
+    d2 = np.hypot(lat - 40.2, lon - (-73.7))
+    rooms = rng.integers(1, 6, n)
+    y = 5.0 - 4 * np.minimum(d1, d2) + 0.3 * rooms + rng.normal(0, 0.2, n)
+    prepare_task(pd.DataFrame({"latitude": lat, "longitude": lon, "rooms": rooms, "price": y}), out, "price",
+                 "rmse", name=out.name)  # fmt: skip
+
+
+def _json_cells(out: Path) -> None:
+    """A column of JSON lists of objects (genres as [{"id": 18, "name": "Drama"}, ...]), the revenue following
+    the genres; RMSLE."""
+    rng = np.random.default_rng(73)
+    genres = {18: ("Drama", 0.0), 28: ("Action", 1.0), 35: ("Comedy", 0.3), 27: ("Horror", -0.5)}
+    rows = []
+    for _ in range(3000):
+        picked = [int(g) for g in rng.choice(list(genres), int(rng.integers(1, 3)), replace=False)]
+        budget = float(rng.gamma(2, 10))
+        cells = [{"id": g, "name": genres[g][0]} for g in picked]
+        rows.append({"genres": json.dumps(cells), "budget": round(budget, 1),
+                     "revenue": round(budget * float(np.exp(sum(genres[g][1] for g in picked)
+                                                            + rng.normal(0, 0.3))), 2)})  # fmt: skip
+    prepare_task(pd.DataFrame(rows), out, "revenue", "rmsle", name=out.name)
+
+
+def _one_feature(out: Path) -> None:
+    """A single feature column (beside the id) with a curved effect; RMSE."""
+    rng = np.random.default_rng(74)
+    x = rng.uniform(-3, 3, 3000)
+    prepare_task(pd.DataFrame({"x": x, "y": np.sin(2 * x) + rng.normal(0, 0.2, 3000)}), out, "y", "rmse",
+                 name=out.name)  # fmt: skip
+
+
+def _quote_all(out: Path) -> None:
+    """Every field of every public file in double quotes, numbers too; macro F1."""
+    import csv
+
+    df = _binary_frame(75)
+    prepare_task(df, out, "bought", "f1_macro", name=out.name)
+    _rewrite_tables(out, lambda df, p: df.to_csv(p, index=False, quoting=csv.QUOTE_ALL),
+                    ("train.csv", "test.csv", "sample_submission.csv"))  # fmt: skip
+
+
+def _unseen_class(out: Path) -> None:
+    """Log loss over four classes of which the training rows hold three: the sample submission and the
+    answers name a fourth, rare one never seen in training."""
+    rng = np.random.default_rng(76)
+    n = 3000
+    X = rng.normal(size=(n, 3))
+    kind = np.array(["ant", "bee", "cat"])[np.argmax(X + rng.normal(0, 0.6, (n, 3)), axis=1)]
+    prepare_task(pd.DataFrame(X, columns=["u0", "u1", "u2"]).assign(kind=kind), out, "kind", "log_loss",
+                 name=out.name)  # fmt: skip
+    answers = pd.read_csv(out / "private" / "answers.csv")
+    sample_path = out / "public" / "sample_submission.csv"
+    sample = pd.read_csv(sample_path)
+    answers.loc[answers.index[:6], "kind"] = "dog"  # six test rows turn out to be the fourth class
+    answers.to_csv(out / "private" / "answers.csv", index=False)
+    sample[["ant", "bee", "cat", "dog"]] = 0.25
+    sample.to_csv(sample_path, index=False)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1002,6 +1175,21 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "r2-skewed": ("a right-skewed amount, R squared", _r2_skewed),
     "cohen-kappa": ("four named grades, unweighted Cohen's kappa", _cohen_kappa),
     "duplicate-test-ids": ("a test file whose ids repeat, MAE", _duplicate_test_ids),
+    "rmspe": ("daily takings, 5 % zero (closed days), RMSPE", _rmspe),
+    "pearson": ("a noisy return scored by Pearson correlation", _pearson),
+    "fbeta": ("10 % positives scored by F2", _fbeta),
+    "median-ae": ("heavy-tailed noise, median absolute error", _median_ae),
+    "msle": ("a count of visits, mean squared log error", _msle),
+    "kendall-tau": ("a score to rank, Kendall's tau", _kendall_tau),
+    "integer-regression": ("an age in whole years (73 values), MAE", _integer_regression),
+    "sorted-by-target": ("the training rows sorted by the target, RMSE", _sorted_by_target),
+    "trailing-commas": ("every training and test line ends with a comma, accuracy", _trailing_commas),
+    "constant-and-empty": ("an empty, a constant and a copied column, RMSE", _constant_and_empty),
+    "lat-lon": ("prices following the distance to two centres, RMSE", _lat_lon),
+    "json-cells": ("a column of JSON lists of genres, RMSLE", _json_cells),
+    "one-feature": ("a single feature with a curved effect, RMSE", _one_feature),
+    "quote-all": ("every field in double quotes, macro F1", _quote_all),
+    "unseen-class": ("log loss over four classes, the training rows holding three", _unseen_class),
 }
 
 

@@ -220,7 +220,7 @@ def encode_target(train):
             pos = positive_label(values, CFG.get("metric_params", {}).get("pos_label"))
             classes = [c for c in classes if c != pos] + ([pos] if pos in classes else [])
         index = {c: i for i, c in enumerate(classes)}
-        CFG["classes"], CFG["n_classes"] = classes, len(classes)
+        CFG["classes"], CFG["n_classes"], CFG["n_labelled"] = classes, len(classes), len(values)
         return values.map(index).to_numpy(dtype=int)
     if CFG["problem"] == "multilabel":
         return train[cols].to_numpy(dtype=float)
@@ -1974,6 +1974,25 @@ def report(y, oof, test_pred):
 
 
 # %% submit
+def class_columns(cols, proba, classes, n_labelled):
+    """The sample submission's probability columns from the (n, K) probabilities of `classes`: by class
+    name, or by position when no column is named after a class. A column named after no class, beside
+    others that are, is a class the `n_labelled` training rows never show: it gets the add-one estimate of
+    its share, 1 / (n_labelled + columns), and the known classes keep the rest (log loss punishes a zero
+    without end)."""
+    names = [str(c) for c in classes]
+    known = [str(c) in names for c in cols]
+    if not any(known):
+        return {c: proba[:, j] for j, c in enumerate(cols)}
+    unseen = [c for c, k in zip(cols, known, strict=True) if not k]
+    share = 1.0 / (n_labelled + len(cols)) if unseen else 0.0
+    kept = 1.0 - share * len(unseen)
+    return {
+        c: proba[:, names.index(str(c))] * kept if k else np.full(len(proba), share)
+        for c, k in zip(cols, known, strict=True)
+    }
+
+
 def write_submission(test, sample, test_pred):
     """Fill the sample submission's columns (in its row order) from the test predictions."""
     sub = sample.copy()
@@ -2002,10 +2021,11 @@ def write_submission(test, sample, test_pred):
                 sub[c] = values[:, j]
     elif CFG["problem"] in ("binary", "multiclass") and len(cols) > 1:
         proba = np.stack([1 - test_pred, test_pred], axis=1) if np.ndim(test_pred) == 1 else test_pred
-        names = [str(c) for c in CFG["classes"]]
-        idx = [names.index(str(c)) if str(c) in names else j for j, c in enumerate(cols)]
-        for j, c in enumerate(cols):
-            sub[c] = proba[:, idx[j]]
+        unseen = [c for c in cols if str(c) not in {str(k) for k in CFG["classes"]}]
+        if unseen and len(unseen) < len(cols):
+            log(f"sample columns {unseen} name no class of the training rows: each gets an add-one share")
+        for c, p in class_columns(cols, proba, CFG["classes"], CFG.get("n_labelled", 0)).items():
+            sub[c] = p
     elif CFG["problem"] == "multiclass":
         sub[cols[0]] = to_labels(test_pred)
     elif np.ndim(test_pred) == 2:

@@ -181,6 +181,95 @@ def test_a_sample_submission_whose_ids_repeat_is_refused_before_the_run(tmp_path
     assert "the id column 'id' repeats 1 value(s)" in text and "its own id" in text
 
 
+def test_a_sample_submission_whose_lines_end_with_a_comma_is_refused_and_tables_so_are_solved(tmp_path):
+    """Every line ending with a comma made pandas read an empty column 'Unnamed: 2' in the sample submission,
+    which every submission then had to fill: 10 of 10 nodes failed. The sample is refused before the run,
+    saying how to fix it; training and test files written so only carry an empty feature and are solved."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+    from automind.csv_scan import trailing_separator
+
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"x": rng.normal(size=300), "z": rng.normal(size=300)})
+    df["y"] = np.where(df["x"] > 0, "yes", "no")
+    root = prepare_task(df, tmp_path / "t", "y", "accuracy")
+    for name in ("train.csv", "test.csv", "sample_submission.csv"):
+        path = root / "public" / name
+        path.write_text("".join(f"{line},\n" for line in path.read_text().splitlines()))
+    sample = root / "public" / "sample_submission.csv"
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 1 and "Traceback" not in res.output and not out.exists()
+    assert f"{sample}: every line ends with a ','" in text and ".iloc[:, :-1]" in text
+    assert "train.csv" not in text and "test.csv" not in text  # an empty feature is no reason to refuse
+    pd.read_csv(sample).iloc[:, :-1].to_csv(sample, index=False)  # the fix the message gives
+    assert trailing_separator(sample) is None
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert grade(Task.load(root), out / "submission.csv").score > 0.8
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["id,y,\n1,2,5\n2,3,6\n",  # a filled last field: data, not a trailing separator
+     "id,y,note\n1,2,\n2,3,\n",  # a named last column that happens to be empty
+     "id,y\n1,2\n"],
+)  # fmt: skip
+def test_a_last_column_with_a_name_or_values_is_no_trailing_separator(tmp_path, text):
+    from automind.csv_scan import trailing_separator
+
+    path = tmp_path / "sample_submission.csv"
+    path.write_text(text)
+    assert trailing_separator(path) is None
+
+
+def test_a_class_the_training_rows_never_show_gets_an_add_one_share(tmp_path):
+    """A log-loss sample submission naming a class no training row holds crashed every node (IndexError in
+    write_submission, 3 of 3 failed). The class now gets 1 / (labelled rows + columns) and the known
+    classes keep the rest, in the recipe scripts and in automind's own baseline."""
+    from typer.testing import CliRunner
+
+    from automind.baseline import trivial_submission
+    from automind.cli import app
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(400, 3))
+    df = pd.DataFrame(X, columns=["a", "b", "c"]).assign(kind=np.array(["ant", "bee", "cat"])[X.argmax(1)])
+    root = prepare_task(df, tmp_path / "t", "kind", "log_loss")
+    sample_path, answers_path = root / "public" / "sample_submission.csv", root / "private" / "answers.csv"
+    sample, answers = pd.read_csv(sample_path), pd.read_csv(answers_path)
+    sample[["ant", "bee", "cat", "dog"]] = 0.25
+    sample.to_csv(sample_path, index=False)
+    answers.loc[answers.index[:2], "kind"] = "dog"
+    answers.to_csv(answers_path, index=False)
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    task = Task.load(root)
+    sub = pd.read_csv(out / "submission.csv")
+    labelled = len(pd.read_csv(root / "public" / "train.csv"))
+    assert np.allclose(sub["dog"], 1 / (labelled + 4)) and np.allclose(
+        sub[["ant", "bee", "cat", "dog"]].sum(1), 1
+    )
+    report = grade(task, out / "submission.csv")
+    assert report.valid and report.score < 0.5  # two rows cost log(324) each; the rest are well predicted
+    base = trivial_submission(task, tmp_path / "base.csv")
+    assert np.allclose(pd.read_csv(base)["dog"], 1 / (labelled + 4))
+    assert grade(task, base).score < grade(task, sample_path).score  # the class prior beats a uniform guess
+
+
+def test_class_columns_go_by_name_and_by_position_when_none_is_named():
+    proba = np.array([[0.2, 0.8], [0.6, 0.4]])
+    named = rt.class_columns(["no", "yes"], proba, ["no", "yes"], 10)
+    assert np.allclose(named["yes"], [0.8, 0.4])
+    assert np.allclose(rt.class_columns(["p0", "p1"], proba, ["no", "yes"], 10)["p1"], [0.8, 0.4])
+    three = rt.class_columns(["yes", "maybe", "no"], proba, ["no", "yes"], 7)
+    assert list(three) == ["yes", "maybe", "no"] and np.allclose(three["maybe"], 0.1)
+    assert np.allclose(three["yes"], [0.72, 0.36]) and np.allclose(sum(three.values()), 1)
+
+
 def test_a_one_column_table_is_not_taken_for_another_separator(tmp_path):
     from automind.csv_scan import table_problem
 

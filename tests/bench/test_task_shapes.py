@@ -18,7 +18,10 @@ NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "boo
        "text-pairs", "text-cjk", "long-essays", "class-index-columns", "target-in-test", "zero-codes",
        "bom", "zipped", "unnamed-index", "crlf-quoted", "uuid-ids", "mape", "multilabel-logloss",
        "label-commas", "padded-ids", "minus-one-labels", "float-labels", "mostly-missing", "outlier-target",
-       "epoch-times", "jsonl", "tsv-gz", "few-values", "three-texts", "r2-skewed", "cohen-kappa"]  # fmt: skip
+       "epoch-times", "jsonl", "tsv-gz", "few-values", "three-texts", "r2-skewed", "cohen-kappa", "rmspe",
+       "pearson", "fbeta", "median-ae", "msle", "kendall-tau", "integer-regression", "sorted-by-target",
+       "trailing-commas", "constant-and-empty", "lat-lon", "json-cells", "one-feature", "quote-all",
+       "unseen-class"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -60,6 +63,19 @@ def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, benc
         assert [p.name for p in task.train_paths] == ["train.tsv.gz"]
     if name == "zipped":
         assert [p.name for p in (*task.train_paths, *task.test_paths)] == ["train.csv.zip", "test.csv.zip"]
+    if name == "trailing-commas":
+        assert (public / "train.csv").read_text().splitlines()[1].endswith(",")
+        assert not task.sample_submission_path.read_text().splitlines()[1].endswith(",")
+    if name == "unseen-class":
+        assert "dog" in pd.read_csv(task.sample_submission_path, nrows=1).columns
+        assert "dog" not in set(pd.read_csv(public / "train.csv")["kind"])
+        assert "dog" in set(pd.read_csv(task.answers_path)["kind"])
+    if name == "fbeta":
+        assert task.spec.metric.params == {"beta": 2.0}
+    if name == "sorted-by-target":
+        assert pd.read_csv(public / "train.csv")["y"].is_monotonic_increasing
+    if name == "quote-all":
+        assert (public / "test.csv").read_text().startswith('"id"')
     if name in ("parquet", "tsv"):
         assert {p.suffix for p in (*task.train_paths, *task.test_paths)} == {f".{name}"}
 
