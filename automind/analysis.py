@@ -193,6 +193,16 @@ def _analyze(task: Task) -> DataAnalysis:
         for c in targets:
             da.target[c] = _distribution(train[c])
     da.problem_type = task.spec.problem_type or _problem_type(train, targets, metric)
+    sample = next((t for t in da.tables if t.role == "sample_submission"), None)
+    if (
+        train is not None
+        and sample is not None
+        and len(targets) == 1
+        and da.problem_type in ("binary", "multiclass")
+    ):
+        columns = [c.name for c in sample.columns if c.name != da.id_column]
+        if note := unseen_class_note(train[targets[0]], columns):
+            da.notes.append(note)
 
     skip = set(targets) | ({da.id_column} if da.id_column else set())
     for info in da.tables:
@@ -213,7 +223,41 @@ def _analyze(task: Task) -> DataAnalysis:
             da.notes.append(f"columns in train but not in test: {', '.join(missing[:10])}")
         if note := split_note(train, test, skip, targets):
             da.notes.append(note)
+        da.notes.extend(side_notes(task, train, set(targets)))
     return da
+
+
+def side_notes(task: Task, train: pd.DataFrame, targets: set[str]) -> list[str]:
+    """The side tables the recipes join (automind.recipes.profile.side_tables), said so a planner joins them
+    too: the key, and whether the table has one row per key or several to summarise."""
+    from automind.errors import RoleError
+    from automind.recipes.profile import side_tables
+
+    test = next((p for p in task.test_paths if p.is_file()), None)
+    if test is None:
+        return []
+    try:
+        found, _ = side_tables(task, train, test, targets)
+    except (RoleError, OSError):
+        return []  # the table that fails is named where it is read
+    return [
+        f"{path.name} shares the key '{side['key']}' with the training and test rows: join its columns on it "
+        "(when a key has several rows there, summarise them per key first: count, mean, min, max)"
+        for path, side in found
+    ]
+
+
+def unseen_class_note(label: pd.Series, columns: list[str]) -> str | None:
+    """Submission columns naming no class of the training label (beside columns that do): a class the
+    training rows never show, which must get a small probability, not an index error or a zero."""
+    classes = {str(v) for v in label.dropna().unique()}
+    unseen = [c for c in columns if c not in classes]
+    if not unseen or len(unseen) == len(columns):
+        return None
+    return (
+        f"submission column(s) {_names(unseen)} name no class of '{label.name}' in the training rows: write "
+        "each a small probability (e.g. 1 / (labelled rows + columns)) and keep the rest for the known classes"
+    )
 
 
 def _target_columns(y: pd.Series) -> list[Any]:

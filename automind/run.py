@@ -537,8 +537,8 @@ class Runner:
         """Every new node: save the journal and run.json, feed the memory, tell the live view and run.log."""
         self._take_notes(self.roles)
         if node.roles == "recipes" and node.unused_inputs:  # a known limit of the offline policy, said once
-            note = (f"offline recipes do not read {', '.join(node.unused_inputs)} (no join of extra input files; "
-                    "docs/recipes.md, 'Input files')")  # fmt: skip
+            note = (f"offline recipes did not read {', '.join(node.unused_inputs)} (a node's output says why "
+                    "each table was not joined; docs/recipes.md, 'Input files')")  # fmt: skip
             if note not in self.fallbacks:
                 self.fallbacks.append(note)
         self.save("running")

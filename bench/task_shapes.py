@@ -1088,6 +1088,44 @@ def _unseen_class(out: Path) -> None:
     sample.to_csv(sample_path, index=False)
 
 
+def _side_lookup(out: Path) -> None:
+    """Sales of shops whose level follows the shop's own attributes, kept in a side table (stores.csv, one row
+    per shop); the test rows are new shops, so only the attributes carry over; RMSE."""
+    rng = np.random.default_rng(77)
+    shops = pd.DataFrame({"store": np.arange(300), "size_m2": rng.gamma(3, 200, 300).round(0),
+                          "kind": rng.choice(["mall", "street", "outlet"], 300),
+                          "staff": rng.integers(2, 40, 300)})  # fmt: skip
+    n = 6000
+    store = rng.integers(0, 300, n)
+    promo = rng.integers(0, 2, n)
+    s = shops.iloc[store]
+    y = (np.log(s["size_m2"].to_numpy()) + (s["kind"].to_numpy() == "mall") * 0.8 + 0.02 * s["staff"].to_numpy()
+         + 0.5 * promo + rng.normal(0, 0.3, n))  # fmt: skip
+    df = pd.DataFrame({"store": store, "promo": promo, "weekday": rng.integers(0, 7, n), "sales": y})
+    prepare_task(df, out, "sales", "rmse", name=out.name, group_col="store")
+    shops.to_csv(out / "public" / "stores.csv", index=False)
+
+
+def _side_many(out: Path) -> None:
+    """Applicants with their past loans in a side table (bureau.csv, several rows per applicant, keyed by the
+    applicant id): default follows the count and mean overdue days of those loans; ROC AUC."""
+    rng = np.random.default_rng(78)
+    n = 5000
+    ids = np.arange(100_000, 100_000 + n)
+    loans = rng.poisson(3, n)
+    owner = np.repeat(ids, loans)
+    overdue = rng.exponential(np.repeat(rng.gamma(2, 5, n), loans))
+    bureau = pd.DataFrame({"applicant_id": owner, "overdue_days": overdue.round(1),
+                           "amount": rng.gamma(2, 3000, len(owner)).round(0),
+                           "status": rng.choice(["active", "closed"], len(owner))})  # fmt: skip
+    mean_overdue = bureau.groupby("applicant_id")["overdue_days"].mean().reindex(ids).fillna(0).to_numpy()
+    income = rng.gamma(3, 10000, n)
+    logit = 0.12 * mean_overdue - 0.4 * loans + 0.3 * np.log(income / 30000) - 0.2 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"applicant_id": ids, "income": income.round(0), "default": (logit > 0).astype(int)})
+    prepare_task(df, out, "default", "roc_auc", id_col="applicant_id", name=out.name)
+    bureau.to_csv(out / "public" / "bureau.csv", index=False)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1190,6 +1228,11 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "one-feature": ("a single feature with a curved effect, RMSE", _one_feature),
     "quote-all": ("every field in double quotes, macro F1", _quote_all),
     "unseen-class": ("log loss over four classes, the training rows holding three", _unseen_class),
+    "side-lookup": (
+        "shop attributes in a side table (one row per shop), new shops in test, RMSE",
+        _side_lookup,
+    ),
+    "side-many": ("past loans in a side table (several rows per applicant id), ROC AUC", _side_many),
 }
 
 

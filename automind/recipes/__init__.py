@@ -678,8 +678,13 @@ class RecipeRoles(RecipeSearchActions):
         return LeakCheck(leaky=False, reason="recipe scripts are leak-free by construction")
 
     def use_data(self, ctx: Context, code: str, unused: list[str]) -> str:
-        """Recipes read train, test and the sample submission only (docs/recipes.md, "Input files")."""
-        raise RoleError(f"recipes do not join other input files ({', '.join(unused)}); see docs/recipes.md")
+        """Recipes already join every side table the profile finds; the rest they cannot use (docs/recipes.md,
+        "Input files")."""
+        why = self.profile(ctx).side_left_out
+        said = "; ".join(f"{n}: {why[n]}" for n in unused if n in why) or "no table the recipes can join"
+        raise RoleError(
+            f"recipes do not read {', '.join(unused)} ({said}); see docs/recipes.md, 'Input files'"
+        )
 
 
 def read_metric(workspace: Path, stdout: str = "") -> float | None:

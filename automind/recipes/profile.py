@@ -21,6 +21,8 @@ from automind.task import Task
 TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".npy", ".pgm", ".ppm")
 PROFILE_ROWS = 200_000
+SIDE_MIN_SHARE = 0.5  # a side table must hold this share of the training and of the test rows' keys
+SIDE_MAX_MB = 1024  # larger side tables are left out (each script reads them whole)
 # Every flag a card's `applies.needs` may name: those profile_task sets, and `siblings` (the recipe roles add
 # it when earlier valid nodes exist). docs/recipes.md says what each means.
 FLAGS = frozenset({
@@ -52,6 +54,8 @@ class Profile:
     threads: int = 2
     fold_seed: int = 0  # the run's seed: every node validates on the same folds
     split: dict[str, str] | None = None  # how the test rows differ: {"kind": time|group, "column": ...}
+    side_tables: list[dict[str, str]] = field(default_factory=list)  # [{"path": ./input/..., "key": ...}]
+    side_left_out: dict[str, str] = field(default_factory=dict)  # other public tables -> why not joined
     labels_as_written: bool = False  # class codes pandas would turn into other numbers ("01" -> 1)
 
     @property
@@ -84,6 +88,8 @@ class Profile:
             "threads": self.threads,
             "n_rows": self.n_rows,
             **({"split": dict(self.split)} if self.split else {}),
+            **({"side_tables": [dict(t) for t in self.side_tables]} if self.side_tables else {}),
+            **({"side_left_out": dict(self.side_left_out)} if self.side_left_out else {}),
             **({"labels_as_written": True} if self.labels_as_written else {}),
         }
 
@@ -190,6 +196,61 @@ def _text_sample(path: Path):
         return None
 
 
+def side_tables(
+    task: Task, train, test_path: Path, target: set[str]
+) -> tuple[list[tuple[Path, dict[str, str]]], dict[str, str]]:
+    """Public tables beside train and test (top level) that share a key column with both and hold at least
+    SIDE_MIN_SHARE of the training and of the test rows' keys: a shop's attributes in stores.csv, an
+    applicant's past loans in bureau.csv. Returns each as (path, {"path": as the script sees it, "key": the
+    column with the largest share}), the scripts joining their features in load_data, and the tables left
+    out with the reason (file name -> why), which every script logs: one holding the target (a labels
+    table), one larger than SIDE_MAX_MB, one sharing no key or too few of its values."""
+    from automind.recipes.runtime import key_text
+
+    given = {p.resolve() for p in (*task.train_paths, *task.test_paths, task.sample_submission_path)}
+    candidates = [
+        p for p in sorted(task.public_dir.iterdir())
+        if p.is_file() and p.resolve() not in given and table_suffix(p) in TABLE_SUFFIXES
+    ]  # fmt: skip
+    found: list[tuple[Path, dict[str, str]]] = []
+    left: dict[str, str] = {}
+    if not candidates:
+        return found, left
+    test = _read(test_path, PROFILE_ROWS)
+    for path in candidates:
+        if path.stat().st_size > SIDE_MAX_MB * 2**20:
+            left[path.name] = f"larger than {SIDE_MAX_MB} MB (each script would read it whole)"
+            continue
+        try:
+            table = _read(path)
+        except RoleError as e:
+            left[path.name] = str(e)
+            continue
+        if held := sorted(set(map(str, table.columns)) & target):
+            left[path.name] = f"it holds the target column(s) {held}"
+            continue
+        shared = [c for c in table.columns if c in train.columns and c in test.columns]
+        best: tuple[float, str] | None = None
+        for c in shared if len(table.columns) > 1 else []:
+            keys = set(key_text(table[c])) - {""}
+            share = min(_share_in(key_text(train[c]), keys), _share_in(key_text(test[c]), keys))
+            if best is None or share > best[0]:
+                best = (share, str(c))
+        if best and best[0] >= SIDE_MIN_SHARE:
+            found.append((path, {"path": _rel(task, path), "key": best[1]}))
+        elif best:
+            left[path.name] = (f"its key '{best[1]}' holds only {best[0]:.0%} of the training or test rows' "
+                               f"keys (a join needs {SIDE_MIN_SHARE:.0%})")  # fmt: skip
+        else:
+            left[path.name] = "it shares no column with both the training and the test table"
+    return found, left
+
+
+def _share_in(values, keys: set[str]) -> float:
+    """The share of `values` found among `keys`."""
+    return sum(v in keys for v in values) / max(1, len(values))
+
+
 def split_shape(train, test, skip: set[str]) -> dict[str, str] | None:
     """How the test rows differ from the training rows, the way the holdout tells it (automind.holdout.split):
     later in time by a shared date column, or whole new groups of a key column; None when they look like a
@@ -212,6 +273,7 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
     import numpy as np
 
     from automind.metrics import get_metric
+    from automind.recipes import runtime
 
     facts = facts or {}
     train_p = _first_table(task.train_paths, "train", task)
@@ -246,6 +308,12 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         else:
             problem = "binary" if y.nunique() <= 2 else "multiclass"
 
+    sides, left_out = side_tables(task, train, test_p, set(target))
+    for path, side in sides:  # the scripts join them in load_data: profile the columns they add
+        before = set(train.columns)
+        train = runtime.join_side_frames(train, _read(test_p, 5), _read(path), side["key"],
+                                         runtime.side_name(path))[0]  # fmt: skip
+        test_cols += [c for c in train.columns if c not in before]
     feats = [c for c in train.columns if c in test_cols and c != id_col and c not in target]
     text_cols = [c for c in feats if _is_text(train[c])]
     flags: set[str] = set()
@@ -330,4 +398,6 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         flags=flags,
         split=split,
         labels_as_written=written,
+        side_tables=[side for _, side in sides],
+        side_left_out=left_out,
     )

@@ -179,12 +179,91 @@ def load_data():
         read_table(CFG["sample"]),
     )
     train = train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
+    for side in CFG.get("side_tables") or []:
+        train, test = join_side_table(train, test, side)
+    for name, why in (CFG.get("side_left_out") or {}).items():
+        log(f"{name}: not joined: {why}")
     if CFG.get("max_rows") and len(train) > CFG["max_rows"]:
         train = (
             train.sample(n=int(CFG["max_rows"]), random_state=CFG["seed"]).sort_index().reset_index(drop=True)
         )
     CFG["_fold_keys"] = fold_keys(train)
     return train, test, sample
+
+
+def key_text(values):
+    """Key values as text, so 7, 7.0 and "7" meet: whole floats (an integer column with gaps) as integers,
+    "" for a gap."""
+    v = pd.Series(values)
+    if pd.api.types.is_float_dtype(v) and bool((v.dropna() % 1 == 0).all()):
+        v = v.astype("Int64")
+    return v.astype(str).where(v.notna(), "").to_numpy()
+
+
+def side_features(table, key, name):
+    """One row of features per key of a side table (a public table beside train and test that shares a key
+    column with them): the table's own columns when each key has one row; otherwise a summary of its rows
+    per key (the row count; mean, min and max of each number; the distinct values of each other column and,
+    for one of at most ten levels, each level's share of the key's rows). Indexed by key_text; each name
+    starts with the table's `name`, so it says where it came from and never meets a train or test column."""
+    keys = key_text(table[key])
+    rest = table.drop(columns=[key])
+    if pd.Series(keys).is_unique:
+        feats = rest.set_axis(keys)
+    else:
+        groups = rest.groupby(keys, sort=False)
+        num = [c for c in rest.columns if pd.api.types.is_numeric_dtype(rest[c])]
+        other = [c for c in rest.columns if c not in num]
+        parts = [groups.size().rename("rows").to_frame()]
+        if num:
+            stats = groups[num].agg(["mean", "min", "max"])
+            stats.columns = [f"{c}_{stat}" for c, stat in stats.columns]
+            parts.append(stats)
+        if other:
+            parts.append(groups[other].nunique().add_suffix("_distinct"))
+        for c in other:  # a few levels: the share of each level among the key's rows
+            levels = rest[c].dropna().unique()
+            if 1 < len(levels) <= 10:
+                share = pd.crosstab(keys, rest[c], normalize="index")
+                parts.append(share.set_axis([f"{c}_{v}_share" for v in share.columns], axis=1))
+        feats = pd.concat(parts, axis=1)
+    return feats.add_prefix(f"{name}_")
+
+
+def join_side_table(train, test, side):
+    """train and test with the features of a side table CFG['side_tables'] lists (path, key: found by the
+    profile) joined on its key (join_side_frames), logged with the share of training keys it holds."""
+    table = read_table(side["path"])
+    n = len(train.columns)
+    train, test, share, summarised = join_side_frames(
+        train, test, table, side["key"], side_name(side["path"])
+    )
+    how = "rows summarised per key" if summarised else "one row per key"
+    log(f"{os.path.basename(side['path'])}: {len(train.columns) - n} columns joined on '{side['key']}' ({how}; "
+        f"{share:.0%} of training keys found)")  # fmt: skip
+    return train, test
+
+
+def side_name(path):
+    """The prefix of a side table's features: its file name before any suffix."""
+    return re.sub(r"\W+", "_", os.path.basename(str(path)).split(".")[0])
+
+
+def join_side_frames(train, test, table, key, name):
+    """(train, test, share of training keys the table holds, whether its rows were summarised) with
+    side_features of `table` joined on `key`, rows and their order unchanged; a key the table lacks gets
+    gaps (a row count of 0 for a summarised table). The join uses no label: done once on whole frames,
+    before any fold, it leaks nothing."""
+    feats = side_features(table, key, name)
+    summarised = not pd.Series(key_text(table[key])).is_unique
+    out = []
+    for frame in (train, test):
+        found = feats.reindex(key_text(frame[key]))
+        if summarised:
+            found[f"{name}_rows"] = found[f"{name}_rows"].fillna(0)
+        out.append(pd.concat([frame, found.set_axis(frame.index)], axis=1))
+    share = float(pd.Series(key_text(train[key])).isin(feats.index).mean())
+    return out[0], out[1], share, summarised
 
 
 def fold_keys(train):

@@ -231,6 +231,7 @@ def test_a_class_the_training_rows_never_show_gets_an_add_one_share(tmp_path):
     classes keep the rest, in the recipe scripts and in automind's own baseline."""
     from typer.testing import CliRunner
 
+    from automind.analysis import analyze
     from automind.baseline import trivial_submission
     from automind.cli import app
 
@@ -248,6 +249,7 @@ def test_a_class_the_training_rows_never_show_gets_an_add_one_share(tmp_path):
     res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
     task = Task.load(root)
+    assert any("'dog' name no class of 'kind'" in n for n in analyze(task).notes)  # an LLM planner is told
     sub = pd.read_csv(out / "submission.csv")
     labelled = len(pd.read_csv(root / "public" / "train.csv"))
     assert np.allclose(sub["dog"], 1 / (labelled + 4)) and np.allclose(

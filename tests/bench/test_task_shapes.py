@@ -21,7 +21,7 @@ NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "boo
        "epoch-times", "jsonl", "tsv-gz", "few-values", "three-texts", "r2-skewed", "cohen-kappa", "rmspe",
        "pearson", "fbeta", "median-ae", "msle", "kendall-tau", "integer-regression", "sorted-by-target",
        "trailing-commas", "constant-and-empty", "lat-lon", "json-cells", "one-feature", "quote-all",
-       "unseen-class"]  # fmt: skip
+       "unseen-class", "side-lookup", "side-many"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -76,6 +76,14 @@ def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, benc
         assert pd.read_csv(public / "train.csv")["y"].is_monotonic_increasing
     if name == "quote-all":
         assert (public / "test.csv").read_text().startswith('"id"')
+    if name == "side-lookup":  # new shops in test: only their attributes carry over
+        stores = pd.read_csv(public / "stores.csv")
+        assert stores["store"].is_unique
+        assert not set(pd.read_csv(public / "train.csv")["store"]) & set(
+            pd.read_csv(public / "test.csv")["store"]
+        )
+    if name == "side-many":
+        assert not pd.read_csv(public / "bureau.csv")["applicant_id"].is_unique
     if name in ("parquet", "tsv"):
         assert {p.suffix for p in (*task.train_paths, *task.test_paths)} == {f".{name}"}
 

@@ -249,7 +249,7 @@ def test_llm_roles_parse_the_checkers_replies(task_dir, tmp_path, settings_facto
 def test_offline_nodes_that_ignore_inputs_leave_a_fallback_line(task_dir, tmp_path, settings_factory):
     roles = ScriptedRoles({"*": [script(0.7)]}, name="recipes")
     res = solve(task_dir, settings_factory(**{"search.steps": 2}), out=tmp_path / "run", roles=roles)
-    notes = [f for f in res.fallbacks if f.startswith("offline recipes do not read train.csv")]
+    notes = [f for f in res.fallbacks if f.startswith("offline recipes did not read train.csv")]
     assert len(notes) == 1 and res.journal.get("1").unused_inputs == ["train.csv"]
 
 

@@ -75,6 +75,15 @@ SPAWN = frozenset(
 PRIVATE = "the task's private files are not accessible"
 
 
+def _lexical(p: object) -> str | None:
+    """An absolute path without resolving its links (None for what is no path)."""
+    try:
+        path = os.fsdecode(os.fspath(p))  # type: ignore[call-overload]
+    except TypeError:
+        return None
+    return os.path.normpath(os.path.join(os.getcwd(), path)) if path else None
+
+
 def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root + os.sep)
 
@@ -141,11 +150,17 @@ class Guard:
             pass
         raise PermissionError(f"automind sandbox: {why}: {path}")
 
-    def note_input(self, real: str | None) -> None:
-        """Record a read under input/ (relative path, once per process) for the parent's data-usage check."""
-        if self.inputs_log is None or real is None or not _under(real, self.input) or real == self.input:
+    def note_input(self, real: str | None, raw: object = None) -> None:
+        """Record a read under input/ (relative path, once per process) for the parent's data-usage check.
+        A file of input/ that is a link (the holdout view links the task's other files) resolves outside it:
+        the path as the script wrote it, made absolute, says which input it read."""
+        if self.inputs_log is None:
             return
-        rel = os.path.relpath(real, self.input)
+        named = _lexical(raw)
+        found = [p for p in (real, named) if p is not None and _under(p, self.input) and p != self.input]
+        if not found:
+            return
+        rel = os.path.relpath(found[0], self.input)
         if rel in self.seen:
             return
         self.seen.add(rel)
@@ -171,7 +186,7 @@ class Guard:
             why = "input/ is read-only" if inside_input else "writing outside the workspace is not allowed"
             self.deny("open", path, why)
         if not write:
-            self.note_input(real)
+            self.note_input(real, path)
 
     def check(self, event: str, args: tuple[Any, ...]) -> None:
         if event in SPAWN:
@@ -184,8 +199,8 @@ class Guard:
             if self.is_private(real):
                 self.deny(event, raw, PRIVATE)
         if event in READ:
-            for _, real in found:
-                self.note_input(real)
+            for raw, real in found:
+                self.note_input(real, raw)
         elif event in MODIFY:
             for raw, real in found:
                 if not self.can_write(real):

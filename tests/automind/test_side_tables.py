@@ -1,0 +1,101 @@
+"""Side tables (docs/recipes.md, "Input files"): other public tables keyed like the rows, such as a shop's
+attributes or an applicant's past loans, are found by the profile and joined by every recipe script."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from automind.analysis import analyze
+from automind.config import load_config
+from automind.errors import RoleError
+from automind.grading import grade
+from automind.prepare import prepare_task
+from automind.recipes import RecipeRoles
+from automind.recipes import runtime as rt
+from automind.recipes.profile import profile_task
+from automind.roles import Context
+from automind.task import Task
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOMIND_HOME", str(tmp_path / "home"))
+
+
+def _shops_task(tmp_path, n_shops=60, n=900):
+    """Sales that follow only the shop's size (kept in stores.csv); the test rows are new shops."""
+    rng = np.random.default_rng(0)
+    shops = pd.DataFrame({"store": np.arange(n_shops), "size_m2": rng.uniform(100, 1000, n_shops).round(0),
+                          "kind": rng.choice(["mall", "street"], n_shops)})  # fmt: skip
+    store = rng.integers(0, n_shops, n)
+    y = shops["size_m2"].to_numpy()[store] / 100 + rng.normal(0, 0.1, n)
+    df = pd.DataFrame({"store": store, "promo": rng.integers(0, 2, n), "sales": y})
+    root = prepare_task(df, tmp_path / "t", "sales", "rmse", group_col="store")
+    shops.to_csv(root / "public" / "stores.csv", index=False)
+    return root
+
+
+def test_a_table_with_one_row_per_key_is_joined_as_it_is_keys_meeting_as_text():
+    train = pd.DataFrame({"shop": [3.0, 1.0, np.nan, 9.0], "x": [1, 2, 3, 4]})  # a key column with a gap
+    test = pd.DataFrame({"shop": [1, 3]})
+    table = pd.DataFrame({"shop": ["1", "3", "9"], "size": [10, 30, 90], "x": ["a", "b", "c"]})
+    a, b, share, summarised = rt.join_side_frames(train, test, table, "shop", "stores")
+    assert not summarised and share == 0.75
+    assert list(a.columns) == ["shop", "x", "stores_size", "stores_x"]  # named after the table: no clash
+    assert a["stores_size"].tolist()[:2] == [30, 10] and np.isnan(a["stores_size"].iloc[2])  # rows in order
+    assert b["stores_size"].tolist() == [10, 30]
+
+
+def test_a_table_with_several_rows_per_key_is_summarised_per_key():
+    train = pd.DataFrame({"id": [5, 6, 7]})
+    loans = pd.DataFrame({"id": [5, 5, 6], "days": [1.0, 3.0, 10.0], "status": ["open", "shut", "open"]})
+    a, _, share, summarised = rt.join_side_frames(train, train.head(0), loans, "id", "bureau")
+    assert summarised and share == pytest.approx(2 / 3)
+    assert a["bureau_rows"].tolist() == [2, 1, 0]  # a key the table lacks has no rows, not a gap
+    assert a["bureau_days_mean"].tolist()[:2] == [2.0, 10.0] and a["bureau_days_max"].iloc[0] == 3.0
+    assert (
+        a["bureau_status_open_share"].tolist()[:2] == [0.5, 1.0] and a["bureau_status_distinct"].iloc[0] == 2
+    )
+
+
+def test_the_profile_joins_a_keyed_table_and_says_why_it_leaves_others_out(tmp_path):
+    root = _shops_task(tmp_path)
+    public = root / "public"
+    pd.DataFrame({"store": [0, 1], "sales": [1.0, 2.0]}).to_csv(public / "labels.csv", index=False)
+    pd.DataFrame({"store": range(500, 560), "area": 1}).to_csv(public / "elsewhere.csv", index=False)
+    pd.DataFrame({"city": ["a"], "pop": [1]}).to_csv(public / "cities.csv", index=False)
+    cfg = profile_task(Task.load(root)).cfg()
+    assert cfg["side_tables"] == [{"path": "./input/stores.csv", "key": "store"}]
+    why = cfg["side_left_out"]
+    assert "target column(s) ['sales']" in why["labels.csv"]
+    assert "holds only 0%" in why["elsewhere.csv"] and "shares no column" in why["cities.csv"]
+    assert any("stores.csv shares the key 'store'" in n for n in analyze(Task.load(root)).notes)
+    roles = RecipeRoles(load_config({}).settings)
+    with pytest.raises(RoleError, match=r"cities.csv: it shares no column with both"):
+        roles.use_data(Context(task=Task.load(root), action="draft", analysis=""), "", ["cities.csv"])
+
+
+def test_a_solve_joins_the_side_table_reads_it_through_the_holdout_view_and_scores_new_shops(tmp_path):
+    """The test rows are shops the training rows never show, and sales follow only the shop's size: a good
+    score needs stores.csv. The holdout view links it; the guard records the read (it was not: the link
+    resolved outside input/, so the node said the script never read it)."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    root = _shops_task(tmp_path)
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out),
+                                   "--holdout", "on"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    node = json.loads((out / "journal.json").read_text())["nodes"][0]
+    assert (
+        "stores.csv: 2 columns joined on 'store' (one row per key; 100% of training keys found)"
+        in node["output"]
+    )
+    assert "stores.csv" in node["inputs_read"] and node["unused_inputs"] == []
+    assert grade(Task.load(root), out / "submission.csv").score < 0.5  # without the sizes: about 2.6
