@@ -232,6 +232,7 @@ def side_notes(task: Task, train: pd.DataFrame, targets: set[str]) -> list[str]:
     too: the key, and whether the table has one row per key or several to summarise."""
     from automind.errors import RoleError
     from automind.recipes.profile import side_tables
+    from automind.recipes.runtime import key_name
 
     test = next((p for p in task.test_paths if p.is_file()), None)
     if test is None:
@@ -241,8 +242,8 @@ def side_notes(task: Task, train: pd.DataFrame, targets: set[str]) -> list[str]:
     except (RoleError, OSError):
         return []  # the table that fails is named where it is read
     return [
-        f"{path.name} shares the key '{side['key']}' with the training and test rows: join its columns on it "
-        "(when a key has several rows there, summarise them per key first: count, mean, min, max)"
+        f"{path.name} shares the key {key_name(side['key'])} with the training and test rows: join its columns "
+        "on it (when a key has several rows there, summarise them per key first: count, mean, min, max)"
         for path, side in found
     ]
 

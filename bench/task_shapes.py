@@ -1126,6 +1126,23 @@ def _side_many(out: Path) -> None:
     bureau.to_csv(out / "public" / "bureau.csv", index=False)
 
 
+def _side_two_keys(out: Path) -> None:
+    """Weekly sales of departments of shops, the shop's local conditions of each week (a temperature, a
+    price cut) in a side table keyed by shop and week together (features.csv); RMSE."""
+    rng = np.random.default_rng(79)
+    weeks = pd.date_range("2020-01-05", periods=60, freq="W").strftime("%Y-%m-%d")
+    feats = pd.DataFrame([(s, w) for s in range(20) for w in weeks], columns=["store", "week"])
+    feats["temperature"] = rng.normal(15, 8, len(feats)).round(1)
+    feats["markdown"] = np.where(rng.random(len(feats)) < 0.3, rng.gamma(2, 500, len(feats)), 0.0).round(0)
+    rows = feats.sample(n=len(feats) * 4, replace=True, random_state=79).reset_index(drop=True)
+    rows["dept"] = rng.integers(1, 6, len(rows))
+    y = (10 + 0.8 * rows["dept"] + 0.004 * rows["markdown"] - 0.15 * (rows["temperature"] - 15).abs()
+         + rng.normal(0, 0.5, len(rows)))  # fmt: skip
+    df = rows[["store", "week", "dept"]].assign(sales=y.round(3))
+    prepare_task(df, out, "sales", "rmse", name=out.name)
+    feats.to_csv(out / "public" / "features.csv", index=False)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1233,6 +1250,10 @@ SHAPES: dict[str, tuple[str, Maker]] = {
         _side_lookup,
     ),
     "side-many": ("past loans in a side table (several rows per applicant id), ROC AUC", _side_many),
+    "side-two-keys": (
+        "a shop's weekly conditions in a side table keyed by shop and week, RMSE",
+        _side_two_keys,
+    ),
 }
 
 

@@ -23,6 +23,7 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".np
 PROFILE_ROWS = 200_000
 SIDE_MIN_SHARE = 0.5  # a side table must hold this share of the training and of the test rows' keys
 SIDE_MAX_MB = 1024  # larger side tables are left out (each script reads them whole)
+SIDE_KEY_COLUMNS = 8  # with at most this many shared columns, pairs of them are tried as a key too
 # Every flag a card's `applies.needs` may name: those profile_task sets, and `siblings` (the recipe roles add
 # it when earlier valid nodes exist). docs/recipes.md says what each means.
 FLAGS = frozenset({
@@ -54,7 +55,7 @@ class Profile:
     threads: int = 2
     fold_seed: int = 0  # the run's seed: every node validates on the same folds
     split: dict[str, str] | None = None  # how the test rows differ: {"kind": time|group, "column": ...}
-    side_tables: list[dict[str, str]] = field(default_factory=list)  # [{"path": ./input/..., "key": ...}]
+    side_tables: list[dict[str, Any]] = field(default_factory=list)  # [{"path": ./input/..., "key": col(s)}]
     side_left_out: dict[str, str] = field(default_factory=dict)  # other public tables -> why not joined
     labels_as_written: bool = False  # class codes pandas would turn into other numbers ("01" -> 1)
 
@@ -198,21 +199,21 @@ def _text_sample(path: Path):
 
 def side_tables(
     task: Task, train, test_path: Path, target: set[str]
-) -> tuple[list[tuple[Path, dict[str, str]]], dict[str, str]]:
+) -> tuple[list[tuple[Path, dict[str, Any]]], dict[str, str]]:
     """Public tables beside train and test (top level) that share a key column with both and hold at least
     SIDE_MIN_SHARE of the training and of the test rows' keys: a shop's attributes in stores.csv, an
     applicant's past loans in bureau.csv. Returns each as (path, {"path": as the script sees it, "key": the
     column with the largest share}), the scripts joining their features in load_data, and the tables left
     out with the reason (file name -> why), which every script logs: one holding the target (a labels
     table), one larger than SIDE_MAX_MB, one sharing no key or too few of its values."""
-    from automind.recipes.runtime import key_text
+    from automind.recipes import runtime
 
     given = {p.resolve() for p in (*task.train_paths, *task.test_paths, task.sample_submission_path)}
     candidates = [
         p for p in sorted(task.public_dir.iterdir())
         if p.is_file() and p.resolve() not in given and table_suffix(p) in TABLE_SUFFIXES
     ]  # fmt: skip
-    found: list[tuple[Path, dict[str, str]]] = []
+    found: list[tuple[Path, dict[str, Any]]] = []
     left: dict[str, str] = {}
     if not candidates:
         return found, left
@@ -229,21 +230,45 @@ def side_tables(
         if held := sorted(set(map(str, table.columns)) & target):
             left[path.name] = f"it holds the target column(s) {held}"
             continue
-        shared = [c for c in table.columns if c in train.columns and c in test.columns]
-        best: tuple[float, str] | None = None
-        for c in shared if len(table.columns) > 1 else []:
-            keys = set(key_text(table[c])) - {""}
-            share = min(_share_in(key_text(train[c]), keys), _share_in(key_text(test[c]), keys))
-            if best is None or share > best[0]:
-                best = (share, str(c))
+        shared = [str(c) for c in table.columns if c in train.columns and c in test.columns]
+        best = _best_key(table, train, test, shared) if len(table.columns) > len(shared) else None
         if best and best[0] >= SIDE_MIN_SHARE:
             found.append((path, {"path": _rel(task, path), "key": best[1]}))
         elif best:
-            left[path.name] = (f"its key '{best[1]}' holds only {best[0]:.0%} of the training or test rows' "
-                               f"keys (a join needs {SIDE_MIN_SHARE:.0%})")  # fmt: skip
+            left[path.name] = (f"its key {runtime.key_name(best[1])} holds only {best[0]:.0%} of the training or "
+                               f"test rows' keys (a join needs {SIDE_MIN_SHARE:.0%})")  # fmt: skip
         else:
-            left[path.name] = "it shares no column with both the training and the test table"
+            left[path.name] = (
+                "it shares no column with both the training and the test table (or has no other column)"
+            )
     return found, left
+
+
+def _best_key(table, train, test, shared: list[str]) -> tuple[float, str | list[str]] | None:
+    """(share, key) of a side table: among its shared columns and pairs of them (up to SIDE_KEY_COLUMNS
+    shared columns), the fewest columns that name one row of the table each and hold SIDE_MIN_SHARE of the
+    training and of the test rows' keys (a shop's attributes by shop, a shop's daily visitors by shop and
+    date); else the one column holding the largest share, its rows summarised per key; None when nothing
+    is shared."""
+    from automind.recipes.runtime import row_keys
+
+    pairs = (
+        [[a, b] for i, a in enumerate(shared) for b in shared[i + 1 :]]
+        if len(shared) <= SIDE_KEY_COLUMNS
+        else []
+    )
+    scored: list[tuple[bool, float, str | list[str]]] = []
+    candidates: list[str | list[str]] = [*shared, *pairs]
+    for key in candidates:
+        keys = row_keys(table, key)
+        known = set(keys) - {""}
+        share = min(_share_in(row_keys(train, key), known), _share_in(row_keys(test, key), known))
+        scored.append((len(set(keys)) == len(keys), share, key))
+    unique = [(share, key) for one, share, key in scored if one and share >= SIDE_MIN_SHARE]
+    if unique:
+        return unique[0]  # singles come first: the fewest columns
+    singles = [(share, key) for _, share, key in scored if isinstance(key, str)]
+    return max(singles, key=lambda t: t[0], default=None)
 
 
 def _share_in(values, keys: set[str]) -> float:

@@ -200,14 +200,28 @@ def key_text(values):
     return v.astype(str).where(v.notna(), "").to_numpy()
 
 
+def row_keys(df, key):
+    """Each row's key as text: key_text of a key column, or of each of several (a shop and a date) joined."""
+    cols = [key] if isinstance(key, str) else list(key)
+    out = key_text(df[cols[0]]).astype(object)
+    for c in cols[1:]:
+        out = out + "\x1f" + key_text(df[c]).astype(object)
+    return out
+
+
+def key_name(key):
+    """A key for the log: 'store', or 'Store' + 'Date'."""
+    return " + ".join(f"'{c}'" for c in ([key] if isinstance(key, str) else key))
+
+
 def side_features(table, key, name):
     """One row of features per key of a side table (a public table beside train and test that shares a key
-    column with them): the table's own columns when each key has one row; otherwise a summary of its rows
+    with them: one column or several, see row_keys): the table's own columns when each key has one row; otherwise a summary of its rows
     per key (the row count; mean, min and max of each number; the distinct values of each other column and,
     for one of at most ten levels, each level's share of the key's rows). Indexed by key_text; each name
     starts with the table's `name`, so it says where it came from and never meets a train or test column."""
-    keys = key_text(table[key])
-    rest = table.drop(columns=[key])
+    keys = row_keys(table, key)
+    rest = table.drop(columns=[key] if isinstance(key, str) else list(key))
     if pd.Series(keys).is_unique:
         feats = rest.set_axis(keys)
     else:
@@ -239,8 +253,8 @@ def join_side_table(train, test, side):
         train, test, table, side["key"], side_name(side["path"])
     )
     how = "rows summarised per key" if summarised else "one row per key"
-    log(f"{os.path.basename(side['path'])}: {len(train.columns) - n} columns joined on '{side['key']}' ({how}; "
-        f"{share:.0%} of training keys found)")  # fmt: skip
+    log(f"{os.path.basename(side['path'])}: {len(train.columns) - n} columns joined on {key_name(side['key'])} "
+        f"({how}; {share:.0%} of training keys found)")  # fmt: skip
     return train, test
 
 
@@ -255,14 +269,14 @@ def join_side_frames(train, test, table, key, name):
     gaps (a row count of 0 for a summarised table). The join uses no label: done once on whole frames,
     before any fold, it leaks nothing."""
     feats = side_features(table, key, name)
-    summarised = not pd.Series(key_text(table[key])).is_unique
+    summarised = not pd.Series(row_keys(table, key)).is_unique
     out = []
     for frame in (train, test):
-        found = feats.reindex(key_text(frame[key]))
+        found = feats.reindex(row_keys(frame, key))
         if summarised:
             found[f"{name}_rows"] = found[f"{name}_rows"].fillna(0)
         out.append(pd.concat([frame, found.set_axis(frame.index)], axis=1))
-    share = float(pd.Series(key_text(train[key])).isin(feats.index).mean())
+    share = float(pd.Series(row_keys(train, key)).isin(feats.index).mean())
     return out[0], out[1], share, summarised
 
 

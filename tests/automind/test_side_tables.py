@@ -99,3 +99,25 @@ def test_a_solve_joins_the_side_table_reads_it_through_the_holdout_view_and_scor
     )
     assert "stores.csv" in node["inputs_read"] and node["unused_inputs"] == []
     assert grade(Task.load(root), out / "submission.csv").score < 0.5  # without the sizes: about 2.6
+
+
+def test_a_table_keyed_by_two_columns_is_joined_on_both(tmp_path):
+    """A shop's conditions of each week (features.csv keyed by shop and week together): neither column names
+    one row, the pair does; joined on the pair, not summarised per shop."""
+    rng = np.random.default_rng(1)
+    weeks = [f"2020-01-{d:02d}" for d in range(1, 29)]
+    feats = pd.DataFrame([(s, w) for s in range(6) for w in weeks], columns=["shop", "week"])
+    feats["temp"] = rng.normal(size=len(feats))
+    rows = feats.sample(n=400, replace=True, random_state=1).reset_index(drop=True)
+    df = rows[["shop", "week"]].assign(y=rows["temp"] * 2 + rng.normal(0, 0.1, 400))
+    root = prepare_task(df, tmp_path / "t", "y", "rmse")
+    feats.to_csv(root / "public" / "features.csv", index=False)
+    cfg = profile_task(Task.load(root)).cfg()
+    assert cfg["side_tables"] == [{"path": "./input/features.csv", "key": ["shop", "week"]}]
+    train = pd.read_csv(root / "public" / "train.csv")
+    joined, _, share, summarised = rt.join_side_frames(
+        train, train.head(0), feats, ["shop", "week"], "features"
+    )
+    assert share == 1.0 and not summarised and list(joined.columns[-1:]) == ["features_temp"]
+    expected = train.merge(feats, on=["shop", "week"], how="left")["temp"]
+    assert np.allclose(joined["features_temp"], expected)

@@ -21,7 +21,8 @@ NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "boo
        "epoch-times", "jsonl", "tsv-gz", "few-values", "three-texts", "r2-skewed", "cohen-kappa", "rmspe",
        "pearson", "fbeta", "median-ae", "msle", "kendall-tau", "integer-regression", "sorted-by-target",
        "trailing-commas", "constant-and-empty", "lat-lon", "json-cells", "one-feature", "quote-all",
-       "unseen-class", "side-lookup", "side-many"]  # fmt: skip
+       "unseen-class", "side-lookup", "side-many",
+       "side-two-keys"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -82,6 +83,9 @@ def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, benc
         assert not set(pd.read_csv(public / "train.csv")["store"]) & set(
             pd.read_csv(public / "test.csv")["store"]
         )
+    if name == "side-two-keys":
+        feats = pd.read_csv(public / "features.csv")
+        assert not feats["store"].is_unique and not feats.duplicated(["store", "week"]).any()
     if name == "side-many":
         assert not pd.read_csv(public / "bureau.csv")["applicant_id"].is_unique
     if name in ("parquet", "tsv"):
