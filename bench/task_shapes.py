@@ -1143,6 +1143,110 @@ def _side_two_keys(out: Path) -> None:
     feats.to_csv(out / "public" / "features.csv", index=False)
 
 
+def _span_extraction(out: Path) -> None:
+    """Tweets with their sentiment; the words that carry it (a span of the tweet) to predict, scored by the
+    word-level Jaccard score (Kaggle's tweet sentiment extraction)."""
+    rng = np.random.default_rng(80)
+    filler = ["i", "just", "got", "home", "today", "the", "bus", "was", "and", "then", "we", "went", "out"]
+    moods = {
+        "positive": ["love it", "so happy", "great day"],
+        "negative": ["hate this", "so sad", "awful day"],
+    }
+    rows = []
+    for _ in range(3000):
+        mood = str(rng.choice(["positive", "negative", "neutral"]))
+        words = list(rng.choice(filler, int(rng.integers(5, 12))))
+        if mood == "neutral":
+            span = " ".join(words)
+        else:
+            span = str(rng.choice(moods[mood]))
+            at = int(rng.integers(0, len(words) + 1))
+            words = [*words[:at], span, *words[at:]]
+        rows.append({"text": " ".join(words), "sentiment": mood, "selected_text": span})
+    prepare_task(pd.DataFrame(rows), out, "selected_text", "word_jaccard", name=out.name)
+
+
+def _mcrmse_text(out: Path) -> None:
+    """Essays scored on three scales (each from its own topic words), mean column-wise RMSE."""
+    rng = np.random.default_rng(81)
+    vocab = [f"w{i}" for i in range(300)]
+    scales = {"cohesion": [f"link{i}" for i in range(10)], "syntax": [f"clause{i}" for i in range(10)],
+              "vocabulary": [f"rare{i}" for i in range(10)]}  # fmt: skip
+    rows = []
+    for _ in range(2000):
+        counts = {k: int(rng.integers(0, 10)) for k in scales}
+        words = [*rng.choice(vocab, int(rng.integers(80, 200)))]
+        for k, n in counts.items():
+            words += list(rng.choice(scales[k], n))
+        rng.shuffle(words)
+        rows.append({"full_text": " ".join(words),
+                     **{k: round(1 + 4 * n / 9 + float(rng.normal(0, 0.3)), 2) for k, n in counts.items()}})  # fmt: skip
+    prepare_task(pd.DataFrame(rows), out, list(scales), "mean_columnwise_rmse", name=out.name)
+
+
+def _classification_error(out: Path) -> None:
+    """Three classes scored by the classification error (lower is better)."""
+    rng = np.random.default_rng(82)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    kind = np.array(["x", "y", "z"])[np.argmax(X[:, :3] + rng.normal(0, 0.6, (n, 3)), axis=1)]
+    prepare_task(pd.DataFrame(X, columns=[f"e{i}" for i in range(4)]).assign(kind=kind), out, "kind",
+                 "classification_error", name=out.name)  # fmt: skip
+
+
+def _f1_weighted(out: Path) -> None:
+    """Four classes of 55/25/15/5 %, scored by the support-weighted F1."""
+    rng = np.random.default_rng(83)
+    n = 4000
+    X = rng.normal(size=(n, 5))
+    shift = np.log([0.55, 0.25, 0.15, 0.05])
+    kind = np.argmax(X[:, :4] + shift + rng.gumbel(0, 0.5, (n, 4)), axis=1)
+    df = pd.DataFrame(X, columns=[f"w{i}" for i in range(5)]).assign(
+        kind=np.array(["a", "b", "c", "d"])[kind]
+    )
+    prepare_task(df, out, "kind", "f1_weighted", name=out.name)
+
+
+def _target_as_text(out: Path) -> None:
+    """A price to predict written as text in the training file ("$1,234.50"), RMSE on the number."""
+    df = _simple_frame(84)
+    df["y"] = (df["y"] * 100 + 1500).round(2)
+    prepare_task(df, out, "y", "rmse", name=out.name)
+    path = out / "public" / "train.csv"
+    train = pd.read_csv(path)
+    train["y"] = train["y"].map(lambda v: f"${v:,.2f}")
+    train.to_csv(path, index=False)
+
+
+def _image_regression(out: Path) -> None:
+    """Grey PNG images whose number to predict is the size of a bright square in them; RMSE."""
+    from PIL import Image
+
+    rng = np.random.default_rng(85)
+    rows = []
+    images = []
+    for i in range(400):
+        side = int(rng.integers(4, 28))
+        img = rng.integers(0, 40, size=(32, 32)).astype(np.uint8)
+        top, left = int(rng.integers(0, 33 - side)), int(rng.integers(0, 33 - side))
+        img[top : top + side, left : left + side] = 230
+        images.append((f"p{i:04d}.png", img))
+        rows.append({"file": f"p{i:04d}.png", "side": side})
+    prepare_task(pd.DataFrame(rows), out, "side", "rmse", name=out.name)
+    (out / "public" / "pics").mkdir()
+    for name, img in images:
+        Image.fromarray(img).save(out / "public" / "pics" / name)
+
+
+def _side_unjoinable(out: Path) -> None:
+    """A side table keyed by something the rows do not hold (loan months keyed by a loan id), beside one that
+    joins: the first is left out with its reason, the second joined; ROC AUC."""
+    _side_many(out)
+    rng = np.random.default_rng(86)
+    pd.DataFrame({"loan_id": rng.integers(0, 10_000, 5000), "month": rng.integers(-12, 0, 5000),
+                  "late": rng.integers(0, 2, 5000)}).to_csv(out / "public" / "loan_months.csv", index=False)  # fmt: skip
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1253,6 +1357,16 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "side-two-keys": (
         "a shop's weekly conditions in a side table keyed by shop and week, RMSE",
         _side_two_keys,
+    ),
+    "span-extraction": ("the words of a tweet that carry its sentiment, word Jaccard", _span_extraction),
+    "mcrmse-text": ("essays scored on three scales, mean column-wise RMSE", _mcrmse_text),
+    "classification-error": ("3 classes, classification error", _classification_error),
+    "f1-weighted": ("4 classes of 55/25/15/5 %, weighted F1", _f1_weighted),
+    "target-as-text": ("a price written '$1,234.50' in the training file, RMSE", _target_as_text),
+    "image-regression": ("grey PNGs, the size of a bright square, RMSE", _image_regression),
+    "side-unjoinable": (
+        "a side table keyed by what the rows lack beside one that joins, ROC AUC",
+        _side_unjoinable,
     ),
 }
 

@@ -178,7 +178,9 @@ def load_data():
         read_table(CFG["test"]),
         read_table(CFG["sample"]),
     )
-    train = train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
+    train = numeric_targets(
+        train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
+    )
     for side in CFG.get("side_tables") or []:
         train, test = join_side_table(train, test, side)
     for name, why in (CFG.get("side_left_out") or {}).items():
@@ -388,6 +390,36 @@ def better(a, b):
     return a < b if CFG["lower_is_better"] else a > b
 
 
+# A number written for people: a sign or parentheses, a currency sign, thousands separators, a decimal part, a
+# percent sign ("$1,234.50", "(12.5)", "45 %", "-3"); dates, codes with letters and European "1.234,5" do not
+# match.
+NUMBER_TEXT = r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?%?\)?$"
+
+
+def number_values(values):
+    """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %") as floats, parentheses as a
+    minus sign; NaN for a gap or a value that does not match."""
+    values = pd.Series(values)
+    text = values.astype(str).str.strip().where(values.notna())
+    parsed = text.str.match(NUMBER_TEXT, na=False)
+    sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
+    digits = text.str.replace(r"[\s$€£¥,%()]", "", regex=True)
+    return sign * pd.to_numeric(digits.where(parsed), errors="coerce")
+
+
+def numeric_targets(train):
+    """A regression task's target columns written for people ("$1,234.50") read as numbers, when every value
+    parses (number_values); the grader scores numbers, and a model cannot fit text."""
+    if CFG["problem"] != "regression":
+        return train
+    for c in [t for t in CFG["target"] if t in train.columns and not pd.api.types.is_numeric_dtype(train[t])]:
+        values = number_values(train[c])
+        if values.notna().all():
+            log(f"target {c} read as numbers (written as text, e.g. {train[c].iloc[0]!r})")
+            train[c] = values.to_numpy()
+    return train
+
+
 # %% features
 def split_frames(train, test):
     """Feature frames: the columns train and test share, minus id and targets (a column missing from the
@@ -506,12 +538,6 @@ def local_clock(values, utc, first):
     return read_times(text.str.replace(ZONE_OFFSET, "", regex=True).where(values.notna()), first)
 
 
-# A number written for people: a sign or parentheses, a currency sign, thousands separators, a decimal part, a
-# percent sign ("$1,234.50", "(12.5)", "45 %", "-3"); dates, codes with letters and European "1.234,5" do not
-# match.
-NUMBER_TEXT = r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?%?\)?$"
-
-
 def number_text(train, test, cfg, share=0.95, codes=5):
     """Text columns whose training values are numbers written with currency signs, thousands separators or
     percent signs become numbers, and so do numbers among a few placeholder codes ("?", "-", "n/a",
@@ -532,13 +558,10 @@ def number_text(train, test, cfg, share=0.95, codes=5):
         if values[fits].str.match(r"^0\d").mean() > 0.5:
             continue
         for df in (train, test):
-            text = df[c].astype(str).str.strip().where(df[c].notna())
-            parsed = text.str.match(NUMBER_TEXT, na=False)
             if 1 < others <= codes:
-                df[c + "_code"] = text.where(~parsed)
-            sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
-            digits = text.str.replace(r"[\s$€£¥,%()]", "", regex=True)
-            df[c] = sign * pd.to_numeric(digits.where(parsed), errors="coerce")
+                text = df[c].astype(str).str.strip().where(df[c].notna())
+                df[c + "_code"] = text.where(~text.str.match(NUMBER_TEXT, na=False))
+            df[c] = number_values(df[c])
         log(f"clean: {c} read as numbers (written as text, e.g. {values.iloc[0]!r})")
     return train, test
 

@@ -272,6 +272,38 @@ def test_class_columns_go_by_name_and_by_position_when_none_is_named():
     assert np.allclose(three["yes"], [0.72, 0.36]) and np.allclose(sum(three.values()), 1)
 
 
+def test_a_regression_target_written_for_people_is_read_as_numbers(tmp_path):
+    """A price written "$1,462.39" in train.csv failed 27 of 27 nodes (a model cannot fit text). The
+    scripts read it as numbers, the holdout scores its rows as numbers, the profile sees a number."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+    from automind.recipes.profile import profile_task
+
+    rng = np.random.default_rng(6)
+    df = pd.DataFrame({"x": rng.normal(size=400)})
+    df["y"] = (1500 + 100 * df["x"] + rng.normal(0, 5, 400)).round(2)
+    root = prepare_task(df, tmp_path / "t", "y", "rmse")
+    path = root / "public" / "train.csv"
+    train = pd.read_csv(path)
+    train["y"] = train["y"].map(lambda v: f"${v:,.2f}")
+    train.to_csv(path, index=False)
+    assert "nonneg_target" in profile_task(Task.load(root)).flags
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out),
+                                   "--holdout", "on"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert pd.api.types.is_float_dtype(
+        pd.read_csv(out / "holdout" / "score" / "private" / "answers.csv")["y"]
+    )
+    assert grade(Task.load(root), out / "submission.csv").score < 50  # the spread of y is 100 (noise 5)
+
+
+def test_numbers_written_for_people_parse_as_the_clean_component_reads_them():
+    got = rt.number_values(pd.Series(["$1,234.50", "(12.5)", "45 %", "-3", "n/a", None, "1.234,5"]))
+    assert got.tolist()[:4] == [1234.5, -12.5, 45.0, -3.0] and got.iloc[4:].isna().all()
+
+
 def test_a_one_column_table_is_not_taken_for_another_separator(tmp_path):
     from automind.csv_scan import table_problem
 

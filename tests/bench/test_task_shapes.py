@@ -22,7 +22,8 @@ NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "boo
        "pearson", "fbeta", "median-ae", "msle", "kendall-tau", "integer-regression", "sorted-by-target",
        "trailing-commas", "constant-and-empty", "lat-lon", "json-cells", "one-feature", "quote-all",
        "unseen-class", "side-lookup", "side-many",
-       "side-two-keys"]  # fmt: skip
+       "side-two-keys", "span-extraction", "mcrmse-text", "classification-error", "f1-weighted",
+       "target-as-text", "image-regression", "side-unjoinable"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -86,6 +87,12 @@ def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, benc
     if name == "side-two-keys":
         feats = pd.read_csv(public / "features.csv")
         assert not feats["store"].is_unique and not feats.duplicated(["store", "week"]).any()
+    if name == "target-as-text":
+        assert pd.read_csv(public / "train.csv")["y"].str.startswith("$").all()
+    if name == "image-regression":
+        assert len(list((public / "pics").glob("*.png"))) == 400
+    if name == "side-unjoinable":
+        assert {"bureau.csv", "loan_months.csv"} <= {p.name for p in public.iterdir()}
     if name == "side-many":
         assert not pd.read_csv(public / "bureau.csv")["applicant_id"].is_unique
     if name in ("parquet", "tsv"):
