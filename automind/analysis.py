@@ -244,7 +244,7 @@ def side_notes(task: Task, train: pd.DataFrame, targets: set[str]) -> list[str]:
     return [
         f"{path.name} shares the key {key_name(side['key'])} with the training and test rows: join its columns "
         "on it (when a key has several rows there, summarise them per key first: count, mean, min, max)"
-        for path, side in found
+        for path, side, _ in found
     ]
 
 

@@ -1247,6 +1247,50 @@ def _side_unjoinable(out: Path) -> None:
                   "late": rng.integers(0, 2, 5000)}).to_csv(out / "public" / "loan_months.csv", index=False)  # fmt: skip
 
 
+def _inf_values(out: Path) -> None:
+    """A ratio column that is +inf or -inf on 5 % of the rows (a division by zero), as written by pandas
+    ("inf", "-inf"); RMSE."""
+    df = _simple_frame(87)
+    rng = np.random.default_rng(87)
+    df["ratio"] = df["k0"] / np.where(rng.random(len(df)) < 0.05, 0.0, 1.0 + rng.random(len(df)))
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _many_classes_200(out: Path) -> None:
+    """200 classes over 12,000 rows, accuracy: a booster grows 200 trees a round."""
+    rng = np.random.default_rng(88)
+    n, k = 12_000, 200
+    centres = rng.normal(0, 3, (k, 6))
+    label = rng.integers(0, k, n)
+    X = centres[label] + rng.normal(0, 1.0, (n, 6))
+    df = pd.DataFrame(X, columns=[f"z{i}" for i in range(6)]).assign(label=[f"c{v:03d}" for v in label])
+    prepare_task(df, out, "label", "accuracy", name=out.name)
+
+
+def _side_in_folder(out: Path) -> None:
+    """The side-lookup task with its side table in a folder (public/extra/stores.csv); RMSE."""
+    _side_lookup(out)
+    (out / "public" / "extra").mkdir()
+    (out / "public" / "stores.csv").rename(out / "public" / "extra" / "stores.csv")
+
+
+def _duplicate_column_names(out: Path) -> None:
+    """Two columns with the same name in every table (pandas reads the second as 'k1.1'); RMSE."""
+    prepare_task(_simple_frame(89), out, "y", "rmse", name=out.name)
+    for name in ("train.csv", "test.csv"):
+        path = out / "public" / name
+        lines = path.read_text().splitlines()
+        path.write_text("\n".join([lines[0].replace("k2", "k1"), *lines[1:]]) + "\n")
+
+
+def _big_int_ids(out: Path) -> None:
+    """Ids of 19 digits (tweet or order numbers, beyond a float's 15-16 exact digits); log loss."""
+    df = _binary_frame(90)
+    rng = np.random.default_rng(90)
+    df.insert(0, "order_id", 10**18 + rng.choice(10**12, len(df), replace=False).astype(np.int64))
+    prepare_task(df, out, "bought", "log_loss", id_col="order_id", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1368,6 +1412,11 @@ SHAPES: dict[str, tuple[str, Maker]] = {
         "a side table keyed by what the rows lack beside one that joins, ROC AUC",
         _side_unjoinable,
     ),
+    "inf-values": ("a ratio column with +inf and -inf on 5 % of rows, RMSE", _inf_values),
+    "many-classes-200": ("200 classes over 12,000 rows, accuracy", _many_classes_200),
+    "side-in-folder": ("the side-lookup task with stores.csv in a folder, RMSE", _side_in_folder),
+    "duplicate-column-names": ("two columns named alike in every table, RMSE", _duplicate_column_names),
+    "big-int-ids": ("19-digit ids, log loss", _big_int_ids),
 }
 
 

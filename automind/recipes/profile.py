@@ -199,13 +199,13 @@ def _text_sample(path: Path):
 
 def side_tables(
     task: Task, train, test_path: Path, target: set[str]
-) -> tuple[list[tuple[Path, dict[str, Any]]], dict[str, str]]:
-    """Public tables beside train and test (top level) that share a key column with both and hold at least
-    SIDE_MIN_SHARE of the training and of the test rows' keys: a shop's attributes in stores.csv, an
-    applicant's past loans in bureau.csv. Returns each as (path, {"path": as the script sees it, "key": the
-    column with the largest share}), the scripts joining their features in load_data, and the tables left
-    out with the reason (file name -> why), which every script logs: one holding the target (a labels
-    table), one larger than SIDE_MAX_MB, one sharing no key or too few of its values."""
+) -> tuple[list[tuple[Path, dict[str, Any], Any]], dict[str, str]]:
+    """Public tables beside train and test (top level) that share a key with both (`_best_key`): a shop's
+    attributes in stores.csv, an applicant's past loans in bureau.csv. Returns each as (path, {"path": as the
+    script sees it, "key": its column or columns}, the table as read), the scripts joining their features
+    in load_data, and the tables left out with the reason (file name -> why), which every script logs: one
+    holding the target (a labels table), one larger than SIDE_MAX_MB, one sharing no key or too few of its
+    values."""
     from automind.recipes import runtime
 
     given = {p.resolve() for p in (*task.train_paths, *task.test_paths, task.sample_submission_path)}
@@ -213,7 +213,7 @@ def side_tables(
         p for p in sorted(task.public_dir.iterdir())
         if p.is_file() and p.resolve() not in given and table_suffix(p) in TABLE_SUFFIXES
     ]  # fmt: skip
-    found: list[tuple[Path, dict[str, Any]]] = []
+    found: list[tuple[Path, dict[str, Any], Any]] = []
     left: dict[str, str] = {}
     if not candidates:
         return found, left
@@ -233,7 +233,7 @@ def side_tables(
         shared = [str(c) for c in table.columns if c in train.columns and c in test.columns]
         best = _best_key(table, train, test, shared) if len(table.columns) > len(shared) else None
         if best and best[0] >= SIDE_MIN_SHARE:
-            found.append((path, {"path": _rel(task, path), "key": best[1]}))
+            found.append((path, {"path": _rel(task, path), "key": best[1]}, table))
         elif best:
             left[path.name] = (f"its key {runtime.key_name(best[1])} holds only {best[0]:.0%} of the training or "
                                f"test rows' keys (a join needs {SIDE_MIN_SHARE:.0%})")  # fmt: skip
@@ -337,9 +337,9 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         y = numbers if numbers.notna().all() else y
 
     sides, left_out = side_tables(task, train, test_p, set(target))
-    for path, side in sides:  # the scripts join them in load_data: profile the columns they add
+    for path, side, table in sides:  # the scripts join them in load_data: profile the columns they add
         before = set(train.columns)
-        train = runtime.join_side_frames(train, _read(test_p, 5), _read(path), side["key"],
+        train = runtime.join_side_frames(train, _read(test_p, 5), table, side["key"],
                                          runtime.side_name(path))[0]  # fmt: skip
         test_cols += [c for c in train.columns if c not in before]
     feats = [c for c in train.columns if c in test_cols and c != id_col and c not in target]
@@ -426,6 +426,6 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         flags=flags,
         split=split,
         labels_as_written=written,
-        side_tables=[side for _, side in sides],
+        side_tables=[side for _, side, _ in sides],
         side_left_out=left_out,
     )

@@ -218,10 +218,11 @@ def key_name(key):
 
 def side_features(table, key, name):
     """One row of features per key of a side table (a public table beside train and test that shares a key
-    with them: one column or several, see row_keys): the table's own columns when each key has one row; otherwise a summary of its rows
-    per key (the row count; mean, min and max of each number; the distinct values of each other column and,
-    for one of at most ten levels, each level's share of the key's rows). Indexed by key_text; each name
-    starts with the table's `name`, so it says where it came from and never meets a train or test column."""
+    with them: one column or several, see row_keys): the table's own columns when each key has one row;
+    otherwise a summary of its rows per key (the row count; mean, min and max of each number; the distinct
+    values of each other column and, for one of at most ten levels, each level's share of the key's rows).
+    Indexed by row_keys; each name starts with the table's `name`, so it says where it came from and never
+    meets a train or test column."""
     keys = row_keys(table, key)
     rest = table.drop(columns=[key] if isinstance(key, str) else list(key))
     if pd.Series(keys).is_unique:
