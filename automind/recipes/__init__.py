@@ -680,8 +680,9 @@ class RecipeRoles(RecipeSearchActions):
     def use_data(self, ctx: Context, code: str, unused: list[str]) -> str:
         """Recipes already join every side table the profile finds; the rest they cannot use (docs/recipes.md,
         "Input files")."""
-        why = self.profile(ctx).side_left_out
-        said = "; ".join(f"{n}: {why[n]}" for n in unused if n in why) or "no table the recipes can join"
+        why = self.profile(ctx).side_left_out  # "extra/" stands for the tables left out inside it too
+        said = "; ".join(f"{k}: {v}" for k, v in why.items() if any(k.startswith(n) for n in unused))
+        said = said or "no table the recipes can join"
         raise RoleError(
             f"recipes do not read {', '.join(unused)} ({said}); see docs/recipes.md, 'Input files'"
         )

@@ -24,6 +24,8 @@ PROFILE_ROWS = 200_000
 SIDE_MIN_SHARE = 0.5  # a side table must hold this share of the training and of the test rows' keys
 SIDE_MAX_MB = 1024  # larger side tables are left out (each script reads them whole)
 SIDE_KEY_COLUMNS = 8  # with at most this many shared columns, pairs of them are tried as a key too
+SIDE_DEPTH = 2  # side tables are looked for at the top of public/ and in folders up to this deep
+SIDE_MAX_TABLES = 20  # a folder holding more tables is a file per series or row, not side tables
 # Every flag a card's `applies.needs` may name: those profile_task sets, and `siblings` (the recipe roles add
 # it when earlier valid nodes exist). docs/recipes.md says what each means.
 FLAGS = frozenset({
@@ -200,7 +202,7 @@ def _text_sample(path: Path):
 def side_tables(
     task: Task, train, test_path: Path, target: set[str]
 ) -> tuple[list[tuple[Path, dict[str, Any], Any]], dict[str, str]]:
-    """Public tables beside train and test (top level) that share a key with both (`_best_key`): a shop's
+    """Public tables beside train and test (`_side_candidates`) that share a key with both (`_best_key`): a shop's
     attributes in stores.csv, an applicant's past loans in bureau.csv. Returns each as (path, {"path": as the
     script sees it, "key": its column or columns}, the table as read), the scripts joining their features
     in load_data, and the tables left out with the reason (file name -> why), which every script logs: one
@@ -208,40 +210,60 @@ def side_tables(
     values."""
     from automind.recipes import runtime
 
-    given = {p.resolve() for p in (*task.train_paths, *task.test_paths, task.sample_submission_path)}
-    candidates = [
-        p for p in sorted(task.public_dir.iterdir())
-        if p.is_file() and p.resolve() not in given and table_suffix(p) in TABLE_SUFFIXES
-    ]  # fmt: skip
+    candidates, left = _side_candidates(task)
     found: list[tuple[Path, dict[str, Any], Any]] = []
-    left: dict[str, str] = {}
     if not candidates:
         return found, left
     test = _read(test_path, PROFILE_ROWS)
     for path in candidates:
+        name = path.relative_to(task.public_dir).as_posix()
         if path.stat().st_size > SIDE_MAX_MB * 2**20:
-            left[path.name] = f"larger than {SIDE_MAX_MB} MB (each script would read it whole)"
+            left[name] = f"larger than {SIDE_MAX_MB} MB (each script would read it whole)"
             continue
         try:
             table = _read(path)
         except RoleError as e:
-            left[path.name] = str(e)
+            left[name] = str(e)
             continue
         if held := sorted(set(map(str, table.columns)) & target):
-            left[path.name] = f"it holds the target column(s) {held}"
+            left[name] = f"it holds the target column(s) {held}"
             continue
         shared = [str(c) for c in table.columns if c in train.columns and c in test.columns]
         best = _best_key(table, train, test, shared) if len(table.columns) > len(shared) else None
         if best and best[0] >= SIDE_MIN_SHARE:
             found.append((path, {"path": _rel(task, path), "key": best[1]}, table))
         elif best:
-            left[path.name] = (f"its key {runtime.key_name(best[1])} holds only {best[0]:.0%} of the training or "
+            left[name] = (f"its key {runtime.key_name(best[1])} holds only {best[0]:.0%} of the training or "
                                f"test rows' keys (a join needs {SIDE_MIN_SHARE:.0%})")  # fmt: skip
         else:
-            left[path.name] = (
+            left[name] = (
                 "it shares no column with both the training and the test table (or has no other column)"
             )
     return found, left
+
+
+def _side_candidates(task: Task) -> tuple[list[Path], dict[str, str]]:
+    """The public tables that may be side tables: every table but train, test and the sample, at the top or
+    in folders up to SIDE_DEPTH deep; a folder of more than SIDE_MAX_TABLES tables (a file per series or per
+    row) is left out, named with the reason."""
+    given = {p.resolve() for p in (*task.train_paths, *task.test_paths, task.sample_submission_path)}
+    candidates: list[Path] = []
+    left: dict[str, str] = {}
+    for dirpath, dirs, files in os.walk(task.public_dir):
+        folder = Path(dirpath)
+        dirs.sort()
+        if len(folder.relative_to(task.public_dir).parts) >= SIDE_DEPTH:
+            dirs.clear()
+        tables = [folder / f for f in sorted(files) if table_suffix(folder / f) in TABLE_SUFFIXES
+                  and (folder / f).resolve() not in given]  # fmt: skip
+        if folder != task.public_dir and len(tables) > SIDE_MAX_TABLES:
+            rel = folder.relative_to(task.public_dir).as_posix()
+            left[f"{rel}/"] = (
+                f"a folder of {len(tables)} tables (a file per series or row?), not read as side tables"
+            )
+        else:
+            candidates += tables
+    return candidates, left
 
 
 def _best_key(table, train, test, shared: list[str]) -> tuple[float, str | list[str]] | None:

@@ -197,7 +197,8 @@ def key_text(values):
     """Key values as text, so 7, 7.0 and "7" meet: whole floats (an integer column with gaps) as integers,
     "" for a gap."""
     v = pd.Series(values)
-    if pd.api.types.is_float_dtype(v) and bool((v.dropna() % 1 == 0).all()):
+    whole = v.dropna()
+    if pd.api.types.is_float_dtype(v) and bool(np.isfinite(whole).all()) and bool((whole % 1 == 0).all()):
         v = v.astype("Int64")
     return v.astype(str).where(v.notna(), "").to_numpy()
 
@@ -620,7 +621,7 @@ def _integral(s):
     if not pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
         return False
     v = s.dropna().to_numpy(dtype=float)
-    return len(v) > 0 and bool(np.all(np.mod(v, 1) == 0))
+    return len(v) > 0 and bool(np.all(np.isfinite(v))) and bool(np.all(np.mod(v, 1) == 0))
 
 
 def _has_attributes(train, c, cols, levels):
@@ -1159,13 +1160,27 @@ def image_matrix(train, test, cfg, y=None):
 
 
 def prepare_frames(train, test):
-    """Once, before the folds: image files to pixel columns, then the clean component (label-free)."""
+    """Once, before the folds: image files to pixel columns, then the clean component (label-free), then
+    infinite numbers to gaps (finite_values)."""
     if CFG.get("image_col") and CFG.get("image_col") in train.columns:
         train = pd.concat([train, image_features(train, CFG)], axis=1)
         test = pd.concat([test, image_features(test, CFG)], axis=1)
     train, test = clean(train.copy(), test.copy(), CFG)
+    train, test = finite_values(train), finite_values(test)
     log(f"frames: train {train.shape}, test {test.shape}")
     return train, test
+
+
+def finite_values(df):
+    """+inf and -inf in number columns (a ratio divided by zero, written "inf" by pandas) as gaps: linear
+    models and scalers refuse them, and a tree's split on them says nothing a gap does not. Targets are
+    left as they are."""
+    num = [c for c in df.columns if pd.api.types.is_float_dtype(df[c]) and c not in CFG["target"]]
+    found = [c for c in num if np.isinf(df[c].to_numpy()).any()]
+    if found:
+        log(f"infinite values read as gaps in {found[:5]}{' ...' if len(found) > 5 else ''}")
+        df[found] = df[found].replace([np.inf, -np.inf], np.nan)
+    return df
 
 
 REPRESENTATIONS = {

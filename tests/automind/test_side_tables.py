@@ -121,3 +121,39 @@ def test_a_table_keyed_by_two_columns_is_joined_on_both(tmp_path):
     assert share == 1.0 and not summarised and list(joined.columns[-1:]) == ["features_temp"]
     expected = train.merge(feats, on=["shop", "week"], how="left")["temp"]
     assert np.allclose(joined["features_temp"], expected)
+
+
+def test_side_tables_in_a_folder_are_found_and_a_folder_of_many_tables_is_left_out(tmp_path):
+    root = _shops_task(tmp_path)
+    public = root / "public"
+    (public / "extra").mkdir()
+    (public / "stores.csv").rename(public / "extra" / "stores.csv")
+    (public / "series").mkdir()
+    for i in range(21):  # a file per series: not side tables
+        pd.DataFrame({"store": [i], "t": [1.0]}).to_csv(public / "series" / f"s{i}.csv", index=False)
+    cfg = profile_task(Task.load(root)).cfg()
+    assert cfg["side_tables"] == [{"path": "./input/extra/stores.csv", "key": "store"}]
+    assert cfg["side_left_out"] == {
+        "series/": "a folder of 21 tables (a file per series or row?), not read as side tables"
+    }
+
+
+def test_infinite_numbers_become_gaps_before_any_model(tmp_path):
+    """A ratio divided by zero ("inf" in the file) crashed the linear draft (scikit-learn refuses infinity)."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=300)
+    with np.errstate(divide="ignore"):
+        ratio = x / np.where(rng.random(300) < 0.1, 0.0, 1.0)
+    df = pd.DataFrame({"x": x, "ratio": ratio, "y": 2 * x})
+    root = prepare_task(df, tmp_path / "t", "y", "rmse")
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "3", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    nodes = json.loads((out / "journal.json").read_text())["nodes"]
+    assert "rcp-linear-baseline" in " ".join(n["plan"] for n in nodes)  # the draft that crashed
+    assert not [n for n in nodes if n["is_buggy"]]
+    assert any("infinite values read as gaps in ['ratio']" in n["output"] for n in nodes)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -23,7 +24,8 @@ NEW = ["map3", "multiclass-auc", "latin1", "day-first", "gini", "spearman", "boo
        "trailing-commas", "constant-and-empty", "lat-lon", "json-cells", "one-feature", "quote-all",
        "unseen-class", "side-lookup", "side-many",
        "side-two-keys", "span-extraction", "mcrmse-text", "classification-error", "f1-weighted",
-       "target-as-text", "image-regression", "side-unjoinable"]  # fmt: skip
+       "target-as-text", "image-regression", "side-unjoinable", "inf-values", "side-in-folder",
+       "duplicate-column-names", "big-int-ids"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -93,6 +95,14 @@ def test_each_new_shape_builds_a_task_that_passes_the_check(name, tmp_path, benc
         assert len(list((public / "pics").glob("*.png"))) == 400
     if name == "side-unjoinable":
         assert {"bureau.csv", "loan_months.csv"} <= {p.name for p in public.iterdir()}
+    if name == "inf-values":
+        assert np.isinf(pd.read_csv(public / "train.csv")["ratio"]).any()
+    if name == "side-in-folder":
+        assert (public / "extra" / "stores.csv").is_file() and not (public / "stores.csv").exists()
+    if name == "duplicate-column-names":
+        assert (public / "test.csv").read_text().startswith("id,k0,k1,k1,")
+    if name == "big-int-ids":
+        assert pd.read_csv(public / "test.csv")["order_id"].min() > 10**18
     if name == "side-many":
         assert not pd.read_csv(public / "bureau.csv")["applicant_id"].is_unique
     if name in ("parquet", "tsv"):
