@@ -164,6 +164,15 @@ def _needed(own: tuple[set[str], dict[str, float]] | None, best: Node | None, no
 SCRIPT_SHARE, SCRIPT_MARGIN_S = 0.9, 2.0
 
 
+def script_limit(left_s: float, own_s: float, after_s: float) -> float:
+    """The sandbox limit of one script of a refit chain: what is left less the estimates of the scripts after
+    it (`after_s`) when that still holds its own estimate (`own_s`); otherwise its share of what is left in
+    proportion to its estimate (recipe scripts scale to their limit). Subtracting alone gave a blend's first
+    member the 1 s floor, where it timed out starting up (duplicate-column-names at 60 s)."""
+    share = left_s * own_s / (own_s + after_s) if own_s + after_s > 0 else left_s
+    return max(left_s - after_s, share, 1.0)
+
+
 def script_room(chain: list[Node], limit_s: float) -> float:
     """Seconds of work the refit of `chain` can do under a sandbox limit of `limit_s`: a recipe script's own
     allowance keeps its margin below the limit (car-prices at 90 s: an 18 s refit given 18 s planned for 14,

@@ -617,6 +617,7 @@ class Runner:
             refit_members,
             refit_seconds,
             repoint,
+            script_limit,
             script_room,
             unweighted,
         )
@@ -665,14 +666,14 @@ class Runner:
         later = [bags * sum(each[i + 1 :]) for i in range(len(chain))]
         t0 = time.monotonic()
         # the nodes the best one blends first (their outputs kept), then the best one
-        for node, after in zip(chain, later, strict=True):
+        for node, after, own in zip(chain, later, each, strict=True):
             workdir = self.run_dir / "work" / f"refit-{node.id}"
             script_env = {"AUTOMIND_REFIT_BAGS": str(bags)} if bags > 1 else {}
             if node.id in fitted:
                 script_env["AUTOMIND_REFIT_MEMBERS"] = ",".join(fitted[node.id])
             try:
-                left = budget - (time.monotonic() - t0) - after
-                judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=max(1.0, left),
+                left = script_limit(budget - (time.monotonic() - t0), bags * own, after)
+                judge = Judge.from_settings(self.task, workdir, self.settings, timeout_s=left,
                                             grade=False, script_env=script_env or None)  # fmt: skip
                 judged = judge.run(repoint(node.code, self.run_dir) if node is best else node.code)
                 out["seconds"] = round(time.monotonic() - t0, 3)

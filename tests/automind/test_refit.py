@@ -137,3 +137,11 @@ def test_a_portfolio_refit_fits_and_is_timed_by_the_models_its_ensembles_weight(
     assert refit_members(tmp_path, b, b) is None
     (tmp_path / "nodes/0/submission/members.json").write_text("{not json")
     assert refit_members(tmp_path, a, a) is None and refit_seconds([a], 1, 1, tmp_path, a) == 40.0
+
+
+def test_a_refit_script_gets_its_share_of_the_time_when_the_chain_does_not_fit_in_full():
+    from automind.refit import script_limit
+
+    assert script_limit(20.0, 10.0, 5.0) == 15.0  # room for all: what the later scripts leave
+    assert script_limit(10.0, 10.0, 20.0) == pytest.approx(10 / 3)  # short: its share, not the 1 s floor
+    assert script_limit(0.5, 10.0, 20.0) == 1.0
