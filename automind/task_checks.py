@@ -48,7 +48,28 @@ def check_task(task: Task) -> CheckResult:
     _check_target(task, columns, res)
     _check_metric_params(task, res)
     _check_sample(task, res)
+    if not res.problems:
+        _side_tables(task, res)
     return res
+
+
+def _side_tables(task: Task, res: CheckResult) -> None:
+    """The tables the recipe scripts will join beside train and test, and those they leave out with the
+    reason (docs/recipes.md, "Input files"), for the summary: a user sees them before a run."""
+    from automind.errors import RoleError
+    from automind.recipes.profile import profile_task
+    from automind.recipes.runtime import key_name
+
+    try:
+        prof = profile_task(task)
+    except (RoleError, ValueError, OSError):
+        return  # a task the recipes cannot profile says so when solved
+    lines = [
+        f"{t['path'].removeprefix('./input/')}: joined on {key_name(t['key'])}" for t in prof.side_tables
+    ]
+    lines += [f"{name}: not joined ({why})" for name, why in prof.side_left_out.items()]
+    if lines:
+        res.facts["side_tables"] = lines
 
 
 def _check_table(path: Path, res: CheckResult) -> list[str] | None:

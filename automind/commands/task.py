@@ -231,6 +231,8 @@ def _summary(path: Path, task=None, facts: dict | None = None) -> None:
     _leaderboard_rows(info, task)
     if facts and "sample_score" in facts:
         info.add_row("sample submission score", str(facts["sample_score"]))
+    for line in (facts or {}).get("side_tables", []):
+        info.add_row("side table", line)
     for w in task.warnings:
         info.add_row("warning", w)
     console.print(info)

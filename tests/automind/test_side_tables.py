@@ -74,6 +74,13 @@ def test_the_profile_joins_a_keyed_table_and_says_why_it_leaves_others_out(tmp_p
     assert "target column(s) ['sales']" in why["labels.csv"]
     assert "holds only 0%" in why["elsewhere.csv"] and "shares no column" in why["cities.csv"]
     assert any("stores.csv shares the key 'store'" in n for n in analyze(Task.load(root)).notes)
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    res = CliRunner().invoke(app, ["task", "check", str(root)])
+    text = " ".join(res.output.replace("│", " ").split())
+    assert res.exit_code == 0 and "stores.csv: joined on 'store'" in text and "cities.csv: not joined" in text
     roles = RecipeRoles(load_config({}).settings)
     with pytest.raises(RoleError, match=r"cities.csv: it shares no column with both"):
         roles.use_data(Context(task=Task.load(root), action="draft", analysis=""), "", ["cities.csv"])
