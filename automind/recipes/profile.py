@@ -137,7 +137,7 @@ def _read(path: Path, nrows: int | None = None, text: bool = False):
         if text:
             return read_csv(path, sep=sep, nrows=nrows, dtype=str, keep_default_na=False)
         return read_csv(path, sep=sep, nrows=nrows, low_memory=False)
-    except (ValueError, OSError) as e:  # pandas' ParserError and EmptyDataError are ValueErrors
+    except (ValueError, OSError, ImportError) as e:  # ParserError, EmptyDataError; Parquet without pyarrow
         raise RoleError(f"recipes cannot read {path.name}: {type(e).__name__}: {e}") from e
 
 

@@ -164,3 +164,15 @@ def test_infinite_numbers_become_gaps_before_any_model(tmp_path):
     assert "rcp-linear-baseline" in " ".join(n["plan"] for n in nodes)  # the draft that crashed
     assert not [n for n in nodes if n["is_buggy"]]
     assert any("infinite values read as gaps in ['ratio']" in n["output"] for n in nodes)
+
+
+def test_a_side_table_that_cannot_be_read_is_left_out_with_the_reason(tmp_path, monkeypatch):
+    """A Parquet table without pyarrow (CI has none) raised ImportError out of the data analysis."""
+    root = _shops_task(tmp_path)
+    (root / "public" / "broken.parquet").write_bytes(b"not a parquet file")
+    why = profile_task(Task.load(root)).side_left_out["broken.parquet"]
+    assert why.startswith("recipes cannot read broken.parquet")
+    monkeypatch.setattr(pd, "read_parquet", lambda *a, **k: (_ for _ in ()).throw(ImportError("no pyarrow")))
+    why = profile_task(Task.load(root)).side_left_out["broken.parquet"]
+    assert why == "recipes cannot read broken.parquet: ImportError: no pyarrow"
+    assert not any("broken.parquet" in n for n in analyze(Task.load(root)).notes)
