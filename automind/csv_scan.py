@@ -98,9 +98,12 @@ def _kind_of(head: bytes) -> tuple[str, str] | None:
     return next(((what, fix) for magic, what, fix in _NOT_TEXT if head.startswith(magic)), None)
 
 
+def _head_text(head: bytes) -> str:
+    return head.decode("utf-8", errors="replace").lstrip("\ufeff")
+
+
 def _first_row(head: bytes, sep: str) -> list[str]:
-    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
-    return next(csv.reader(io.StringIO(text), delimiter=sep), [])
+    return next(csv.reader(io.StringIO(_head_text(head)), delimiter=sep), [])
 
 
 def binary_kind(path: Path) -> tuple[str, str] | None:
@@ -126,10 +129,11 @@ def header_row(path: Path, sep: str, limit: int = 1 << 20) -> list[str]:
         return _first_row(f.read(limit), sep)
 
 
-def table_problem(path: Path, limit: int = 1 << 20) -> str | None:
+def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> str | None:
     """Why automind cannot read a task's table file as it is named (a broken archive or a zip of several
     files, another binary format behind a table's name, or text split by another separator than its suffix
-    promises) and what to do; None when it can. Reads the file's head once."""
+    promises; for the `sample` submission also every line ending with the separator, `_trailing_separator`)
+    and what to do; None when it can. Reads the file's head once."""
     try:
         with open_bytes(path) as f:
             head = f.read(limit)
@@ -150,7 +154,7 @@ def table_problem(path: Path, limit: int = 1 << 20) -> str | None:
     sep = TABULAR.get(fmt)
     guess = looks_separated_by(_first_row(head, sep), sep) if sep else None
     if guess is None:
-        return None
+        return _trailing_separator(path, head, sep) if sep and sample else None
     decimal = ", plus decimal=',' if numbers are written 1,5" if guess[0] == ";" else ""
     return (
         f"{path}: {guess[1]}. automind reads .csv tables as comma-separated and .tsv as tab-separated, so "
@@ -159,20 +163,12 @@ def table_problem(path: Path, limit: int = 1 << 20) -> str | None:
     )
 
 
-def trailing_separator(path: Path, rows: int = 50, limit: int = 1 << 20) -> str | None:
+def _trailing_separator(path: Path, head: bytes, sep: str, rows: int = 50) -> str | None:
     """What to do when every line of a sample submission ends with the separator (a spreadsheet or database
     export): the header's last name and that field of the first rows are empty, so pandas reads an extra
     column 'Unnamed: N' that every submission would then have to fill; None otherwise. (In a training or
     test table such a column is only an empty feature.)"""
-    sep = TABULAR.get(table_suffix(path))
-    try:
-        with open_bytes(path) as f:
-            text = f.read(limit).decode("utf-8", errors="replace").lstrip("\ufeff")
-    except (OSError, ArchiveError):
-        return None  # reported where the file is read
-    if sep is None:
-        return None
-    lines = list(itertools.islice(csv.reader(io.StringIO(text), delimiter=sep), rows + 1))
+    lines = list(itertools.islice(csv.reader(io.StringIO(_head_text(head)), delimiter=sep), rows + 1))
     if len(lines) < 2 or len(lines[0]) < 2 or lines[0][-1].strip():
         return None
     if any(len(row) != len(lines[0]) or row[-1].strip() for row in lines[1:-1] if row):

@@ -222,14 +222,15 @@ def require_readers(task: Task) -> None:
     (an empty column to fill) or whose ids repeat."""
     import importlib.util
 
-    from automind.csv_scan import table_problem, trailing_separator
+    from automind.csv_scan import table_problem
     from automind.extras import install_hint
     from automind.task import TaskError
 
     tables = [p for p in (*task.train_paths, *task.test_paths) if p.is_file()]
-    sample = task.sample_submission_path
-    problems = [why for p in (*tables, sample) if p.is_file() and (why := table_problem(p))]
-    if sample.is_file() and (why := trailing_separator(sample)):
+    problems = [why for p in tables if (why := table_problem(p))]
+    if task.sample_submission_path.is_file() and (
+        why := table_problem(task.sample_submission_path, sample=True)
+    ):
         problems.append(why)
     if why := repeated_sample_ids(task):
         problems.append(why)
@@ -254,17 +255,15 @@ def repeated_sample_ids(task: Task) -> str | None:
         return None
     try:
         repeated = repeated_ids(read_csv(sample, usecols=[id_col])[id_col])
-    except (ValueError, OSError):
-        return (
-            None  # an unreadable sample or a missing column is reported where the task is loaded or checked
-        )
+    except (ValueError, OSError):  # an unreadable sample or a missing column: reported where it is read
+        return None
     if not repeated:
         return None
     return (
         f"{sample}: the id column '{id_col}' repeats {len(repeated)} value(s) ({quote_values(repeated)}). "
-        "Submissions are matched "
-        "to the answers one row per id, so every submission would be refused: give each test row its own id "
-        "in the test file and the sample submission (or name the right id column in task.yaml: id_column)"
+        "Submissions are matched to the answers one row per id, so every submission would be refused: give "
+        "each test row its own id in the test file and the sample submission (or name the right id column in "
+        "task.yaml: id_column)"
     )
 
 

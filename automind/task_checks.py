@@ -23,7 +23,6 @@ from automind.csv_scan import (
     table_problem,
     table_suffix,
     text_encoding,
-    trailing_separator,
 )
 from automind.task import Task
 
@@ -221,7 +220,7 @@ def _check_sample(task: Task, res: CheckResult) -> None:
     sample = task.sample_submission_path
     if not sample.is_file():
         return
-    if why := table_problem(sample) or trailing_separator(sample):  # e.g. an empty column to fill
+    if why := table_problem(sample, sample=True):  # e.g. every line ending with a comma: an empty column
         res.problems.append(why)
         return
     if task.answers_path is None:

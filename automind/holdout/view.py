@@ -143,7 +143,7 @@ def build_holdout(
     `root`; HoldoutUnavailable says why not."""
     import pandas as pd
 
-    from automind.recipes.runtime import number_values
+    from automind.recipes.runtime import all_numbers
 
     layout, train, test, sample = read_layout(task)
     answered = int((train[layout.label_cols] != "").all(axis=1).sum())
@@ -191,12 +191,10 @@ def build_holdout(
     answers = pd.DataFrame({layout.id_col: ids})
     for c in layout.label_cols:
         answers[c] = held[c].to_numpy()
-        plain = pd.to_numeric(held[c], errors="coerce")
-        if (
-            layout.problem == "regression" and plain.isna().any()
-        ):  # "$1,234.50": scored as the scripts read it
-            numbers = number_values(held[c])
-            answers[c] = numbers.to_numpy() if numbers.notna().all() else answers[c]
+        # a target written "$1,234.50" is scored as the scripts read it (runtime.numeric_targets)
+        written = layout.problem == "regression" and pd.to_numeric(held[c], errors="coerce").isna().any()
+        if written and (numbers := all_numbers(held[c])) is not None:
+            answers[c] = numbers.to_numpy()
     answers.to_csv(score / "private" / "answers.csv", index=False)
 
     notes = [f"holdout ids renamed ({ids[0]} ...): the training ids were missing or taken"] if renamed else []

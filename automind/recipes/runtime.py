@@ -217,14 +217,14 @@ def key_name(key):
     return " + ".join(f"'{c}'" for c in ([key] if isinstance(key, str) else key))
 
 
-def side_features(table, key, name):
+def side_features(table, key, name, keys=None):
     """One row of features per key of a side table (a public table beside train and test that shares a key
     with them: one column or several, see row_keys): the table's own columns when each key has one row;
     otherwise a summary of its rows per key (the row count; mean, min and max of each number; the distinct
     values of each other column and, for one of at most ten levels, each level's share of the key's rows).
-    Indexed by row_keys; each name starts with the table's `name`, so it says where it came from and never
+    Indexed by row_keys (`keys`, when the caller has them); each name starts with the table's `name`, so it says where it came from and never
     meets a train or test column."""
-    keys = row_keys(table, key)
+    keys = row_keys(table, key) if keys is None else keys
     rest = table.drop(columns=[key] if isinstance(key, str) else list(key))
     if pd.Series(keys).is_unique:
         feats = rest.set_axis(keys)
@@ -272,15 +272,16 @@ def join_side_frames(train, test, table, key, name):
     side_features of `table` joined on `key`, rows and their order unchanged; a key the table lacks gets
     gaps (a row count of 0 for a summarised table). The join uses no label: done once on whole frames,
     before any fold, it leaks nothing."""
-    feats = side_features(table, key, name)
-    summarised = not pd.Series(row_keys(table, key)).is_unique
-    out = []
-    for frame in (train, test):
-        found = feats.reindex(row_keys(frame, key))
+    keys = row_keys(table, key)
+    feats = side_features(table, key, name, keys)
+    summarised = not pd.Series(keys).is_unique
+    train_keys, out = row_keys(train, key), []
+    for frame, frame_keys in ((train, train_keys), (test, row_keys(test, key))):
+        found = feats.reindex(frame_keys)
         if summarised:
             found[f"{name}_rows"] = found[f"{name}_rows"].fillna(0)
         out.append(pd.concat([frame, found.set_axis(frame.index)], axis=1))
-    share = float(pd.Series(row_keys(train, key)).isin(feats.index).mean())
+    share = float(pd.Series(train_keys).isin(feats.index).mean())
     return out[0], out[1], share, summarised
 
 
@@ -409,14 +410,20 @@ def number_values(values):
     return sign * pd.to_numeric(digits.where(parsed), errors="coerce")
 
 
+def all_numbers(values):
+    """number_values when every value parses (a column of numbers written for people), else None."""
+    numbers = number_values(values)
+    return numbers if numbers.notna().all() else None
+
+
 def numeric_targets(train):
     """A regression task's target columns written for people ("$1,234.50") read as numbers, when every value
-    parses (number_values); the grader scores numbers, and a model cannot fit text."""
+    parses (all_numbers); the grader scores numbers, and a model cannot fit text."""
     if CFG["problem"] != "regression":
         return train
     for c in [t for t in CFG["target"] if t in train.columns and not pd.api.types.is_numeric_dtype(train[t])]:
-        values = number_values(train[c])
-        if values.notna().all():
+        values = all_numbers(train[c])
+        if values is not None:
             log(f"target {c} read as numbers (written as text, e.g. {train[c].iloc[0]!r})")
             train[c] = values.to_numpy()
     return train

@@ -188,7 +188,7 @@ def test_a_sample_submission_whose_lines_end_with_a_comma_is_refused_and_tables_
     from typer.testing import CliRunner
 
     from automind.cli import app
-    from automind.csv_scan import trailing_separator
+    from automind.csv_scan import table_problem
 
     rng = np.random.default_rng(4)
     df = pd.DataFrame({"x": rng.normal(size=300), "z": rng.normal(size=300)})
@@ -205,7 +205,7 @@ def test_a_sample_submission_whose_lines_end_with_a_comma_is_refused_and_tables_
     assert f"{sample}: every line ends with a ','" in text and ".iloc[:, :-1]" in text
     assert "train.csv" not in text and "test.csv" not in text  # an empty feature is no reason to refuse
     pd.read_csv(sample).iloc[:, :-1].to_csv(sample, index=False)  # the fix the message gives
-    assert trailing_separator(sample) is None
+    assert table_problem(sample, sample=True) is None
     res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert grade(Task.load(root), out / "submission.csv").score > 0.8
@@ -218,11 +218,11 @@ def test_a_sample_submission_whose_lines_end_with_a_comma_is_refused_and_tables_
      "id,y\n1,2\n"],
 )  # fmt: skip
 def test_a_last_column_with_a_name_or_values_is_no_trailing_separator(tmp_path, text):
-    from automind.csv_scan import trailing_separator
+    from automind.csv_scan import table_problem
 
     path = tmp_path / "sample_submission.csv"
     path.write_text(text)
-    assert trailing_separator(path) is None
+    assert table_problem(path, sample=True) is None
 
 
 def test_a_class_the_training_rows_never_show_gets_an_add_one_share(tmp_path):

@@ -75,13 +75,14 @@ SPAWN = frozenset(
 PRIVATE = "the task's private files are not accessible"
 
 
-def _lexical(p: object) -> str | None:
-    """An absolute path without resolving its links (None for what is no path)."""
+def _absolute(p: object) -> str | None:
+    """A path argument as an absolute path, links and '..' as written (None for a file descriptor or what is
+    no path)."""
     try:
         path = os.fsdecode(os.fspath(p))  # type: ignore[call-overload]
     except TypeError:
         return None
-    return os.path.normpath(os.path.join(os.getcwd(), path)) if path else None
+    return os.path.join(os.getcwd(), path) if path else None
 
 
 def _under(path: str, root: str) -> bool:
@@ -106,19 +107,8 @@ class Guard:
     # -- path tests ---------------------------------------------------------------------------------
     @staticmethod
     def resolve(p: object) -> str | None:
-        if p is None or isinstance(p, int):
-            return None
-        try:
-            path = os.fspath(p)  # type: ignore[call-overload]
-        except TypeError:
-            return None
-        if isinstance(path, bytes):
-            path = os.fsdecode(path)
-        if not isinstance(path, str) or not path:
-            return None
-        if not os.path.isabs(path):
-            path = os.path.join(os.getcwd(), path)
-        return os.path.realpath(path)
+        path = _absolute(p)
+        return os.path.realpath(path) if path is not None else None
 
     def is_private(self, real: str | None) -> bool:
         return self.private is not None and real is not None and _under(real, self.private)
@@ -156,7 +146,8 @@ class Guard:
         the path as the script wrote it, made absolute, says which input it read."""
         if self.inputs_log is None:
             return
-        named = _lexical(raw)
+        named = _absolute(raw)
+        named = os.path.normpath(named) if named is not None else None
         found = [p for p in (real, named) if p is not None and _under(p, self.input) and p != self.input]
         if not found:
             return
