@@ -1291,6 +1291,173 @@ def _big_int_ids(out: Path) -> None:
     prepare_task(df, out, "bought", "log_loss", id_col="order_id", name=out.name)
 
 
+def _million_rows(out: Path) -> None:
+    """A million rows of eight numbers and a category; RMSE (does the run keep to its budget?)."""
+    rng = np.random.default_rng(91)
+    n = 1_000_000
+    X = rng.normal(size=(n, 8)).astype(np.float32)
+    grade = rng.choice(["a", "b", "c", "d"], n)
+    y = X[:, 0] * 2 - X[:, 1] + np.sin(X[:, 2] * 2) + (grade == "a") * 1.0 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame(X.round(4), columns=[f"m{i}" for i in range(8)]).assign(grade=grade, y=y.round(4))
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _huge_test(out: Path) -> None:
+    """2,000 training rows and 300,000 test rows, 3 classes, accuracy (predicting is the long part)."""
+    rng = np.random.default_rng(92)
+    n = 302_000
+    X = rng.normal(size=(n, 6))
+    label = np.argmax(X[:, :3] + rng.normal(0, 0.5, (n, 3)), axis=1)
+    df = pd.DataFrame(X.round(4), columns=[f"h{i}" for i in range(6)]).assign(kind=[f"t{v}" for v in label])
+    prepare_task(df, out, "kind", "accuracy", test_size=300_000 / n, name=out.name)
+
+
+def _extra_test_columns(out: Path) -> None:
+    """The test file holds two columns the training file lacks (a batch note and a number); RMSE."""
+    prepare_task(_simple_frame(93), out, "y", "rmse", name=out.name)
+    rng = np.random.default_rng(93)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path)
+    test["batch_note"] = rng.choice(["late", "on time"], len(test))
+    test["scanner_reading"] = rng.normal(size=len(test)).round(3)
+    test.to_csv(path, index=False)
+
+
+def _shuffled_columns(out: Path) -> None:
+    """The test file's columns in another order than the training file's; MAE."""
+    prepare_task(_simple_frame(94), out, "y", "mae", name=out.name)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path)
+    test[list(reversed(test.columns))].to_csv(path, index=False)
+
+
+def _id_case(out: Path) -> None:
+    """The sample submission names the id column 'Id' where the training and test files say 'id'; RMSE."""
+    prepare_task(
+        _simple_frame(95).rename_axis("id").reset_index(), out, "y", "rmse", id_col="id", name=out.name
+    )
+    path = out / "public" / "sample_submission.csv"
+    pd.read_csv(path).rename(columns={"id": "Id"}).to_csv(path, index=False)
+    answers = out / "private" / "answers.csv"
+    pd.read_csv(answers).rename(columns={"id": "Id"}).to_csv(answers, index=False)
+    meta = out / "task.yaml"
+    meta.write_text(meta.read_text().replace("id_column: id\n", "id_column: Id\n"))
+
+
+def _lag_panel(out: Path) -> None:
+    """Forty meters whose daily level wanders (a random walk of its own), the test rows the last fifth of the
+    days; RMSE: the meter's recent level is what carries over."""
+    rng = np.random.default_rng(96)
+    days = pd.date_range("2021-01-01", periods=200, freq="D")
+    rows = []
+    for m in range(40):
+        level = 50 + np.cumsum(rng.normal(0, 1.5, len(days)))
+        y = level + 3 * (days.dayofweek >= 5) + rng.normal(0, 1, len(days))
+        rows.append(pd.DataFrame({"day": days.strftime("%Y-%m-%d"), "meter": f"m{m:02d}", "reading": y}))
+    prepare_task(pd.concat(rows, ignore_index=True), out, "reading", "rmse", time_col="day", name=out.name)
+
+
+def _nested_side(out: Path) -> None:
+    """The side-many task whose loans carry their own monthly balances in a second table keyed by the loan
+    (bureau.csv -> bureau_balance.csv, as Home Credit's); ROC AUC."""
+    _side_many(out)
+    rng = np.random.default_rng(97)
+    path = out / "public" / "bureau.csv"
+    bureau = pd.read_csv(path)
+    bureau.insert(0, "loan_id", np.arange(len(bureau)) + 5_000_000)
+    bureau.to_csv(path, index=False)
+    months = rng.integers(1, 6, len(bureau))
+    pd.DataFrame({"loan_id": np.repeat(bureau["loan_id"].to_numpy(), months),
+                  "months_ago": np.concatenate([np.arange(1, k + 1) for k in months]),
+                  "late": rng.integers(0, 2, months.sum())}).to_csv(out / "public" / "bureau_balance.csv",
+                                                                    index=False)  # fmt: skip
+
+
+def _url_text(out: Path) -> None:
+    """A web address per row whose site and path words tell its topic (4 classes), accuracy."""
+    rng = np.random.default_rng(98)
+    sites = {"sport": ["espn.com", "goal.com"], "money": ["ft.com", "wsj.com"], "tech": ["wired.com", "verge.com"],
+             "food": ["bonappetit.com", "eater.com"]}  # fmt: skip
+    words = {"sport": ["match", "league", "score"], "money": ["stocks", "rates", "bank"],
+             "tech": ["chips", "phone", "software"], "food": ["recipe", "pasta", "bake"]}  # fmt: skip
+    rows = []
+    for _ in range(3000):
+        topic = rng.choice(list(sites))
+        site = rng.choice(sites[topic] if rng.random() < 0.6 else sum(sites.values(), []))
+        path = "-".join([*rng.choice(words[topic], 2), *rng.choice(sum(words.values(), []), 1)])
+        rows.append({"url": f"https://www.{site}/{rng.integers(2015, 2024)}/{path}-{rng.integers(1000, 9999)}",
+                     "topic": topic})  # fmt: skip
+    prepare_task(pd.DataFrame(rows), out, "topic", "accuracy", name=out.name)
+
+
+def _mixed_datetimes(out: Path) -> None:
+    """A date column where some rows carry a time ('2021-03-04 17:30:00') and others not ('2021-03-04'),
+    a trend over the days; RMSE."""
+    rng = np.random.default_rng(99)
+    n = 4000
+    stamps = pd.Timestamp("2020-01-01") + pd.to_timedelta(rng.uniform(0, 700, n), unit="D")
+    text = np.where(rng.random(n) < 0.5, stamps.strftime("%Y-%m-%d %H:%M:%S"), stamps.strftime("%Y-%m-%d"))
+    x = rng.normal(size=n)
+    y = 0.01 * (stamps - pd.Timestamp("2020-01-01")).days + x + rng.normal(0, 0.5, n)
+    prepare_task(pd.DataFrame({"when": text, "x": x, "y": y}), out, "y", "rmse", name=out.name)
+
+
+def _multilabel_text(out: Path) -> None:
+    """Comments with three yes/no labels each (rude, threat, spam), ROC AUC averaged over the labels."""
+    rng = np.random.default_rng(100)
+    filler = ["the", "this", "is", "was", "you", "post", "about", "a", "really", "and", "thanks", "read"]
+    marks = {"rude": ["idiot", "stupid", "dumb"], "threat": ["hurt", "destroy", "punch"],
+             "spam": ["click", "free", "winner"]}  # fmt: skip
+    rows = []
+    for _ in range(4000):
+        flags = {k: int(rng.random() < 0.15) for k in marks}
+        toks = list(rng.choice(filler, 8))
+        for k, on in flags.items():
+            if on or rng.random() < 0.03:
+                toks += list(rng.choice(marks[k], 1))
+        rng.shuffle(toks)
+        rows.append({"comment": " ".join(toks), **flags})
+    prepare_task(pd.DataFrame(rows), out, list(marks), "roc_auc", name=out.name)
+
+
+def _extrapolation(out: Path) -> None:
+    """Flats whose price follows the floor area in a straight line; the test flats are larger than any in the
+    training rows (the split is on the area); RMSE: trees cannot follow the line beyond what they saw."""
+    rng = np.random.default_rng(101)
+    n = 3000
+    area = rng.uniform(20, 200, n)
+    rooms = np.clip((area / 30).round() + rng.integers(-1, 2, n), 1, None)
+    y = 3.0 * area + 10 * rooms + rng.normal(0, 15, n)
+    df = pd.DataFrame({"area_m2": area.round(1), "rooms": rooms, "price": y})
+    prepare_task(df, out, "price", "rmse", time_col="area_m2", name=out.name)
+
+
+def _yes_no_features(out: Path) -> None:
+    """Flags written 'Y'/'N', 'yes'/'no' and 'True'/'False' beside numbers; ROC AUC."""
+    df = _binary_frame(102)
+    rng = np.random.default_rng(102)
+    own = rng.random(len(df)) < 0.5
+    df["owns_home"] = np.where(own, "Y", "N")
+    df["newsletter"] = np.where(rng.random(len(df)) < 0.3, "yes", "no")
+    df["is_member"] = np.where(rng.random(len(df)) < 0.5, "True", "False")
+    flip = own & (rng.random(len(df)) < 0.3)
+    df.loc[flip, "bought"] = 1 - df.loc[flip, "bought"]
+    prepare_task(df, out, "bought", "roc_auc", name=out.name)
+
+
+def _int_coded_category(out: Path) -> None:
+    """A product code (300 numbers with no order) whose own level moves the target, shared by the test rows;
+    RMSE."""
+    rng = np.random.default_rng(103)
+    n = 20_000
+    code = rng.choice(rng.choice(90_000, 300, replace=False) + 10_000, n)
+    effect = dict(zip(np.unique(code), rng.normal(0, 2, 300), strict=False))
+    x = rng.normal(size=(n, 3))
+    y = np.vectorize(effect.get)(code) + x[:, 0] + rng.normal(0, 0.7, n)
+    df = pd.DataFrame(x.round(4), columns=["u0", "u1", "u2"]).assign(product_code=code, y=y)
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1417,6 +1584,22 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "side-in-folder": ("the side-lookup task with stores.csv in a folder, RMSE", _side_in_folder),
     "duplicate-column-names": ("two columns named alike in every table, RMSE", _duplicate_column_names),
     "big-int-ids": ("19-digit ids, log loss", _big_int_ids),
+    "million-rows": ("a million rows of eight numbers and a category, RMSE", _million_rows),
+    "huge-test": ("2,000 training rows, 300,000 test rows, 3 classes, accuracy", _huge_test),
+    "extra-test-columns": ("two columns only the test file holds, RMSE", _extra_test_columns),
+    "shuffled-columns": ("the test file's columns in another order, MAE", _shuffled_columns),
+    "id-case": ("the sample's id column 'Id', the tables' 'id', RMSE", _id_case),
+    "lag-panel": (
+        "forty meters whose level wanders, the last fifth of the days to predict, RMSE",
+        _lag_panel,
+    ),
+    "nested-side": ("loans in a side table with their monthly balances in another, ROC AUC", _nested_side),
+    "url-text": ("a web address whose site and path tell the topic, accuracy", _url_text),
+    "mixed-datetimes": ("dates with and without a time in one column, RMSE", _mixed_datetimes),
+    "multilabel-text": ("comments with three yes/no labels, ROC AUC per label", _multilabel_text),
+    "extrapolation": ("a straight-line price, the test flats larger than any seen, RMSE", _extrapolation),
+    "yes-no-features": ("flags written Y/N, yes/no and True/False, ROC AUC", _yes_no_features),
+    "int-coded-category": ("a 300-level product code written as numbers, RMSE", _int_coded_category),
 }
 
 

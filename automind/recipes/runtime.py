@@ -162,12 +162,17 @@ def day_first(values):
 def read_times(values, first=None, mixed=False):
     """Text dates as naive UTC timestamps, NaT where unreadable; `first` says whether the day comes first
     (None: decide from these values); `mixed` reads each value on its own (slower; for columns whose values
-    are written in several formats)."""
+    are written in several formats). Without it the format is the first value's, and the values that format
+    cannot read are read on their own: a column of dates, some with a time of day, loses none."""
     v = pd.Series(values)
     text = v.astype(str).where(v.notna() & (v.astype(str).str.strip() != ""))
     first = day_first(text) if first is None else first
     extra = {"format": "mixed"} if mixed else {}
-    return pd.to_datetime(text, errors="coerce", utc=True, dayfirst=first, **extra).dt.tz_convert(None)
+    out = pd.to_datetime(text, errors="coerce", utc=True, dayfirst=first, **extra)
+    missed = out.isna() & text.notna()
+    if not mixed and missed.any():
+        out[missed] = pd.to_datetime(text[missed], errors="coerce", utc=True, dayfirst=first, format="mixed")
+    return out.dt.tz_convert(None)
 
 
 def load_data():

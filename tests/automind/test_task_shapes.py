@@ -392,6 +392,27 @@ def test_the_first_draft_scores_and_writes_each_label_shape(name, settings, tmp_
         assert set(sub[column]) <= {"01", "02", "03"} and "labels_as_written" in code
 
 
+def test_a_column_of_web_addresses_is_text_not_an_id_to_drop(tmp_path):
+    """Addresses whose site and path words tell the topic were dropped as an id-like column (every row
+    distinct, one 'word'), leaving no features: graded accuracy 0.255, the sample's own."""
+    from automind.analysis import analyze
+    from automind.patterns import is_free_text, text_words
+    from automind.recipes.profile import profile_task
+
+    rng = np.random.default_rng(4)
+    words = ["bank", "rates", "league", "score", "pasta", "bake"]
+    urls = [f"https://www.{rng.choice(['ft', 'espn'])}.com/{rng.integers(2015, 2024)}/"
+            f"{'-'.join(rng.choice(words, 2))}-{i}" for i in range(300)]  # fmt: skip
+    assert text_words("https://www.ft.com/2019/bank-rates-12") == 8
+    assert is_free_text(urls, len(set(urls)))
+    assert not is_free_text(["www.ft.com", "www.espn.com"] * 150, 2)  # a few sites: a category
+    assert text_words("2021-03-04 17:30:00") == 2  # a timestamp is not an address
+    df = pd.DataFrame({"url": urls, "y": [int("bank" in u or "rates" in u) for u in urls]})
+    task = Task.load(prepare_task(df, tmp_path / "urls", "y", "roc_auc", name="urls"))
+    assert profile_task(task).text_cols == ["url"]
+    assert "url" in analyze(task).text_columns
+
+
 def test_text_in_a_script_written_without_spaces_is_free_text_in_the_analysis_and_the_recipes(tmp_path):
     from automind.analysis import analyze
     from automind.patterns import is_free_text
