@@ -954,8 +954,11 @@ def linear_matrix(train, test, cfg, y=None):
         b2 = pd.concat([b.fillna(med), b[miss].isna().astype(float).add_suffix("_na")], axis=1).fillna(0)
         lo, hi = a2.quantile(0.001), a2.quantile(0.999)
         scaler = StandardScaler().fit(a2.clip(lo, hi, axis=1))
+        # rows later in time may lie past the training range (a trend, an area larger than any seen): the
+        # line carries on up to one training range beyond it; an outlier is still held
+        span = (hi - lo) if test_rows_later(cfg) else 0.0
         blocks_tr.append(sparse.csr_matrix(scaler.transform(a2.clip(lo, hi, axis=1))))
-        blocks_te.append(sparse.csr_matrix(scaler.transform(b2.clip(lo, hi, axis=1))))
+        blocks_te.append(sparse.csr_matrix(scaler.transform(b2.clip(lo - span, hi + span, axis=1))))
     if cat:
         enc = OneHotEncoder(handle_unknown="infrequent_if_exist", min_frequency=5, max_categories=60)
         blocks_tr.append(enc.fit_transform(train[cat].astype(str)))
@@ -2000,10 +2003,21 @@ def fit_grade_lgbm(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
     return grade_matrix(p_va, k), grade_matrix(p_te, k)
 
 
+def test_rows_later(cfg):
+    """Whether the test rows come later than the training rows by a column (CFG['split'] of kind time, from
+    the profile): a forecast, or larger values of a quantity than any seen, where a trend carries targets
+    and features past the training range."""
+    return (cfg.get("split") or {}).get("kind") == "time"
+
+
 def clip_to_range(oof, test_pred, y, splits, cfg):
     """Clip regression predictions to the training target range (cross-fitted: each fold's range comes from
-    the other folds)."""
+    the other folds); not when the test rows come later (test_rows_later): a trend's targets lie past it."""
     if cfg["problem"] != "regression":
+        return oof, test_pred
+    if test_rows_later(cfg):
+        log("predictions not clipped to the training target range: the test rows come later, a trend may "
+            "carry them past it")  # fmt: skip
         return oof, test_pred
     new_oof, r = cross_fit(
         lambda P, yy: (np.min(yy), np.max(yy)), lambda r, P: np.clip(P[0], *r), [oof], y, splits

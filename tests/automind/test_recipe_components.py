@@ -442,6 +442,31 @@ def test_the_linear_matrix_log_transforms_skewed_non_negative_columns():
     assert np.corrcoef(cols["signed"], train["signed"])[0, 1] > 0.99  # negative values: not logged
 
 
+def test_test_rows_later_than_the_training_rows_are_not_held_to_the_training_range():
+    """Flats priced by a straight line, the test flats larger than any seen: the linear model's features were
+    clipped to the training quantiles and every prediction to the training target range, so nothing could
+    follow the line (RMSE 79 against 15 possible). With the test rows later by a column (CFG['split'] of kind
+    time) a feature runs on up to one training range past it, and predictions are not clipped; otherwise
+    both hold as before."""
+    _cfg("rmse", "regression", "value")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    train = pd.DataFrame({"area": np.linspace(20.0, 160.0, 300)})
+    test = pd.DataFrame({"area": [170.0, 200.0, 10_000.0]})
+    y = 3.0 * train["area"].to_numpy()
+    _, held = rt.linear_matrix(train, test, rt.CFG)
+    rt.CFG["split"] = {"kind": "time", "column": "area"}
+    X, later = rt.linear_matrix(train, test, rt.CFG)
+    held, later, top = held.toarray().ravel(), later.toarray().ravel(), X.toarray().max()
+    assert np.allclose(held, top)  # all three clipped to the training top
+    assert top < later[0] < later[1] < later[2]  # 170 and 200 follow the line
+    assert later[2] < top + 1.01 * (top - X.toarray().min())  # 10,000 held one range past the top
+    oof, pred = np.linspace(60.0, 480.0, 300), np.array([510.0, 600.0])
+    folds = [(np.arange(150, 300), np.arange(150)), (np.arange(150), np.arange(150, 300))]
+    assert np.allclose(rt.clip_to_range(oof, pred, y, folds, rt.CFG)[1], pred)
+    del rt.CFG["split"]
+    assert rt.clip_to_range(oof, pred, y, folds, rt.CFG)[1].max() <= y.max()
+
+
 def test_clean_drops_constant_duplicate_and_id_columns():
     _cfg("roc_auc")
     rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
