@@ -241,11 +241,15 @@ def side_notes(task: Task, train: pd.DataFrame, targets: set[str]) -> list[str]:
         found, _ = side_tables(task, train, test, targets)
     except (RoleError, OSError):
         return []  # the table that fails is named where it is read
-    return [
-        f"{path.name} shares the key {key_name(side['key'])} with the training and test rows: join its columns "
-        "on it (when a key has several rows there, summarise them per key first: count, mean, min, max)"
-        for path, side, _ in found
-    ]
+    notes = []
+    for path, side, _ in found:
+        notes.append(f"{path.name} shares the key {key_name(side['key'])} with the training and test rows: join "
+                     "its columns on it (when a key has several rows there, summarise them per key first: count, "
+                     "mean, min, max)")  # fmt: skip
+        notes += [f"{child['path'].removeprefix('./input/')} is keyed by {key_name(child['key'])} of {path.name}: "
+                  f"join it onto {path.name} (summarised per key the same way) before {path.name} meets the rows"
+                  for child in side.get("children", [])]  # fmt: skip
+    return notes
 
 
 def unseen_class_note(label: pd.Series, columns: list[str]) -> str | None:

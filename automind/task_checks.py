@@ -63,9 +63,12 @@ def _side_tables(task: Task, res: CheckResult) -> None:
         prof = profile_task(task)
     except (RoleError, ValueError, OSError):
         return  # a task the recipes cannot profile says so when solved
-    lines = [
-        f"{t['path'].removeprefix('./input/')}: joined on {key_name(t['key'])}" for t in prof.side_tables
-    ]
+    lines = []
+    for t in prof.side_tables:
+        name = t["path"].removeprefix("./input/")
+        lines.append(f"{name}: joined on {key_name(t['key'])}")
+        lines += [f"{c['path'].removeprefix('./input/')}: joined onto {name} on {key_name(c['key'])}"
+                  for c in t.get("children", [])]  # fmt: skip
     lines += [f"{name}: not joined ({why})" for name, why in prof.side_left_out.items()]
     if lines:
         res.facts["side_tables"] = lines

@@ -1458,6 +1458,60 @@ def _int_coded_category(out: Path) -> None:
     prepare_task(df, out, "y", "rmse", name=out.name)
 
 
+def _nested_balance(out: Path) -> None:
+    """Applicants whose default follows how often their past loans were paid late, recorded month by month
+    in a table keyed by the loan (bureau_balance.csv) beside the loans (bureau.csv, keyed by applicant);
+    ROC AUC."""
+    rng = np.random.default_rng(104)
+    n = 4000
+    ids = np.arange(200_000, 200_000 + n)
+    count = rng.integers(1, 5, n)
+    bureau = pd.DataFrame({"loan_id": np.arange(count.sum()) + 7_000_000, "applicant_id": np.repeat(ids, count),
+                           "amount": rng.gamma(2, 3000, count.sum()).round(0)})  # fmt: skip
+    risk = rng.beta(1, 4, n)
+    months = rng.integers(3, 13, len(bureau))
+    late = rng.random(months.sum()) < np.repeat(np.repeat(risk, count), months)
+    balance = pd.DataFrame({"loan_id": np.repeat(bureau["loan_id"].to_numpy(), months),
+                            "months_ago": np.concatenate([np.arange(1, k + 1) for k in months]),
+                            "status": np.where(late, "late", "paid")})  # fmt: skip
+    income = rng.gamma(3, 10000, n)
+    logit = 8 * risk - 0.3 * np.log(income / 30000) - 1.6 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"applicant_id": ids, "income": income.round(0), "default": (logit > 0).astype(int)})
+    prepare_task(df, out, "default", "roc_auc", id_col="applicant_id", name=out.name)
+    bureau.to_csv(out / "public" / "bureau.csv", index=False)
+    balance.to_csv(out / "public" / "bureau_balance.csv", index=False)
+
+
+def _nested_lookup(out: Path) -> None:
+    """Card holders' loyalty follows the share of their purchases made at merchants of one category, the
+    category kept in merchants.csv (one row per merchant) beside the purchases (purchases.csv, keyed by
+    card); RMSE."""
+    rng = np.random.default_rng(105)
+    n, m = 5000, 800
+    merchants = pd.DataFrame({"merchant_id": [f"M_{i:05d}" for i in range(m)],
+                              "category": rng.choice(["grocery", "fuel", "luxury", "travel"], m, p=[.4, .3, .15, .15]),
+                              "city": rng.integers(1, 30, m)})  # fmt: skip
+    cards = [f"C_{i:06d}" for i in range(n)]
+    count = rng.integers(3, 20, n)
+    taste = rng.beta(1, 3, n)
+    luxury = merchants.index[merchants["category"] == "luxury"].to_numpy()
+    other = merchants.index[merchants["category"] != "luxury"].to_numpy()
+    picks = np.where(rng.random(count.sum()) < np.repeat(taste, count), rng.choice(luxury, count.sum()),
+                     rng.choice(other, count.sum()))  # fmt: skip
+    purchases = pd.DataFrame({"card_id": np.repeat(cards, count), "merchant_id": merchants["merchant_id"].to_numpy()[picks],
+                              "amount": rng.gamma(2, 30, count.sum()).round(2)})  # fmt: skip
+    share = (
+        purchases.assign(lux=merchants["category"].to_numpy()[picks] == "luxury")
+        .groupby("card_id")["lux"]
+        .mean()
+    )
+    df = pd.DataFrame({"card_id": cards, "tenure": rng.integers(1, 60, n)})
+    df["loyalty"] = 4 * share.reindex(cards).to_numpy() + 0.01 * df["tenure"] + rng.normal(0, 0.3, n)
+    prepare_task(df, out, "loyalty", "rmse", id_col="card_id", name=out.name)
+    purchases.to_csv(out / "public" / "purchases.csv", index=False)
+    merchants.to_csv(out / "public" / "merchants.csv", index=False)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1600,6 +1654,8 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "extrapolation": ("a straight-line price, the test flats larger than any seen, RMSE", _extrapolation),
     "yes-no-features": ("flags written Y/N, yes/no and True/False, ROC AUC", _yes_no_features),
     "int-coded-category": ("a 300-level product code written as numbers, RMSE", _int_coded_category),
+    "nested-balance": ("late months of past loans in a table keyed by the loan, ROC AUC", _nested_balance),
+    "nested-lookup": ("merchants' categories beside purchases keyed by card, RMSE", _nested_lookup),
 }
 
 

@@ -207,11 +207,13 @@ def side_tables(
     script sees it, "key": its column or columns}, the table as read), the scripts joining their features
     in load_data, and the tables left out with the reason (file name -> why), which every script logs: one
     holding the target (a labels table), one larger than SIDE_MAX_MB, one sharing no key or too few of its
-    values."""
+    values. A table sharing no column with the rows but a key with a side table found is joined onto that
+    table first (`_nested`)."""
     from automind.recipes import runtime
 
     candidates, left = _side_candidates(task)
     found: list[tuple[Path, dict[str, Any], Any]] = []
+    unkeyed: list[tuple[Path, str, Any]] = []
     if not candidates:
         return found, left
     test = _read(test_path, PROFILE_ROWS)
@@ -239,7 +241,52 @@ def side_tables(
             left[name] = (
                 "it shares no column with both the training and the test table (or has no other column)"
             )
+            unkeyed.append((path, name, table))
+    _nested(task, found, unkeyed, left)
     return found, left
+
+
+def _nested(task: Task, found: list[tuple[Path, dict[str, Any], Any]], unkeyed: list[tuple[Path, str, Any]],
+            left: dict[str, str]) -> None:  # fmt: skip
+    """Tables keyed by a column of a side table rather than of the rows (a loan's monthly balances beside the
+    loans, as Home Credit's bureau_balance.csv beside bureau.csv; a merchant's attributes beside the
+    transactions naming it) go into that side table's spec as "children": each script joins them onto it
+    (summarised per key when a key has several rows) before the side table meets the rows. The key is one
+    column naming one row on either side, holding SIDE_MIN_SHARE of the side table's keys; one level deep."""
+    from automind.recipes import runtime
+
+    for path, name, table in unkeyed:
+        for parent_path, spec, parent in found:
+            shared = [str(c) for c in table.columns if c in parent.columns]
+            best = _child_key(table, parent, shared) if len(table.columns) > len(shared) else None
+            if best is None:
+                continue
+            share, key = best
+            if share >= SIDE_MIN_SHARE:
+                spec.setdefault("children", []).append({"path": _rel(task, path), "key": key})
+                del left[name]
+                break
+            left[name] = (f"its key {runtime.key_name(key)} holds only {share:.0%} of {parent_path.name}'s keys "
+                          f"(a join needs {SIDE_MIN_SHARE:.0%})")  # fmt: skip
+
+
+def _child_key(table, parent, shared: list[str]) -> tuple[float, str] | None:
+    """(share, column) of a table keyed by a column of a side table: among the shared columns naming one row
+    of either table each (an id, not a status both happen to hold), the one whose values the child holds for
+    the largest share of the side table's rows; None when no shared column is such a key."""
+    from automind.recipes.runtime import row_keys
+
+    scored = []
+    for key in shared:
+        child, mine = row_keys(table, key), row_keys(parent, key)
+        if _distinct(child) or _distinct(mine):
+            scored.append((_share_in(mine, set(child) - {""}), key))
+    return max(scored, default=None)
+
+
+def _distinct(keys) -> bool:
+    """Whether no key repeats: each names one row."""
+    return len(set(keys)) == len(keys)
 
 
 def _side_candidates(task: Task) -> tuple[list[Path], dict[str, str]]:
@@ -285,7 +332,7 @@ def _best_key(table, train, test, shared: list[str]) -> tuple[float, str | list[
         keys = row_keys(table, key)
         known = set(keys) - {""}
         share = min(_share_in(row_keys(train, key), known), _share_in(row_keys(test, key), known))
-        scored.append((len(set(keys)) == len(keys), share, key))
+        scored.append((_distinct(keys), share, key))
     unique = [(share, key) for one, share, key in scored if one and share >= SIDE_MIN_SHARE]
     if unique:
         return unique[0]  # singles come first: the fewest columns

@@ -257,6 +257,8 @@ def join_side_table(train, test, side):
     """train and test with the features of a side table CFG['side_tables'] lists (path, key: found by the
     profile) joined on its key (join_side_frames), logged with the share of training keys it holds."""
     table = read_table(side["path"])
+    for child in side.get("children") or []:
+        table = join_child_table(table, child, os.path.basename(side["path"]))
     n = len(train.columns)
     train, test, share, summarised = join_side_frames(
         train, test, table, side["key"], side_name(side["path"])
@@ -272,22 +274,42 @@ def side_name(path):
     return re.sub(r"\W+", "_", os.path.basename(str(path)).split(".")[0])
 
 
+def join_child_table(table, child, parent):
+    """A side table with the features of a table keyed by one of its columns (a spec's "children", from the
+    profile: a loan's monthly balances beside the loans) joined on that column, which then leaves: an id
+    summarised per training row is noise. Logged like a side table's join."""
+    n = len(table.columns)
+    (table,), share, summarised = attach_side([table], read_table(child["path"]), child["key"],
+                                              side_name(child["path"]))  # fmt: skip
+    how = "rows summarised per key" if summarised else "one row per key"
+    log(f"{os.path.basename(child['path'])}: {len(table.columns) - n} columns joined onto {parent} on "
+        f"{key_name(child['key'])} ({how}; {share:.0%} of its keys found)")  # fmt: skip
+    return table.drop(columns=[child["key"]])
+
+
 def join_side_frames(train, test, table, key, name):
     """(train, test, share of training keys the table holds, whether its rows were summarised) with
+    side_features of `table` joined on `key` (attach_side)."""
+    (train, test), share, summarised = attach_side([train, test], table, key, name)
+    return train, test, share, summarised
+
+
+def attach_side(frames, table, key, name):
+    """(frames, share of the first frame's keys the table holds, whether its rows were summarised) with
     side_features of `table` joined on `key`, rows and their order unchanged; a key the table lacks gets
     gaps (a row count of 0 for a summarised table). The join uses no label: done once on whole frames,
     before any fold, it leaks nothing."""
     keys = row_keys(table, key)
     feats = side_features(table, key, name, keys)
     summarised = not pd.Series(keys).is_unique
-    train_keys, out = row_keys(train, key), []
-    for frame, frame_keys in ((train, train_keys), (test, row_keys(test, key))):
-        found = feats.reindex(frame_keys)
+    first_keys, out = row_keys(frames[0], key), []
+    for i, frame in enumerate(frames):
+        found = feats.reindex(first_keys if i == 0 else row_keys(frame, key))
         if summarised:
             found[f"{name}_rows"] = found[f"{name}_rows"].fillna(0)
         out.append(pd.concat([frame, found.set_axis(frame.index)], axis=1))
-    share = float(pd.Series(train_keys).isin(feats.index).mean())
-    return out[0], out[1], share, summarised
+    share = float(pd.Series(first_keys).isin(feats.index).mean())
+    return out, share, summarised
 
 
 def fold_keys(train):

@@ -176,3 +176,71 @@ def test_a_side_table_that_cannot_be_read_is_left_out_with_the_reason(tmp_path, 
     why = profile_task(Task.load(root)).side_left_out["broken.parquet"]
     assert why == "recipes cannot read broken.parquet: ImportError: no pyarrow"
     assert not any("broken.parquet" in n for n in analyze(Task.load(root)).notes)
+
+
+def _loans_task(tmp_path, n=600):
+    """Applicants whose default follows only how often their past loans were paid late: the loans are in
+    bureau.csv (keyed by applicant), their monthly records in bureau_balance.csv (keyed by loan only)."""
+    rng = np.random.default_rng(5)
+    ids = np.arange(1000, 1000 + n)
+    count = rng.integers(1, 4, n)
+    loans = pd.DataFrame({"loan": np.arange(count.sum()) + 90_000, "applicant": np.repeat(ids, count),
+                          "amount": rng.gamma(2, 1000, count.sum()).round(0)})  # fmt: skip
+    risk = rng.random(n)
+    months = rng.integers(2, 7, len(loans))
+    owner_risk = np.repeat(risk, count)
+    balance = pd.DataFrame({"loan": np.repeat(loans["loan"].to_numpy(), months),
+                            "late": (rng.random(months.sum()) < np.repeat(owner_risk, months)).astype(int)})  # fmt: skip
+    df = pd.DataFrame({"applicant": ids, "age": rng.integers(20, 70, n), "default": (risk > 0.6).astype(int)})
+    root = prepare_task(df, tmp_path / "loans", "default", "roc_auc", id_col="applicant")
+    loans.to_csv(root / "public" / "bureau.csv", index=False)
+    balance.to_csv(root / "public" / "bureau_balance.csv", index=False)
+    return root
+
+
+def test_a_table_keyed_by_a_side_tables_column_is_joined_onto_it_first(tmp_path):
+    """bureau_balance.csv shares no column with the rows (it was left out): it is summarised per loan, joined
+    onto bureau.csv, whose rows are then summarised per applicant; the loan id leaves after its join."""
+    pd.DataFrame({"loan": [1, 2, 3], "applicant": [5, 5, 6], "amount": [10.0, 20.0, 30.0]}).to_csv(
+        tmp_path / "bureau.csv", index=False
+    )
+    pd.DataFrame({"loan": [1, 1, 2, 3, 3, 3], "late": [1, 0, 0, 1, 1, 1]}).to_csv(
+        tmp_path / "bureau_balance.csv", index=False
+    )
+    side = {"path": str(tmp_path / "bureau.csv"), "key": "applicant",
+            "children": [{"path": str(tmp_path / "bureau_balance.csv"), "key": "loan"}]}  # fmt: skip
+    train = pd.DataFrame({"applicant": [5, 6, 7]})
+    a, _ = rt.join_side_table(train, train.head(0), side)
+    assert a["bureau_bureau_balance_late_mean_mean"].tolist()[:2] == [0.25, 1.0]  # loans 1 and 2; loan 3
+    assert a["bureau_bureau_balance_rows_max"].tolist()[:2] == [2, 3] and a["bureau_rows"].tolist() == [
+        2,
+        1,
+        0,
+    ]
+    assert not [c for c in a.columns if "loan" in c]
+
+
+def test_the_profile_nests_a_table_keyed_by_a_side_table_and_a_solve_uses_it(tmp_path):
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    root = _loans_task(tmp_path)
+    pd.DataFrame({"loan": [1, 2], "note": ["a", "b"]}).to_csv(root / "public" / "loan_notes.csv", index=False)
+    cfg = profile_task(Task.load(root)).cfg()
+    assert cfg["side_tables"] == [{"path": "./input/bureau.csv", "key": "applicant",
+                                   "children": [{"path": "./input/bureau_balance.csv", "key": "loan"}]}]  # fmt: skip
+    assert "holds only 0% of bureau.csv's keys" in cfg["side_left_out"]["loan_notes.csv"]
+    assert any(
+        "bureau_balance.csv is keyed by 'loan' of bureau.csv" in n for n in analyze(Task.load(root)).notes
+    )
+    res = CliRunner().invoke(app, ["task", "check", str(root)])
+    text = " ".join(res.output.replace("│", " ").split())
+    assert res.exit_code == 0 and "bureau_balance.csv: joined onto bureau.csv on 'loan'" in text
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    node = json.loads((out / "journal.json").read_text())["nodes"][0]
+    assert "bureau_balance.csv: 4 columns joined onto bureau.csv on 'loan'" in node["output"]
+    assert "bureau_balance.csv" in node["inputs_read"] and node["unused_inputs"] == ["loan_notes.csv"]
+    assert grade(Task.load(root), out / "submission.csv").score > 0.8  # without the balances: about 0.5
