@@ -221,6 +221,11 @@ def _analyze(task: Task) -> DataAnalysis:
         missing = [c for c in train.columns if c not in test.columns and c not in targets]
         if missing:
             da.notes.append(f"columns in train but not in test: {', '.join(missing[:10])}")
+        unfilled = [c for c in train.columns if c in test.columns and c not in skip
+                    and test[c].isna().all() and train[c].notna().any()]  # fmt: skip
+        if len(test) and unfilled:
+            da.notes.append(f"columns no test row fills (every test value read is a gap): {', '.join(map(str, unfilled[:10]))}: "
+                            "leave them out of the model, which would meet only gaps in the test rows")  # fmt: skip
         if note := split_note(train, test, skip, targets):
             da.notes.append(note)
         da.notes.extend(side_notes(task, train, set(targets)))

@@ -1512,6 +1512,113 @@ def _nested_lookup(out: Path) -> None:
     merchants.to_csv(out / "public" / "merchants.csv", index=False)
 
 
+def _otto_like(out: Path) -> None:
+    """93 count columns, mostly zero, and 9 product classes (the layout of Otto's product table); log loss."""
+    rng = np.random.default_rng(106)
+    n, k = 15_000, 9
+    label = rng.integers(0, k, n)
+    rates = rng.gamma(0.3, 1.0, (k, 93))
+    X = rng.poisson(rates[label])
+    df = pd.DataFrame(X, columns=[f"feat_{i + 1}" for i in range(93)]).assign(
+        target=[f"Class_{v + 1}" for v in label]
+    )
+    prepare_task(df, out, "target", "log_loss", name=out.name)
+
+
+def _sample_subset(out: Path) -> None:
+    """The test file holds a fifth more rows than are scored: the sample submission (and the answers) list
+    only the scored ids; RMSE."""
+    prepare_task(_simple_frame(107), out, "y", "rmse", name=out.name)
+    rng = np.random.default_rng(107)
+    sample_path, answers_path = out / "public" / "sample_submission.csv", out / "private" / "answers.csv"
+    sample, answers = pd.read_csv(sample_path), pd.read_csv(answers_path)
+    keep = rng.random(len(sample)) < 0.8
+    sample[keep].to_csv(sample_path, index=False)
+    answers[answers["id"].isin(sample.loc[keep, "id"])].to_csv(answers_path, index=False)
+
+
+def _header_whitespace(out: Path) -> None:
+    """Column names with spaces around them (' age', 'income ') in the training and test files; MAE."""
+    prepare_task(_simple_frame(108), out, "y", "mae", name=out.name)
+    for name in ("train.csv", "test.csv"):
+        path = out / "public" / name
+        lines = path.read_text().splitlines()
+        path.write_text(
+            "\n".join([lines[0].replace("k0", " k0").replace("colour", "colour "), *lines[1:]]) + "\n"
+        )
+
+
+def _test_column_empty(out: Path) -> None:
+    """A strong column whose every test value is missing (the sensor failed after the training period), a
+    weaker one that stays; RMSE: a model leaning on the first predicts the test rows from its gap."""
+    rng = np.random.default_rng(109)
+    n = 3000
+    x = rng.normal(size=(n, 3))
+    strong = x[:, 0] + rng.normal(0, 0.1, n)
+    df = pd.DataFrame({"sensor_a": strong.round(4), "b": x[:, 1], "c": x[:, 2],
+                       "y": 2 * x[:, 0] + x[:, 1] + rng.normal(0, 0.5, n)})  # fmt: skip
+    df["proxy"] = (x[:, 0] + rng.normal(0, 0.6, n)).round(4)
+    prepare_task(df, out, "y", "rmse", name=out.name)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path)
+    test["sensor_a"] = np.nan
+    test.to_csv(path, index=False)
+
+
+def _float_ids(out: Path) -> None:
+    """The test file writes its ids as 12.0 (pandas wrote it from a column with a gap), the sample as 12;
+    ROC AUC."""
+    df = _binary_frame(110)
+    prepare_task(df, out, "bought", "roc_auc", name=out.name)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path)
+    test["id"] = test["id"].astype(float)
+    test.to_csv(path, index=False)
+
+
+def _very_long_text(out: Path) -> None:
+    """1,500 documents of 1,500-2,500 words in three topics; macro F1."""
+    rng = np.random.default_rng(111)
+    common = [f"w{i}" for i in range(3000)]
+    topic_words = {t: [f"{t}{i}" for i in range(40)] for t in ("law", "med", "bio")}
+    rows = []
+    for _ in range(1500):
+        t = rng.choice(list(topic_words))
+        n = rng.integers(1500, 2500)
+        words = np.where(rng.random(n) < 0.03, rng.choice(topic_words[t], n), rng.choice(common, n))
+        rows.append({"document": " ".join(words), "field": t})
+    prepare_task(pd.DataFrame(rows), out, "field", "f1_macro", name=out.name)
+
+
+def _unseen_levels(out: Path) -> None:
+    """A product category whose test rows are half levels the training rows never show, beside a price that
+    carries over; RMSE."""
+    rng = np.random.default_rng(112)
+    n = 4000
+    price = rng.gamma(3, 10, n)
+    level = rng.integers(0, 60, n)
+    effect = rng.normal(0, 1, 60)
+    df = pd.DataFrame({"price": price.round(2), "category": [f"cat{v}" for v in level],
+                       "y": 0.05 * price + effect[level] + rng.normal(0, 0.5, n)})  # fmt: skip
+    prepare_task(df, out, "y", "rmse", group_col="category", name=out.name)
+
+
+def _named_days(out: Path) -> None:
+    """Weekday and month names as words ('Monday', 'Jan') with a weekend and a season effect; MAE."""
+    rng = np.random.default_rng(113)
+    n = 4000
+    day = rng.integers(0, 7, n)
+    month = rng.integers(0, 12, n)
+    names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    x = rng.normal(size=n)
+    y = 3 * (day >= 5) + 2 * np.sin(2 * np.pi * month / 12) + x + rng.normal(0, 0.5, n)
+    df = pd.DataFrame(
+        {"weekday": np.array(names)[day], "month": np.array(months)[month], "x": x, "visits": y}
+    )
+    prepare_task(df, out, "visits", "mae", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1656,6 +1763,14 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "int-coded-category": ("a 300-level product code written as numbers, RMSE", _int_coded_category),
     "nested-balance": ("late months of past loans in a table keyed by the loan, ROC AUC", _nested_balance),
     "nested-lookup": ("merchants' categories beside purchases keyed by card, RMSE", _nested_lookup),
+    "otto-like": ("93 sparse count columns, 9 classes, log loss", _otto_like),
+    "sample-subset": ("a sample submission listing four fifths of the test ids, RMSE", _sample_subset),
+    "header-whitespace": ("column names with spaces around them, MAE", _header_whitespace),
+    "test-column-empty": ("a strong column empty in every test row, RMSE", _test_column_empty),
+    "float-ids": ("test ids written 12.0, the sample's 12, ROC AUC", _float_ids),
+    "very-long-text": ("1,500 documents of about 2,000 words, macro F1", _very_long_text),
+    "unseen-levels": ("a category whose test levels are new, RMSE", _unseen_levels),
+    "named-days": ("weekday and month names as words, MAE", _named_days),
 }
 
 

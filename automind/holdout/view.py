@@ -169,6 +169,10 @@ def build_holdout(
     extra = pd.DataFrame(
         {c: (held[c].to_numpy() if c in held.columns else "") for c in test.columns}, index=range(len(ids))
     )
+    # a column no test row fills (a sensor that failed after the training period) stays empty in the held
+    # rows too: the search then scores them as the test rows will be predicted, without it
+    empty = [c for c in test.columns if len(test) and (test[c] == "").all() and c in held.columns]
+    extra[empty] = ""
     if layout.id_in_test:
         extra[layout.id_col] = ids
     fill = sample.iloc[[0] * len(ids)].reset_index(drop=True)
@@ -198,6 +202,8 @@ def build_holdout(
     answers.to_csv(score / "private" / "answers.csv", index=False)
 
     notes = [f"holdout ids renamed ({ids[0]} ...): the training ids were missing or taken"] if renamed else []
+    if empty:
+        notes.append(f"column(s) {empty} empty in every test row are left empty in the holdout rows too")
     h = Holdout(root, layout, split.rows, ids, split.strategy, split.detail, fraction, seed,
                 n_seen=len(train) - len(split.rows), n_test=len(test), renamed_ids=renamed, notes=notes,
                 max_rows=max_rows)  # fmt: skip

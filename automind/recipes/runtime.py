@@ -618,9 +618,15 @@ def text_counts(train, test, cfg):
 
 def screen_columns(train, test, cfg):
     """Drop columns that cannot help, judged on the training rows without their labels: constant columns,
-    exact duplicates of an earlier column, and non-numeric near-unique columns that are not text (ids).
-    Two-valued text columns become 0/1."""
+    exact duplicates of an earlier column, and non-numeric near-unique columns that are not text (ids); and
+    columns no test row fills (a sensor that failed after the training period: a model leaning on it would
+    predict every test row from its gap). Two-valued text columns become 0/1."""
     cols = [c for c in _feature_columns(train, test) if c not in cfg.get("text_cols", [])]
+    unfilled = [c for c in cols if len(test) and test[c].isna().all() and train[c].notna().any()]
+    if unfilled:
+        log(f"clean: dropped {len(unfilled)} column(s) no test row fills: {unfilled[:8]}")
+        train, test = train.drop(columns=unfilled), test.drop(columns=unfilled)
+        cols = [c for c in cols if c not in unfilled]
     drop, seen = [], {}
     for c in cols:
         s = train[c]

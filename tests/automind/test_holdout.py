@@ -70,6 +70,25 @@ def test_stratified_split_writes_a_view_without_the_holdout_labels(tmp_path):
     assert other.rows == h.rows  # seeded: the same rows every time
 
 
+def test_a_column_no_test_row_fills_stays_empty_in_the_holdout_rows(tmp_path):
+    """A sensor empty in every test row: the held rows appended to the view's test file leave it empty too,
+    so the search scores them as the test rows will be predicted (with the column the scripts' clean step
+    then drops); other columns keep their values."""
+    task = _task(tmp_path / "t", _binary().assign(sensor=np.arange(600.0)))
+    test_path = task.public_dir / "test.csv"
+    pd.read_csv(test_path).assign(sensor=np.nan).to_csv(test_path, index=False)
+    h = build_holdout(task, tmp_path / "h", fraction=0.2, seed=0)
+    view_test = pd.read_csv(h.inputs / "test.csv")
+    assert len(view_test) > len(pd.read_csv(test_path)) and view_test["sensor"].isna().all()
+    assert view_test["x"].notna().all()
+    assert any("['sensor'] empty in every test row" in n for n in h.notes)
+    from automind.analysis import analyze
+
+    assert any(
+        "columns no test row fills (every test value read is a gap): sensor" in n for n in analyze(task).notes
+    )
+
+
 def test_time_split_holds_out_the_latest_rows(tmp_path):
     days = pd.date_range("2020-01-01", periods=500, freq="D").strftime("%Y-%m-%d")
     rng = np.random.default_rng(0)
