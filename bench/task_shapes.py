@@ -1619,6 +1619,93 @@ def _named_days(out: Path) -> None:
     prepare_task(df, out, "visits", "mae", name=out.name)
 
 
+def _signed_classes(out: Path) -> None:
+    """Three classes labelled -1, 0 and 1 (down, flat, up), a probability column for each; log loss."""
+    rng = np.random.default_rng(114)
+    n = 4000
+    X = rng.normal(size=(n, 4))
+    score = X[:, 0] - 0.5 * X[:, 1] + rng.normal(0, 0.6, n)
+    df = pd.DataFrame(X, columns=[f"s{i}" for i in range(4)]).assign(move=np.digitize(score, [-0.5, 0.5]) - 1)
+    prepare_task(df, out, "move", "log_loss", name=out.name)
+
+
+def _date_only(out: Path) -> None:
+    """A daily count with only the date to go by (a weekly and a yearly cycle, a trend), random days held
+    out; RMSE."""
+    rng = np.random.default_rng(115)
+    days = pd.date_range("2018-01-01", periods=1500, freq="D")
+    t = np.arange(len(days))
+    y = (
+        100
+        + 0.02 * t
+        + 15 * (days.dayofweek >= 5)
+        + 10 * np.sin(2 * np.pi * t / 365.25)
+        + rng.normal(0, 3, len(t))
+    )
+    prepare_task(
+        pd.DataFrame({"date": days.strftime("%Y-%m-%d"), "count": y}), out, "count", "rmse", name=out.name
+    )
+
+
+def _tiny_test(out: Path) -> None:
+    """3,000 training rows and 12 test rows; MAE."""
+    prepare_task(_simple_frame(116, 3012), out, "y", "mae", test_size=12 / 3012, name=out.name)
+
+
+def _rare_class_logloss(out: Path) -> None:
+    """Five classes, one of them 0.5 % of the rows (a few dozen); log loss."""
+    rng = np.random.default_rng(117)
+    n = 8000
+    label = rng.choice(5, n, p=[0.4, 0.3, 0.2, 0.095, 0.005])
+    X = rng.normal(size=(n, 6)) + np.eye(5, 6)[label] * 1.5
+    df = pd.DataFrame(X, columns=[f"r{i}" for i in range(6)]).assign(grade=[f"g{v}" for v in label])
+    prepare_task(df, out, "grade", "log_loss", name=out.name)
+
+
+def _emoji_text(out: Path) -> None:
+    """Short posts whose sentiment is carried by emoji more than by words; ROC AUC."""
+    rng = np.random.default_rng(118)
+    words = ["today", "the", "game", "was", "just", "my", "day", "lunch", "train", "so", "really", "this"]
+    happy, angry = ["😀", "😍", "🎉", "👍"], ["😡", "😞", "👎", "💔"]
+    rows = []
+    for _ in range(3000):
+        pos = rng.random() < 0.5
+        toks = list(rng.choice(words, rng.integers(4, 9)))
+        marks = rng.choice(happy if (pos if rng.random() < 0.9 else not pos) else angry, rng.integers(1, 3))
+        toks += list(marks)
+        rng.shuffle(toks)
+        rows.append({"post": " ".join(toks), "positive": int(pos)})
+    prepare_task(pd.DataFrame(rows), out, "positive", "roc_auc", name=out.name)
+
+
+def _numbers_with_units(out: Path) -> None:
+    """Used cars with '18.9 kmpl', '1248 CC' and '74 bhp' columns (numbers written with their unit); price
+    follows the power and the mileage; RMSE."""
+    rng = np.random.default_rng(119)
+    n = 4000
+    power = rng.gamma(6, 15, n)
+    mileage = rng.uniform(10, 28, n)
+    engine = (power * 14 + rng.normal(0, 150, n)).clip(600)
+    km = rng.integers(5_000, 200_000, n)
+    price = 0.05 * power + 0.1 * mileage - 0.00002 * km + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"Mileage": [f"{v:.1f} kmpl" for v in mileage], "Engine": [f"{v:.0f} CC" for v in engine],
+                       "Power": [f"{v:.2f} bhp" for v in power], "Kilometers_Driven": km, "Price": price})  # fmt: skip
+    prepare_task(df, out, "Price", "rmse", name=out.name)
+
+
+def _two_train_files(out: Path) -> None:
+    """The training rows in two files (train_part1.csv, train_part2.csv), listed in task.yaml; RMSE."""
+    prepare_task(_simple_frame(120), out, "y", "rmse", name=out.name)
+    path = out / "public" / "train.csv"
+    train = pd.read_csv(path)
+    half = len(train) // 2
+    train.iloc[:half].to_csv(out / "public" / "train_part1.csv", index=False)
+    train.iloc[half:].to_csv(out / "public" / "train_part2.csv", index=False)
+    path.unlink()
+    meta = out / "task.yaml"
+    meta.write_text(meta.read_text() + "train_files: [train_part1.csv, train_part2.csv]\n")
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1771,6 +1858,13 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "very-long-text": ("1,500 documents of about 2,000 words, macro F1", _very_long_text),
     "unseen-levels": ("a category whose test levels are new, RMSE", _unseen_levels),
     "named-days": ("weekday and month names as words, MAE", _named_days),
+    "signed-classes": ("classes -1, 0 and 1, log loss", _signed_classes),
+    "date-only": ("a daily count with only its date, RMSE", _date_only),
+    "tiny-test": ("3,000 training rows, 12 test rows, MAE", _tiny_test),
+    "rare-class-logloss": ("five classes, one 0.5 % of the rows, log loss", _rare_class_logloss),
+    "emoji-text": ("posts whose sentiment is in their emoji, ROC AUC", _emoji_text),
+    "numbers-with-units": ("'18.9 kmpl', '1248 CC', '74 bhp' columns, RMSE", _numbers_with_units),
+    "two-train-files": ("the training rows in two files listed in task.yaml, RMSE", _two_train_files),
 }
 
 
