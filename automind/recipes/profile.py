@@ -60,6 +60,7 @@ class Profile:
     side_tables: list[dict[str, Any]] = field(default_factory=list)  # [{"path": ./input/..., "key": col(s)}]
     side_left_out: dict[str, str] = field(default_factory=dict)  # other public tables -> why not joined
     labels_as_written: bool = False  # class codes pandas would turn into other numbers ("01" -> 1)
+    train_parts: list[str] = field(default_factory=list)  # more training tables with train's columns
 
     @property
     def primary(self) -> str:
@@ -94,6 +95,7 @@ class Profile:
             **({"side_tables": [dict(t) for t in self.side_tables]} if self.side_tables else {}),
             **({"side_left_out": dict(self.side_left_out)} if self.side_left_out else {}),
             **({"labels_as_written": True} if self.labels_as_written else {}),
+            **({"train_parts": list(self.train_parts)} if self.train_parts else {}),
         }
 
 
@@ -373,6 +375,7 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
     train_p = _first_table(task.train_paths, "train", task)
     test_p = _first_table(task.test_paths, "test", task)
     train = _read(train_p, PROFILE_ROWS)
+    parts = _train_parts(task, train_p, list(train.columns))
     test_cols = list(_read(test_p, 5).columns)
     sample_cols = list(_read(task.sample_submission_path, 5).columns)
 
@@ -490,11 +493,28 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         text_cols=text_cols,
         image_col=image_col,
         image_size=image_size,
-        n_rows=len(train),
+        n_rows=len(train) + sum(len(_read(p, PROFILE_ROWS)) for p in parts),
         n_features=len(feats),
         flags=flags,
         split=split,
         labels_as_written=written,
         side_tables=[side for _, side, _ in sides],
         side_left_out=left_out,
+        train_parts=[_rel(task, p) for p in parts],
     )
+
+
+def _train_parts(task: Task, first: Path, columns: list[str]) -> list[Path]:
+    """The task's other training tables with the first one's columns (the rows split over train_1.csv and
+    train_2.csv): every script reads them all, in order. A table with other columns holds something else
+    (train_identity.csv beside train_transaction.csv) and is not read as training rows."""
+    parts = []
+    for p in task.train_paths:
+        if p == first or not p.is_file() or table_suffix(p) not in TABLE_SUFFIXES:
+            continue
+        try:
+            if list(_read(p, 5).columns) == columns:
+                parts.append(p)
+        except RoleError:
+            continue  # not a table the recipes read; the data-usage check names it
+    return parts

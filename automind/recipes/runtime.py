@@ -183,6 +183,9 @@ def load_data():
         read_table(CFG["test"]),
         read_table(CFG["sample"]),
     )
+    if CFG.get("train_parts"):  # the training rows split over several files with the same columns
+        train = pd.concat([train, *(read_table(p, written) for p in CFG["train_parts"])], ignore_index=True)
+        log(f"training rows read from {1 + len(CFG['train_parts'])} files: {len(train)} rows")
     train = numeric_targets(
         train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
     )
@@ -574,18 +577,51 @@ def local_clock(values, utc, first):
     return read_times(text.str.replace(ZONE_OFFSET, "", regex=True).where(values.notna()), first)
 
 
+# A number with its unit after it ("18.9 kmpl", "1248 CC", "26.6 km/kg", "30min"): a unit of one letter must
+# stand apart ("5 m"), so codes such as "12A" stay codes.
+UNIT_TEXT = r"^([-+]?\d+(?:\.\d+)?)(?:\s+([^\W\d_][^\s\d]*)|([^\W\d_][^\s\d]+))$"
+UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity
+
+
+def unit_numbers(train, test, c, share, codes):
+    """A text column of numbers with their unit (UNIT_TEXT, at most UNITS distinct units, the same `share`
+    and placeholder `codes` rules as number_text) becomes the numbers; with several units (km/kg beside kmpl)
+    the unit stays as a category of its own (`<column>_unit`): the numbers are not converted. True when
+    done."""
+    values = train[c].dropna().astype(str).str.strip()
+    parts = values.str.extract(UNIT_TEXT)
+    fits = parts[0].notna()
+    if not (fits.mean() >= share or (fits.mean() > 0.5 and values[~fits].nunique() <= codes)):
+        return False
+    units = parts[1].combine_first(parts[2])[fits].astype(str).str.lower().unique()
+    if len(units) > UNITS:
+        return False
+    others = values[~fits].nunique()
+    for df in (train, test):
+        text = df[c].astype(str).str.strip().where(df[c].notna())
+        found = text.str.extract(UNIT_TEXT)
+        if len(units) > 1:
+            unit = found[1].combine_first(found[2])
+            df[c + "_unit"] = unit.astype(str).str.lower().where(unit.notna())
+        if 1 < others <= codes:  # "10+ years" beside "< 1 year": which code it was, as number_text keeps it
+            df[c + "_code"] = text.where(found[0].isna())
+        df[c] = pd.to_numeric(found[0], errors="coerce")
+    log(f"clean: {c} read as numbers with their unit ({', '.join(map(str, units))}; e.g. {values.iloc[0]!r})")
+    return True
+
+
 def number_text(train, test, cfg, share=0.95, codes=5):
     """Text columns whose training values are numbers written with currency signs, thousands separators or
     percent signs become numbers, and so do numbers among a few placeholder codes ("?", "-", "n/a",
     "unknown": at most `codes` distinct non-numbers, the numbers a majority), which pandas leaves as text; a
     value that does not parse becomes missing (`share` of numbers allows any other text). When several codes
     fill the gaps, which one did is kept as a category of its own (`<column>_code`). Codes with leading
-    zeros ("00123") stay categories."""
+    zeros ("00123") stay categories. Numbers written with their unit ("74 bhp") are read by unit_numbers."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
         values = train[c].dropna().astype(str).str.strip()
-        if len(values) < 5:
+        if len(values) < 5 or unit_numbers(train, test, c, share, codes):
             continue
         fits = values.str.match(NUMBER_TEXT)
         others = values[~fits].nunique()

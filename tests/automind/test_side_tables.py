@@ -244,3 +244,32 @@ def test_the_profile_nests_a_table_keyed_by_a_side_table_and_a_solve_uses_it(tmp
     assert "bureau_balance.csv: 4 columns joined onto bureau.csv on 'loan'" in node["output"]
     assert "bureau_balance.csv" in node["inputs_read"] and node["unused_inputs"] == ["loan_notes.csv"]
     assert grade(Task.load(root), out / "submission.csv").score > 0.8  # without the balances: about 0.5
+
+
+def test_training_rows_split_over_two_files_are_all_read(tmp_path):
+    """task.yaml lists train_part1.csv and train_part2.csv: the scripts read only the first (half the rows,
+    the second reported unread). Every training table with the first one's columns is read now; one with
+    other columns is not training rows (and is left to the data-usage check)."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=800)
+    df = pd.DataFrame({"x": x, "y": 3 * x + rng.normal(0, 0.1, 800)})
+    root = prepare_task(df, tmp_path / "parts", "y", "rmse")
+    train = pd.read_csv(root / "public" / "train.csv")
+    train.iloc[:300].to_csv(root / "public" / "train_part1.csv", index=False)
+    train.iloc[300:].to_csv(root / "public" / "train_part2.csv", index=False)
+    pd.DataFrame({"id": train["id"], "note": "a"}).to_csv(root / "public" / "train_notes.csv", index=False)
+    (root / "public" / "train.csv").unlink()
+    meta = root / "task.yaml"
+    meta.write_text(meta.read_text() + "train_files: [train_part1.csv, train_part2.csv, train_notes.csv]\n")
+    prof = profile_task(Task.load(root))
+    assert prof.cfg()["train_parts"] == ["./input/train_part2.csv"] and prof.n_rows == len(train)
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    node = json.loads((out / "journal.json").read_text())["nodes"][0]
+    assert f"training rows read from 2 files: {len(train)} rows" in node["output"]
+    assert {"train_part1.csv", "train_part2.csv"} <= set(node["inputs_read"])
