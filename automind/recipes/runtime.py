@@ -583,6 +583,12 @@ UNIT_TEXT = r"^([-+]?\d+(?:\.\d+)?)(?:\s+([^\W\d_][^\s\d]*)|([^\W\d_][^\s\d]+))$
 UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity
 
 
+def _mostly_numbers(fits, others, share, codes):
+    """Whether a column whose values parse where `fits` is numbers: `share` of them parse, or a majority
+    beside at most `codes` distinct other values (placeholders such as "?" or "10+ years")."""
+    return bool(fits.mean() >= share or (fits.mean() > 0.5 and others <= codes))
+
+
 def unit_numbers(train, test, c, share, codes):
     """A text column of numbers with their unit (UNIT_TEXT, at most UNITS distinct units, the same `share`
     and placeholder `codes` rules as number_text) becomes the numbers; with several units (km/kg beside kmpl)
@@ -591,12 +597,12 @@ def unit_numbers(train, test, c, share, codes):
     values = train[c].dropna().astype(str).str.strip()
     parts = values.str.extract(UNIT_TEXT)
     fits = parts[0].notna()
-    if not (fits.mean() >= share or (fits.mean() > 0.5 and values[~fits].nunique() <= codes)):
+    others = values[~fits].nunique()
+    if not _mostly_numbers(fits, others, share, codes):
         return False
     units = parts[1].combine_first(parts[2])[fits].astype(str).str.lower().unique()
     if len(units) > UNITS:
         return False
-    others = values[~fits].nunique()
     for df in (train, test):
         text = df[c].astype(str).str.strip().where(df[c].notna())
         found = text.str.extract(UNIT_TEXT)
@@ -625,7 +631,7 @@ def number_text(train, test, cfg, share=0.95, codes=5):
             continue
         fits = values.str.match(NUMBER_TEXT)
         others = values[~fits].nunique()
-        if not (fits.mean() >= share or (fits.mean() > 0.5 and others <= codes)):
+        if not _mostly_numbers(fits, others, share, codes):
             continue
         if values[fits].str.match(r"^0\d").mean() > 0.5:
             continue
