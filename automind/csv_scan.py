@@ -132,8 +132,8 @@ def header_row(path: Path, sep: str, limit: int = 1 << 20) -> list[str]:
 def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> str | None:
     """Why automind cannot read a task's table file as it is named (a broken archive or a zip of several
     files, another binary format behind a table's name, or text split by another separator than its suffix
-    promises; for the `sample` submission also every line ending with the separator, `_trailing_separator`)
-    and what to do; None when it can. Reads the file's head once."""
+    promises; for the `sample` submission also every line ending with the separator, `_trailing_separator`,
+    or header names with spaces around them, `_padded_names`) and what to do; None when it can. Reads the file's head once."""
     try:
         with open_bytes(path) as f:
             head = f.read(limit)
@@ -154,7 +154,11 @@ def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> 
     sep = TABULAR.get(fmt)
     guess = looks_separated_by(_first_row(head, sep), sep) if sep else None
     if guess is None:
-        return _trailing_separator(path, head, sep) if sep and sample else None
+        return (
+            (_trailing_separator(path, head, sep) or _padded_names(path, head, sep))
+            if sep and sample
+            else None
+        )
     decimal = ", plus decimal=',' if numbers are written 1,5" if guess[0] == ";" else ""
     return (
         f"{path}: {guess[1]}. automind reads .csv tables as comma-separated and .tsv as tab-separated, so "
@@ -179,6 +183,21 @@ def _trailing_separator(path: Path, head: bytes, sep: str, rows: int = 50) -> st
         "values), so it reads as an extra empty column that every submission would have to fill. Save it "
         f"without that column (pandas: read_csv(FILE{'' if sep == ',' else f', sep={sep!r}'}).iloc[:, :-1]"
         ".to_csv(FILE, index=False))"
+    )
+
+
+def _padded_names(path: Path, head: bytes, sep: str) -> str | None:
+    """What to do when a sample submission's header names have spaces around them ('id, y', a spreadsheet's
+    export): a submission must name its columns as the sample does, and ' y' is not the target 'y', so every
+    submission would be refused; None otherwise."""
+    header = next(csv.reader(io.StringIO(_head_text(head)), delimiter=sep), [])
+    padded = [name for name in header if name != name.strip()]
+    if not padded:
+        return None
+    return (
+        f"{path}: the header names {padded} have spaces around them, so a submission would have to name its "
+        "columns with those spaces, not as the training table does. Save the header without them (pandas: "
+        "df = read_csv(FILE); df.columns = df.columns.str.strip(); df.to_csv(FILE, index=False))"
     )
 
 

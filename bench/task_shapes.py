@@ -1706,6 +1706,52 @@ def _two_train_files(out: Path) -> None:
     meta.write_text(meta.read_text() + "train_files: [train_part1.csv, train_part2.csv]\n")
 
 
+def _id_named_index(out: Path) -> None:
+    """The id column is named 'index' in every file; 3 classes, micro F1."""
+    rng = np.random.default_rng(121)
+    n = 3000
+    X = rng.normal(size=(n, 4))
+    label = np.argmax(X[:, :3] + rng.normal(0, 0.7, (n, 3)), axis=1)
+    df = pd.DataFrame(X, columns=[f"q{i}" for i in range(4)]).assign(kind=[f"k{v}" for v in label])
+    df.insert(0, "index", np.arange(n) + 10)
+    prepare_task(df, out, "kind", "f1_micro", id_col="index", name=out.name)
+
+
+def _sample_header_spaces(out: Path) -> None:
+    """The sample submission's header has a space after its comma ('id, y'), as some spreadsheets write it;
+    RMSE."""
+    prepare_task(_simple_frame(122), out, "y", "rmse", name=out.name)
+    path = out / "public" / "sample_submission.csv"
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0].replace(",", ", "), *lines[1:]]) + "\n")
+
+
+def _empty_rows(out: Path) -> None:
+    """A spreadsheet's export: the training file ends with 40 lines of bare commas; MAE."""
+    prepare_task(_simple_frame(123), out, "y", "mae", name=out.name)
+    path = out / "public" / "train.csv"
+    width = path.read_text().splitlines()[0].count(",")
+    with path.open("a") as f:
+        f.write(("," * width + "\n") * 40)
+
+
+def _html_text(out: Path) -> None:
+    """Reviews with HTML in them ('<br />', '<b>'), the words inside carrying the rating; RMSE."""
+    rng = np.random.default_rng(124)
+    good, bad = ["superb", "loved", "brilliant", "moving"], ["dull", "awful", "boring", "mess"]
+    filler = ["the", "film", "was", "and", "a", "plot", "acting", "it", "story", "really"]
+    rows = []
+    for _ in range(3000):
+        score = rng.integers(1, 11)
+        toks = list(rng.choice(filler, 10)) + list(
+            rng.choice(good if score > 5 else bad, 1 + abs(score - 5) // 2)
+        )
+        rng.shuffle(toks)
+        text = " ".join(f"<b>{t}</b>" if rng.random() < 0.1 else t for t in toks)
+        rows.append({"review": text.replace(" and ", " <br /><br /> and "), "rating": float(score)})
+    prepare_task(pd.DataFrame(rows), out, "rating", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1865,6 +1911,10 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "emoji-text": ("posts whose sentiment is in their emoji, ROC AUC", _emoji_text),
     "numbers-with-units": ("'18.9 kmpl', '1248 CC', '74 bhp' columns, RMSE", _numbers_with_units),
     "two-train-files": ("the training rows in two files listed in task.yaml, RMSE", _two_train_files),
+    "id-named-index": ("the id column named 'index', 3 classes, micro F1", _id_named_index),
+    "sample-header-spaces": ("the sample's header 'id, y', RMSE", _sample_header_spaces),
+    "empty-rows": ("the training file ends with 40 lines of bare commas, MAE", _empty_rows),
+    "html-text": ("reviews with HTML tags in them, RMSE", _html_text),
 }
 
 

@@ -211,6 +211,32 @@ def test_a_sample_submission_whose_lines_end_with_a_comma_is_refused_and_tables_
     assert grade(Task.load(root), out / "submission.csv").score > 0.8
 
 
+def test_a_sample_submission_whose_header_names_have_spaces_around_them_is_refused(tmp_path):
+    """'id, y' (a spreadsheet's export): a submission had to name its second column ' y', not the target
+    'y', so 8 of 8 nodes failed. The sample is refused before the run, saying how to fix it; the fix works."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+    from automind.csv_scan import table_problem
+
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"x": rng.normal(size=300)})
+    df["y"] = 2 * df["x"] + rng.normal(0, 0.1, 300)
+    root = prepare_task(df, tmp_path / "t", "y", "rmse")
+    sample = root / "public" / "sample_submission.csv"
+    lines = sample.read_text().splitlines()
+    sample.write_text("\n".join([lines[0].replace(",", ", "), *lines[1:]]) + "\n")
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 1 and "Traceback" not in res.output and not out.exists()
+    assert f"{sample}: the header names [' y'] have spaces around them" in text
+    fixed = pd.read_csv(sample)
+    fixed.columns = fixed.columns.str.strip()  # the fix the message gives
+    fixed.to_csv(sample, index=False)
+    assert table_problem(sample, sample=True) is None
+
+
 @pytest.mark.parametrize(
     "text",
     ["id,y,\n1,2,5\n2,3,6\n",  # a filled last field: data, not a trailing separator
