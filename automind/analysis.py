@@ -221,9 +221,12 @@ def _analyze(task: Task) -> DataAnalysis:
         missing = [c for c in train.columns if c not in test.columns and c not in targets]
         if missing:
             da.notes.append(f"columns in train but not in test: {', '.join(missing[:10])}")
-        unfilled = [c for c in train.columns if c in test.columns and c not in skip
-                    and test[c].isna().all() and train[c].notna().any()]  # fmt: skip
-        if len(test) and unfilled:
+        from automind.recipes.runtime import unfilled_columns
+
+        unfilled = unfilled_columns(
+            train, test, [c for c in train.columns if c in test.columns and c not in skip]
+        )
+        if unfilled:
             da.notes.append(f"columns no test row fills (every test value read is a gap): {', '.join(map(str, unfilled[:10]))}: "
                             "leave them out of the model, which would meet only gaps in the test rows")  # fmt: skip
         if note := split_note(train, test, skip, targets):

@@ -305,13 +305,14 @@ def attach_side(frames, table, key, name):
     keys = row_keys(table, key)
     feats = side_features(table, key, name, keys)
     summarised = not pd.Series(keys).is_unique
-    first_keys, out = row_keys(frames[0], key), []
-    for i, frame in enumerate(frames):
-        found = feats.reindex(first_keys if i == 0 else row_keys(frame, key))
+    frame_keys = [row_keys(frame, key) for frame in frames]
+    out = []
+    for frame, fk in zip(frames, frame_keys, strict=True):
+        found = feats.reindex(fk)
         if summarised:
             found[f"{name}_rows"] = found[f"{name}_rows"].fillna(0)
         out.append(pd.concat([frame, found.set_axis(frame.index)], axis=1))
-    share = float(pd.Series(first_keys).isin(feats.index).mean())
+    share = float(pd.Series(frame_keys[0]).isin(feats.index).mean())
     return out, share, summarised
 
 
@@ -658,13 +659,22 @@ def text_counts(train, test, cfg):
     return train, test
 
 
+def unfilled_columns(train, test, cols):
+    """The columns of `cols` the training rows fill somewhere and no test row fills (a sensor that failed
+    after the training period); none when the test frame has no rows. The clean step and the data analysis
+    both ask this."""
+    if not len(test):
+        return []
+    return [c for c in cols if test[c].isna().all() and train[c].notna().any()]
+
+
 def screen_columns(train, test, cfg):
     """Drop columns that cannot help, judged on the training rows without their labels: constant columns,
     exact duplicates of an earlier column, and non-numeric near-unique columns that are not text (ids); and
     columns no test row fills (a sensor that failed after the training period: a model leaning on it would
     predict every test row from its gap). Two-valued text columns become 0/1."""
     cols = [c for c in _feature_columns(train, test) if c not in cfg.get("text_cols", [])]
-    unfilled = [c for c in cols if len(test) and test[c].isna().all() and train[c].notna().any()]
+    unfilled = unfilled_columns(train, test, cols)
     if unfilled:
         log(f"clean: dropped {len(unfilled)} column(s) no test row fills: {unfilled[:8]}")
         train, test = train.drop(columns=unfilled), test.drop(columns=unfilled)
