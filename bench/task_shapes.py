@@ -1752,6 +1752,139 @@ def _html_text(out: Path) -> None:
     prepare_task(pd.DataFrame(rows), out, "rating", "rmse", name=out.name)
 
 
+def _identity_split(out: Path) -> None:
+    """Card payments in train_transaction.csv / test_transaction.csv, device details for about a third of them
+    in train_identity.csv / test_identity.csv keyed by TransactionID, the test file naming its columns id-01
+    where the training file says id_01 (IEEE-CIS Fraud Detection's layout); task.yaml lists no files; ROC
+    AUC."""
+    rng = np.random.default_rng(124)
+    n = 8000
+    ids = np.arange(2_987_000, 2_987_000 + n)
+    amount = rng.gamma(2, 50, n).round(2)
+    has = rng.random(n) < 0.35
+    score = rng.normal(size=n)
+    device = np.where(rng.random(n) < 0.5, "mobile", "desktop")
+    logit = (0.5 * np.log(amount / 100) + np.where(has, 2.5 * score + (device == "mobile"), 0) - 1.5
+             + rng.normal(0, 0.5, n))  # fmt: skip
+    df = pd.DataFrame({"TransactionID": ids, "TransactionAmt": amount,
+                       "card4": rng.choice(["visa", "mastercard", "discover", "amex"], n, p=[.6, .3, .05, .05]),
+                       "isFraud": (logit > 0).astype(int)})  # fmt: skip
+    prepare_task(df, out, "isFraud", "roc_auc", id_col="TransactionID", name=out.name)
+    pub = out / "public"
+    identity = pd.DataFrame({"TransactionID": ids[has], "id_01": score[has].round(3),
+                             "id_02": rng.integers(1, 100_000, has.sum()), "DeviceType": device[has]})  # fmt: skip
+    for part in ("train", "test"):
+        rows = pd.read_csv(pub / f"{part}.csv")
+        rows.to_csv(pub / f"{part}_transaction.csv", index=False)
+        (pub / f"{part}.csv").unlink()
+        mine = identity[identity["TransactionID"].isin(rows["TransactionID"])]
+        if part == "test":
+            mine = mine.rename(columns={"id_01": "id-01", "id_02": "id-02"})
+        mine.to_csv(pub / f"{part}_identity.csv", index=False)
+
+
+def _two_test_files(out: Path) -> None:
+    """The test rows in two files (test_part1.csv, test_part2.csv) listed in task.yaml; MAE."""
+    prepare_task(_simple_frame(125), out, "y", "mae", name=out.name)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path)
+    half = len(test) // 2
+    test.iloc[:half].to_csv(out / "public" / "test_part1.csv", index=False)
+    test.iloc[half:].to_csv(out / "public" / "test_part2.csv", index=False)
+    path.unlink()
+    meta = out / "task.yaml"
+    meta.write_text(meta.read_text() + "test_files: [test_part1.csv, test_part2.csv]\n")
+
+
+def _yyyymmdd_dates(out: Path) -> None:
+    """Daily visits of eight shops with a trend and busier weekends, the date written as a number 20210304;
+    the test rows the last fifth of the days; RMSE."""
+    rng = np.random.default_rng(126)
+    days = pd.date_range("2019-01-01", periods=900, freq="D")
+    n = 7000
+    d = rng.integers(0, len(days), n)
+    shop = rng.integers(0, 8, n)
+    level = rng.uniform(20, 60, 8)
+    y = level[shop] + 0.02 * d + 8 * (days[d].dayofweek >= 5) + rng.normal(0, 2, n)
+    df = pd.DataFrame({"date": days[d].strftime("%Y%m%d").astype(int), "shop": [f"s{v}" for v in shop],
+                       "visits": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "visits", "rmse", time_col="date", name=out.name)
+
+
+def _category_path(out: Path) -> None:
+    """Second-hand prices by a category written as a path ('Women/Tops/Blouse', 150 leaves, most rare), the
+    price set by its first two levels, and a brand often missing (Mercari's layout); RMSLE."""
+    rng = np.random.default_rng(127)
+    n = 6000
+    tops = {"Women": 1.0, "Men": 0.8, "Electronics": 1.8, "Home": 0.6, "Kids": 0.3}
+    paths, value = [], []
+    for top, base in tops.items():
+        for j in range(6):
+            for k in range(5):
+                paths.append(f"{top}/{top[:3]}Sub{j}/Leaf{j}{k}")
+                value.append(base + 0.25 * j)
+    pick = rng.integers(0, len(paths), n)
+    brand = np.where(rng.random(n) < 0.5, "", rng.choice([f"brand{i}" for i in range(40)], n))
+    price = np.exp(2.5 + np.array(value)[pick] + (brand != "") * 0.3 + rng.normal(0, 0.3, n))
+    df = pd.DataFrame({"category_name": np.array(paths)[pick], "brand_name": brand,
+                       "item_condition_id": rng.integers(1, 6, n), "price": price.round(0)})  # fmt: skip
+    prepare_task(df, out, "price", "rmsle", name=out.name)
+
+
+def _events_per_id(out: Path) -> None:
+    """Objects observed many times (training_set.csv: object_id, time, band, flux) with their class in
+    training_set_metadata.csv beside a few columns of their own; the test objects the same way (test_set.csv,
+    test_set_metadata.csv); the class shows in how much the flux varies (PLAsTiCC's layout); log loss."""
+    rng = np.random.default_rng(128)
+    n = 2000
+    ids = np.arange(615, 615 + n) * 7
+    kind = rng.integers(0, 3, n)
+    spread = np.array([0.5, 2.0, 5.0])[kind]
+    count = rng.integers(20, 60, n)
+    events = pd.DataFrame({"object_id": np.repeat(ids, count), "mjd": rng.uniform(59580, 60580, count.sum()).round(3),
+                           "passband": rng.integers(0, 6, count.sum()),
+                           "flux": rng.normal(0, np.repeat(spread, count))})  # fmt: skip
+    meta = pd.DataFrame({"object_id": ids, "ra": rng.uniform(0, 360, n).round(4),
+                         "hostgal_photoz": rng.gamma(2, 0.2, n).round(4),
+                         "target": np.array([6, 42, 90])[kind]})  # fmt: skip
+    prepare_task(meta, out, "target", "log_loss", id_col="object_id", name=out.name)
+    pub = out / "public"
+    for part, stem in (("train", "training_set"), ("test", "test_set")):
+        rows = pd.read_csv(pub / f"{part}.csv")
+        rows.to_csv(pub / f"{stem}_metadata.csv", index=False)
+        (pub / f"{part}.csv").unlink()
+        events[events["object_id"].isin(rows["object_id"])].to_csv(pub / f"{stem}.csv", index=False)
+
+
+def _null_strings(out: Path) -> None:
+    """Numeric columns whose gaps are written 'NULL', 'None', 'n/a' and '-' (a database export), a category
+    whose gaps say 'NULL'; RMSE."""
+    df = _simple_frame(129)
+    rng = np.random.default_rng(129)
+    for col in ("k0", "k1", "k2"):
+        gaps = rng.random(len(df)) < 0.1
+        df[col] = df[col].round(4).astype(object)
+        df.loc[gaps, col] = rng.choice(["NULL", "None", "n/a", "-"], gaps.sum())
+    df.loc[rng.random(len(df)) < 0.1, "colour"] = "NULL"
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _unlabelled_rows(out: Path) -> None:
+    """A sixth of the training rows carry no label (the class left empty), 4 classes, log loss."""
+    rng = np.random.default_rng(130)
+    n = 4000
+    X = rng.normal(size=(n, 5))
+    logits = X[:, :3] @ rng.normal(size=(3, 4)) + rng.normal(0, 0.8, (n, 4))
+    df = pd.DataFrame(X, columns=[f"x{i}" for i in range(5)]).assign(
+        grade=np.array(["A", "B", "C", "D"])[np.argmax(logits, axis=1)]
+    )
+    prepare_task(df, out, "grade", "log_loss", name=out.name)
+    path = out / "public" / "train.csv"
+    train = pd.read_csv(path)
+    train.loc[rng.random(len(train)) < 1 / 6, "grade"] = np.nan
+    train.to_csv(path, index=False)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -1915,6 +2048,25 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "sample-header-spaces": ("the sample's header 'id, y', RMSE", _sample_header_spaces),
     "empty-rows": ("the training file ends with 40 lines of bare commas, MAE", _empty_rows),
     "html-text": ("reviews with HTML tags in them, RMSE", _html_text),
+    "identity-split": (
+        "IEEE-CIS's train/test_transaction and train/test_identity files, ROC AUC",
+        _identity_split,
+    ),
+    "two-test-files": ("the test rows in two files listed in task.yaml, MAE", _two_test_files),
+    "yyyymmdd-dates": (
+        "dates written as numbers 20210304, the last fifth of the days to predict, RMSE",
+        _yyyymmdd_dates,
+    ),
+    "category-path": ("a category written as a path 'Women/Tops/Blouse', RMSLE", _category_path),
+    "events-per-id": (
+        "PLAsTiCC's layout: many observations per object, classes in a metadata table, log loss",
+        _events_per_id,
+    ),
+    "null-strings": ("gaps written NULL, None, n/a and -, RMSE", _null_strings),
+    "unlabelled-rows": (
+        "a sixth of the training rows without a label, 4 classes, log loss",
+        _unlabelled_rows,
+    ),
 }
 
 
