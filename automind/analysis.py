@@ -251,6 +251,12 @@ def side_notes(task: Task, train: pd.DataFrame, targets: set[str]) -> list[str]:
         return []  # the table that fails is named where it is read
     notes = []
     for path, side, _ in found:
+        if side.get("parts"):
+            halves = " and ".join(p.removeprefix("./input/") for p in side["parts"])
+            notes.append(f"{path.name} (training rows) and {halves} (test rows) hold the rows' own details, keyed "
+                         f"by {key_name(side['key'])}: stack them (test column names may differ in case or "
+                         "punctuation) and join their columns on it; rows without a match get gaps")  # fmt: skip
+            continue
         notes.append(f"{path.name} shares the key {key_name(side['key'])} with the training and test rows: join "
                      "its columns on it (when a key has several rows there, summarise them per key first: count, "
                      "mean, min, max)")  # fmt: skip

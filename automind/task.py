@@ -7,6 +7,7 @@ an MLE-bench config.yaml) are accepted too; what task.yaml would say is inferred
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -14,7 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from automind.csv_scan import table_suffix
+from automind.csv_scan import TABULAR, header_row, table_suffix
 
 ProblemType = Literal["binary", "multiclass", "multilabel", "regression", "other"]
 DATA_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl", ".txt", ".feather")
@@ -124,11 +125,24 @@ class Task:
 
     @property
     def train_paths(self) -> list[Path]:
-        return _pick(self.public_dir, self.spec.train_files, "train")
+        """The training files, the main table first: the one holding the target columns (train_transaction.csv
+        before train_identity.csv, a table of labelled objects before a table of their observations)."""
+        paths = _pick(self.public_dir, self.spec.train_files, "train")
+        wanted = {c for c in self.spec.target_columns if c != self.spec.id_column}
+        if len(paths) < 2 or not wanted:
+            return paths
+        main = next((p for p in paths if wanted <= set(_header(p))), None)
+        return paths if main is None else [main, *(p for p in paths if p != main)]
 
     @property
     def test_paths(self) -> list[Path]:
-        return _pick(self.public_dir, self.spec.test_files, "test")
+        """The test files, the main table first: the one named as the main training table is
+        (test_transaction.csv for train_transaction.csv, see `test_partner`)."""
+        paths = _pick(self.public_dir, self.spec.test_files, "test")
+        if len(paths) < 2 or not (train := self.train_paths):
+            return paths
+        partner = test_partner(train[0].name)
+        return sorted(paths, key=lambda p: p.name.lower() != partner)  # stable: the rest keep their order
 
     @classmethod
     def load(cls, path: str | Path) -> Task:
@@ -258,6 +272,23 @@ def _inodes(private: str, limit: int = 10_000) -> dict[int, dict[int, str]]:
         if n > limit:
             break
     return found
+
+
+def test_partner(name: str) -> str:
+    """The test file named as a training file is (lower case): train_identity.csv -> test_identity.csv,
+    training_set.csv -> test_set.csv."""
+    return re.sub(r"train(ing)?", "test", name.lower(), count=1)
+
+
+def _header(path: Path) -> list[str]:
+    """A delimited table's column names, without reading its rows; [] for anything else."""
+    sep = TABULAR.get(table_suffix(path))
+    if sep is None or not path.is_file():
+        return []
+    try:
+        return [c.strip().lstrip("\ufeff") for c in header_row(path, sep)]
+    except (OSError, ValueError):  # a broken archive: the task check names it
+        return []
 
 
 def _pick(public: Path, listed: list[str], word: str) -> list[Path]:

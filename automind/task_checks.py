@@ -66,7 +66,8 @@ def _side_tables(task: Task, res: CheckResult) -> None:
     lines = []
     for t in prof.side_tables:
         name = t["path"].removeprefix("./input/")
-        lines.append(f"{name}: joined on {key_name(t['key'])}")
+        with_parts = "".join(f" with {p.removeprefix('./input/')}" for p in t.get("parts", []))
+        lines.append(f"{name}{with_parts}: joined on {key_name(t['key'])}")
         lines += [f"{c['path'].removeprefix('./input/')}: joined onto {name} on {key_name(c['key'])}"
                   for c in t.get("children", [])]  # fmt: skip
     lines += [f"{name}: not joined ({why})" for name, why in prof.side_left_out.items()]

@@ -16,12 +16,13 @@ from typing import Any
 
 from automind.csv_scan import table_suffix
 from automind.errors import RoleError
-from automind.task import Task
+from automind.task import Task, test_partner
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".npy", ".pgm", ".ppm")
 PROFILE_ROWS = 200_000
 SIDE_MIN_SHARE = 0.5  # a side table must hold this share of the training and of the test rows' keys
+PAIR_MIN_SHARE = 0.05  # a train_X/test_X pair names the rows' own tables: a key found for some rows is enough
 SIDE_MAX_MB = 1024  # larger side tables are left out (each script reads them whole)
 SIDE_KEY_COLUMNS = 8  # with at most this many shared columns, pairs of them are tried as a key too
 SIDE_DEPTH = 2  # side tables are looked for at the top of public/ and in folders up to this deep
@@ -61,6 +62,7 @@ class Profile:
     side_left_out: dict[str, str] = field(default_factory=dict)  # other public tables -> why not joined
     labels_as_written: bool = False  # class codes pandas would turn into other numbers ("01" -> 1)
     train_parts: list[str] = field(default_factory=list)  # more training tables with train's columns
+    test_parts: list[str] = field(default_factory=list)  # more test tables with test's columns
 
     @property
     def primary(self) -> str:
@@ -96,6 +98,7 @@ class Profile:
             **({"side_left_out": dict(self.side_left_out)} if self.side_left_out else {}),
             **({"labels_as_written": True} if self.labels_as_written else {}),
             **({"train_parts": list(self.train_parts)} if self.train_parts else {}),
+            **({"test_parts": list(self.test_parts)} if self.test_parts else {}),
         }
 
 
@@ -210,15 +213,40 @@ def side_tables(
     in load_data, and the tables left out with the reason (file name -> why), which every script logs: one
     holding the target (a labels table), one larger than SIDE_MAX_MB, one sharing no key or too few of its
     values. A table sharing no column with the rows but a key with a side table found is joined onto that
-    table first (`_nested`)."""
+    table first (`_nested`); a training table with a test table of the same name is read as one (`_pairs`).
+    """
     from automind.recipes import runtime
 
     candidates, left = _side_candidates(task)
     found: list[tuple[Path, dict[str, Any], Any]] = []
     unkeyed: list[tuple[Path, str, Any]] = []
-    if not candidates:
+    pairs = _pairs(task, list(train.columns), test_path, left)
+    if not candidates and not pairs:
         return found, left
     test = _read(test_path, PROFILE_ROWS)
+    for first, second in pairs:
+        name = (
+            f"{_rel(task, first).removeprefix('./input/')} with {_rel(task, second).removeprefix('./input/')}"
+        )
+        try:
+            table = runtime.stack_tables(_read(first), _read(second))
+        except RoleError as e:
+            left[name] = str(e)
+            continue
+        shared = [str(c) for c in table.columns if c in train.columns and c in test.columns]
+        best = (
+            _best_key(table, train, test, shared, PAIR_MIN_SHARE)
+            if len(table.columns) > len(shared)
+            else None
+        )
+        if best and best[0] >= PAIR_MIN_SHARE:
+            found.append(
+                (first, {"path": _rel(task, first), "parts": [_rel(task, second)], "key": best[1]}, table)
+            )
+        else:
+            left[name] = (f"no column names {PAIR_MIN_SHARE:.0%} of the training and test rows (its best, "
+                          f"{runtime.key_name(best[1])}, {best[0]:.0%})" if best else
+                          "it shares no column with both the training and the test table")  # fmt: skip
     for path in candidates:
         name = path.relative_to(task.public_dir).as_posix()
         if path.stat().st_size > SIDE_MAX_MB * 2**20:
@@ -291,6 +319,44 @@ def _distinct(keys) -> bool:
     return len(set(keys)) == len(keys)
 
 
+def _pairs(task: Task, columns: list[str], test_path: Path, left: dict[str, str]) -> list[tuple[Path, Path]]:
+    """(training table, test table) of each other training table with a test table of the same name
+    (train_identity.csv and test_identity.csv beside the transactions, as IEEE-CIS Fraud Detection gave them;
+    training_set.csv and test_set.csv beside the objects' metadata, as PLAsTiCC did): one table of the rows'
+    own details, the scripts joining both halves as a side table (`runtime.stack_tables`). A training table
+    without one is left out, named in `left`: its columns would be missing from every test row. Tables with
+    the main table's `columns` (or the main test table's) hold more rows (`_parts`), not details."""
+    main = next((p for p in task.train_paths if p.is_file() and table_suffix(p) in TABLE_SUFFIXES), None)
+    if main is None:
+        return []
+    parts = {
+        *_parts(task.train_paths, main, columns),
+        *_parts(task.test_paths, test_path, _columns(test_path)),
+    }
+    tests = {p.name.lower(): p for p in task.test_paths if p != test_path and p not in parts}
+    found = []
+    for p in task.train_paths:
+        if p == main or p in parts or not p.is_file() or table_suffix(p) not in TABLE_SUFFIXES:
+            continue
+        partner = tests.get(test_partner(p.name))
+        if partner is None:
+            left[_rel(task, p).removeprefix("./input/")] = (
+                f"a training table without a test table named {test_partner(p.name)}: its columns would be "
+                "missing from every test row"
+            )
+        else:
+            found.append((p, partner))
+    return found
+
+
+def _columns(path: Path) -> list[str]:
+    """A table's column names ([] when it cannot be read: it is named where it is)."""
+    try:
+        return list(_read(path, 5).columns)
+    except RoleError:
+        return []
+
+
 def _side_candidates(task: Task) -> tuple[list[Path], dict[str, str]]:
     """The public tables that may be side tables: every table but train, test and the sample, at the top or
     in folders up to SIDE_DEPTH deep; a folder of more than SIDE_MAX_TABLES tables (a file per series or per
@@ -315,9 +381,11 @@ def _side_candidates(task: Task) -> tuple[list[Path], dict[str, str]]:
     return candidates, left
 
 
-def _best_key(table, train, test, shared: list[str]) -> tuple[float, str | list[str]] | None:
+def _best_key(
+    table, train, test, shared: list[str], least: float = SIDE_MIN_SHARE
+) -> tuple[float, str | list[str]] | None:
     """(share, key) of a side table: among its shared columns and pairs of them (up to SIDE_KEY_COLUMNS
-    shared columns), the fewest columns that name one row of the table each and hold SIDE_MIN_SHARE of the
+    shared columns), the fewest columns that name one row of the table each and hold `least` of the
     training and of the test rows' keys (a shop's attributes by shop, a shop's daily visitors by shop and
     date); else the one column holding the largest share, its rows summarised per key; None when nothing
     is shared."""
@@ -335,7 +403,7 @@ def _best_key(table, train, test, shared: list[str]) -> tuple[float, str | list[
         known = set(keys) - {""}
         share = min(_share_in(row_keys(train, key), known), _share_in(row_keys(test, key), known))
         scored.append((_distinct(keys), share, key))
-    unique = [(share, key) for one, share, key in scored if one and share >= SIDE_MIN_SHARE]
+    unique = [(share, key) for one, share, key in scored if one and share >= least]
     if unique:
         return unique[0]  # singles come first: the fewest columns
     singles = [(share, key) for _, share, key in scored if isinstance(key, str)]
@@ -375,8 +443,9 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
     train_p = _first_table(task.train_paths, "train", task)
     test_p = _first_table(task.test_paths, "test", task)
     train = _read(train_p, PROFILE_ROWS)
-    parts = _train_parts(task, train_p, list(train.columns))
+    parts = _parts(task.train_paths, train_p, list(train.columns))
     test_cols = list(_read(test_p, 5).columns)
+    test_parts = _parts(task.test_paths, test_p, test_cols)
     sample_cols = list(_read(task.sample_submission_path, 5).columns)
 
     id_col = task.spec.id_column or facts.get("id_column") or (sample_cols[0] if sample_cols else None)
@@ -501,15 +570,16 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         side_tables=[side for _, side, _ in sides],
         side_left_out=left_out,
         train_parts=[_rel(task, p) for p in parts],
+        test_parts=[_rel(task, p) for p in test_parts],
     )
 
 
-def _train_parts(task: Task, first: Path, columns: list[str]) -> list[Path]:
-    """The task's other training tables with the first one's columns (the rows split over train_1.csv and
-    train_2.csv): every script reads them all, in order. A table with other columns holds something else
-    (train_identity.csv beside train_transaction.csv) and is not read as training rows."""
+def _parts(paths: list[Path], first: Path, columns: list[str]) -> list[Path]:
+    """The task's other training (or test) tables with the first one's columns (the rows split over
+    train_1.csv and train_2.csv): every script reads them all, in order. A table with other columns holds
+    something else (train_identity.csv beside train_transaction.csv: `_pairs`) and is not read as rows."""
     parts = []
-    for p in task.train_paths:
+    for p in paths:
         if p == first or not p.is_file() or table_suffix(p) not in TABLE_SUFFIXES:
             continue
         try:

@@ -186,6 +186,9 @@ def load_data():
     if CFG.get("train_parts"):  # the training rows split over several files with the same columns
         train = pd.concat([train, *(read_table(p, written) for p in CFG["train_parts"])], ignore_index=True)
         log(f"training rows read from {1 + len(CFG['train_parts'])} files: {len(train)} rows")
+    if CFG.get("test_parts"):  # the test rows split the same way
+        test = pd.concat([test, *(read_table(p) for p in CFG["test_parts"])], ignore_index=True)
+        log(f"test rows read from {1 + len(CFG['test_parts'])} files: {len(test)} rows")
     train = numeric_targets(
         train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
     )
@@ -260,6 +263,12 @@ def join_side_table(train, test, side):
     """train and test with the features of a side table CFG['side_tables'] lists (path, key: found by the
     profile) joined on its key (join_side_frames), logged with the share of training keys it holds."""
     table = read_table(side["path"])
+    for part in side.get("parts") or []:  # the test rows' half of a train_X/test_X pair
+        second = read_table(part)
+        if renamed := matched_names(table, second):
+            log(f"{os.path.basename(part)}: {len(renamed)} column names read as {os.path.basename(side['path'])}'s, "
+                f"which differ only in case and punctuation (e.g. {next(iter(renamed.items()))})")  # fmt: skip
+        table = stack_tables(table, second)
     for child in side.get("children") or []:
         table = join_child_table(table, child, os.path.basename(side["path"]))
     n = len(train.columns)
@@ -270,6 +279,25 @@ def join_side_table(train, test, side):
     log(f"{os.path.basename(side['path'])}: {len(train.columns) - n} columns joined on {key_name(side['key'])} "
         f"({how}; {share:.0%} of training keys found)")  # fmt: skip
     return train, test
+
+
+def name_key(name):
+    """A column name as a comparison sees it: lower case, runs of other characters as one '_'."""
+    return re.sub(r"[^0-9a-z]+", "_", str(name).lower()).strip("_")
+
+
+def matched_names(first, second):
+    """{`second`'s column: `first`'s} for names that differ only in case and punctuation (IEEE-CIS's
+    test_identity.csv wrote id-01 where train_identity.csv wrote id_01)."""
+    by_key = {name_key(c): c for c in first.columns}
+    return {
+        c: by_key[name_key(c)] for c in second.columns if c not in first.columns and name_key(c) in by_key
+    }
+
+
+def stack_tables(first, second):
+    """`second`'s rows under `first`'s, its columns named as `first`'s (matched_names)."""
+    return pd.concat([first, second.rename(columns=matched_names(first, second))], ignore_index=True)
 
 
 def side_name(path):

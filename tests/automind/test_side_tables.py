@@ -273,3 +273,102 @@ def test_training_rows_split_over_two_files_are_all_read(tmp_path):
     node = json.loads((out / "journal.json").read_text())["nodes"][0]
     assert f"training rows read from 2 files: {len(train)} rows" in node["output"]
     assert {"train_part1.csv", "train_part2.csv"} <= set(node["inputs_read"])
+
+
+def _fraud_task(tmp_path, n=1200):
+    """IEEE-CIS Fraud Detection's layout: the labels in train_transaction.csv, device details for some of
+    the payments in train_identity.csv / test_identity.csv (the test half naming its columns id-01 where the
+    training half says id_01), the fraud told by those details; task.yaml lists no files."""
+    rng = np.random.default_rng(7)
+    ids = np.arange(3_000_000, 3_000_000 + n)
+    has = rng.random(n) < 0.4
+    score = rng.normal(size=n)
+    fraud = (has & (score > 0.5)).astype(int)
+    df = pd.DataFrame({"TransactionID": ids, "amount": rng.gamma(2, 50, n).round(2), "isFraud": fraud})
+    root = prepare_task(df, tmp_path / "fraud", "isFraud", "roc_auc", id_col="TransactionID")
+    identity = pd.DataFrame({"TransactionID": ids[has], "id_01": score[has].round(3)})
+    pub = root / "public"
+    for part in ("train", "test"):
+        rows = pd.read_csv(pub / f"{part}.csv")
+        (pub / f"{part}.csv").unlink()
+        rows.to_csv(pub / f"{part}_transaction.csv", index=False)
+        mine = identity[identity["TransactionID"].isin(rows["TransactionID"])]
+        mine.rename(columns={"id_01": "id-01"} if part == "test" else {}).to_csv(
+            pub / f"{part}_identity.csv", index=False
+        )
+    return root
+
+
+def test_the_table_holding_the_target_is_the_main_training_table_and_its_test_partner_the_main_test_table(
+    tmp_path,
+):
+    """Sorted by name, train_identity.csv came before train_transaction.csv and was read as the training
+    rows: every node failed with 'cannot tell the target column'. The table holding the target comes first,
+    and the test table named as it is (test_transaction.csv) comes first among the test tables."""
+    task = Task.load(_fraud_task(tmp_path))
+    assert [p.name for p in task.train_paths] == ["train_transaction.csv", "train_identity.csv"]
+    assert [p.name for p in task.test_paths] == ["test_transaction.csv", "test_identity.csv"]
+
+
+def test_a_training_table_with_a_test_table_of_the_same_name_is_joined_as_one_and_a_solve_uses_it(tmp_path):
+    """train_identity.csv and test_identity.csv are one table of the payments' own details, found for 40 % of
+    them (too few for a side table's 50 %): stacked (id-01 read as id_01) and joined on TransactionID; task
+    check says so, the analysis tells a planner, and a solve's submission carries the signal."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    root = _fraud_task(tmp_path)
+    task = Task.load(root)
+    prof = profile_task(task)
+    assert prof.side_tables == [{"path": "./input/train_identity.csv", "parts": ["./input/test_identity.csv"],
+                                 "key": "TransactionID"}]  # fmt: skip
+    assert prof.train.endswith("train_transaction.csv") and prof.test.endswith("test_transaction.csv")
+    res = CliRunner().invoke(app, ["task", "check", str(root)])
+    text = " ".join(res.output.replace("│", " ").split())
+    assert "train_identity.csv with test_identity.csv: joined on 'TransactionID'" in text
+    notes = " ".join(analyze(task).notes)
+    assert "train_identity.csv (training rows) and test_identity.csv (test rows)" in notes
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    node = json.loads((out / "journal.json").read_text())["nodes"][0]
+    assert "test_identity.csv: 1 column names read as train_identity.csv's" in node["output"]
+    assert {"train_identity.csv", "test_identity.csv"} <= set(node["inputs_read"])
+    assert grade(task, out / "submission.csv").score > 0.9  # the amount alone tells nothing: about 0.5
+
+
+def test_a_training_table_without_a_test_partner_is_left_out_with_the_reason(tmp_path):
+    """Its columns would be missing from every test row: named, not joined."""
+    root = _fraud_task(tmp_path)
+    (root / "public" / "test_identity.csv").unlink()
+    prof = profile_task(Task.load(root))
+    assert prof.side_tables == []
+    assert "without a test table named test_identity.csv" in prof.side_left_out["train_identity.csv"]
+
+
+def test_test_rows_split_over_two_files_are_all_read(tmp_path):
+    """task.yaml lists test_part1.csv and test_part2.csv: the scripts read only the first, and every
+    submission missed the second file's ids. Every test table with the first one's columns is read now."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=800)
+    df = pd.DataFrame({"x": x, "y": 3 * x + rng.normal(0, 0.1, 800)})
+    root = prepare_task(df, tmp_path / "parts", "y", "rmse")
+    test = pd.read_csv(root / "public" / "test.csv")
+    test.iloc[:70].to_csv(root / "public" / "test_part1.csv", index=False)
+    test.iloc[70:].to_csv(root / "public" / "test_part2.csv", index=False)
+    (root / "public" / "test.csv").unlink()
+    meta = root / "task.yaml"
+    meta.write_text(meta.read_text() + "test_files: [test_part1.csv, test_part2.csv]\n")
+    prof = profile_task(Task.load(root))
+    assert prof.cfg()["test_parts"] == ["./input/test_part2.csv"] and prof.side_tables == []
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    node = json.loads((out / "journal.json").read_text())["nodes"][0]
+    assert f"test rows read from 2 files: {len(test)} rows" in node["output"]
+    assert grade(Task.load(root), out / "submission.csv").score < 0.5
