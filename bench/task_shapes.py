@@ -1885,6 +1885,88 @@ def _unlabelled_rows(out: Path) -> None:
     train.to_csv(path, index=False)
 
 
+def _yyyymm_months(out: Path) -> None:
+    """Monthly sales of 30 shops over six years, the month written as a number 201903 (the column named
+    'month'), a trend and a December peak; the test rows the last fifth of the months; RMSE."""
+    rng = np.random.default_rng(131)
+    months = pd.period_range("2016-01", periods=72, freq="M")
+    shop = np.repeat(np.arange(30), 72)
+    m = np.tile(np.arange(72), 30)
+    level = rng.uniform(50, 150, 30)
+    y = level[shop] + 0.8 * m + 25 * (months[m].month == 12) + rng.normal(0, 4, len(m))
+    df = pd.DataFrame({"month": months[m].strftime("%Y%m").astype(int), "shop": [f"shop{v}" for v in shop],
+                       "sales": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "sales", "rmse", time_col="month", name=out.name)
+
+
+def _image_class_folders(out: Path) -> None:
+    """Plant Seedlings Classification's layout: the training images in a folder per class (train/<class>/
+    *.png), the test images in test/, no training table; the sample names each test file and its class;
+    three shapes told apart by colour and position, accuracy."""
+    from PIL import Image
+
+    rng = np.random.default_rng(132)
+    labels = ["Charlock", "Cleavers", "Maize"]
+    pub, priv = out / "public", out / "private"
+    rows = []
+    for i in range(420):
+        label = labels[i % 3]
+        img = rng.integers(0, 60, size=(32, 32, 3)).astype(np.uint8)
+        channel = labels.index(label)
+        img[8:24, 8:24, channel] = 220
+        name = f"{i:05d}.png"
+        test = i % 5 == 0
+        folder = pub / "test" if test else pub / "train" / label
+        folder.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(img).save(folder / name)
+        if test:
+            rows.append({"file": name, "species": label})
+    answers = pd.DataFrame(rows)
+    priv.mkdir(parents=True, exist_ok=True)
+    answers.to_csv(priv / "answers.csv", index=False)
+    answers.assign(species=labels[0]).to_csv(pub / "sample_submission.csv", index=False)
+    (out / "description.md").write_text("# Seedlings\n\nName the species of each test image.\n")
+    (out / "task.yaml").write_text(f"name: {out.name}\nmetric:\n  name: accuracy\nid_column: file\n"
+                                   "target_columns: [species]\nproblem_type: multiclass\n")  # fmt: skip
+
+
+def _ingredients_json(out: Path) -> None:
+    """What's Cooking's layout: train.json and test.json as one JSON array of recipes, each with a list of
+    ingredients; the cuisine follows the ingredients; accuracy."""
+    rng = np.random.default_rng(133)
+    cuisines = {"italian": ["basil", "parmesan", "olive oil", "tomato"], "mexican": ["cumin", "tortilla",
+                "jalapeno", "lime"], "indian": ["garam masala", "turmeric", "ghee", "cumin"]}  # fmt: skip
+    common = ["salt", "onion", "garlic", "water", "pepper"]
+    rows = []
+    for i in range(2400):
+        cuisine = list(cuisines)[int(rng.integers(0, 3))]
+        own = list(rng.choice(cuisines[cuisine], int(rng.integers(1, 3)), replace=False))
+        rows.append({"id": 10_000 + i, "cuisine": cuisine,
+                     "ingredients": "|".join(own + list(rng.choice(common, int(rng.integers(2, 5)), replace=False)))})  # fmt: skip
+    prepare_task(pd.DataFrame(rows), out, "cuisine", "accuracy", id_col="id", name=out.name)
+    pub = out / "public"
+    for part in ("train", "test"):
+        frame = pd.read_csv(pub / f"{part}.csv")
+        frame["ingredients"] = frame["ingredients"].str.split("|")
+        (pub / f"{part}.json").write_text(frame.to_json(orient="records"))
+        (pub / f"{part}.csv").unlink()
+
+
+def _multiline_text(out: Path) -> None:
+    """Reviews whose quoted text runs over several lines (line breaks inside the field), the score following
+    their words; RMSE."""
+    rng = np.random.default_rng(134)
+    good, bad = ["lovely", "great", "fresh", "friendly"], ["cold", "rude", "slow", "dirty"]
+    rows = []
+    for _ in range(3000):
+        g, b = int(rng.integers(0, 4)), int(rng.integers(0, 4))
+        words = list(rng.choice(good, g)) + list(rng.choice(bad, b)) + ["the", "food", "was", "ok"]
+        rng.shuffle(words)
+        text = " ".join(words[: len(words) // 2]) + "\n\n" + " ".join(words[len(words) // 2 :])
+        rows.append({"review": text, "stars": 3 + 0.5 * g - 0.5 * b + rng.normal(0, 0.3)})
+    prepare_task(pd.DataFrame(rows), out, "stars", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -2067,6 +2149,16 @@ SHAPES: dict[str, tuple[str, Maker]] = {
         "a sixth of the training rows without a label, 4 classes, log loss",
         _unlabelled_rows,
     ),
+    "yyyymm-months": ("months written as numbers 201903, the last fifth to predict, RMSE", _yyyymm_months),
+    "image-class-folders": (
+        "training images in a folder per class, no training table, accuracy",
+        _image_class_folders,
+    ),
+    "ingredients-json": (
+        "What's Cooking's JSON arrays with a list of ingredients per recipe, accuracy",
+        _ingredients_json,
+    ),
+    "multiline-text": ("reviews whose quoted text runs over several lines, RMSE", _multiline_text),
 }
 
 
