@@ -135,9 +135,10 @@ def _read(path: Path, nrows: int | None = None, text: bool = False):
             df = pd.read_parquet(path)
             return df.head(nrows) if nrows else df
         if name.endswith((".json", ".jsonl")):
-            return pd.read_json(
-                path, lines=name.endswith(".jsonl"), nrows=nrows if name.endswith(".jsonl") else None
-            )
+            from automind.recipes.runtime import json_cells
+
+            return json_cells(pd.read_json(path, lines=name.endswith(".jsonl"),
+                                           nrows=nrows if name.endswith(".jsonl") else None))  # fmt: skip
         sep = "\t" if name.endswith(".tsv") else ","
         if text:
             return read_csv(path, sep=sep, nrows=nrows, dtype=str, keep_default_na=False)

@@ -132,7 +132,7 @@ def read_table(path, as_written=()):
     if name.endswith(".parquet"):
         return pd.read_parquet(path)
     if name.endswith((".json", ".jsonl")):
-        return pd.read_json(path, lines=name.endswith(".jsonl"))
+        return json_cells(pd.read_json(path, lines=name.endswith(".jsonl")))
     kw = {"sep": "\t"} if name.endswith((".tsv", ".txt")) else {"low_memory": False}
     kw["dtype"] = {c: str for c in as_written}
     for encoding in TEXT_ENCODINGS:
@@ -144,6 +144,16 @@ def read_table(path, as_written=()):
             log(f"{os.path.basename(path)} is not UTF-8: read as {encoding}")
         return df
     raise AssertionError("latin-1 decodes every byte")
+
+
+def json_cells(df):
+    """A JSON table with its list and object cells (What's Cooking's ingredients, a film's genres) as their
+    JSON text, as a CSV would hold them: the recipes read such a column as text, and pandas cannot count or
+    compare lists (every draft failed on 'unhashable type: list')."""
+    for c in df.columns:
+        if df[c].dtype == object and df[c].map(lambda v: isinstance(v, list | dict)).any():
+            df[c] = df[c].map(lambda v: json.dumps(v) if isinstance(v, list | dict) else v)
+    return df
 
 
 DAY_MONTH = r"^\s*(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}"
@@ -548,12 +558,14 @@ def date_parts(train, test, cfg):
     day and day of week, and hour and minute when the training column carries times of day: on an hourly
     table the hour is most of the signal (row-wise). A time written with its zone's offset
     ("2021-04-24T20:00:00+02:00") gives its epoch in UTC and its calendar parts as the local clock read
-    them: people open shops and switch lights on by their own clock."""
+    them: people open shops and switch lights on by their own clock. Numbers that are Unix times or dates
+    written as numbers get their parts too (epoch_parts, number_dates)."""
     for c in _feature_columns(train, test):
         if c in cfg.get("text_cols", []):
             continue
         if pd.api.types.is_numeric_dtype(train[c]):
-            epoch_parts(train, test, c)
+            if not epoch_parts(train, test, c):
+                number_dates(train, test, c)
             continue
         if not _dates_like(train[c]):
             continue
@@ -562,12 +574,52 @@ def date_parts(train, test, cfg):
         clocks = [local_clock(df[c], d, first) for df, d in zip((train, test), dates, strict=True)]
         parts = ["year", "month", "day", "dayofweek"]
         parts += [p for p in ("hour", "minute") if getattr(clocks[0].dt, p).fillna(0).ne(0).any()]
-        for df, d, local in zip((train, test), dates, clocks, strict=True):
-            df[c + "_epoch"] = (d - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
-            for part in parts:
-                df[f"{c}_{part}"] = getattr(local.dt, part)
-            df.drop(columns=[c], inplace=True)
+        calendar_parts(train, test, c, dates, clocks, parts)
     return train, test
+
+
+def calendar_parts(train, test, c, dates, clocks, parts):
+    """Column `c` of train and test replaced by its epoch days (from `dates`) and the calendar `parts` of
+    `clocks` (the local times)."""
+    for df, d, local in zip((train, test), dates, clocks, strict=True):
+        df[c + "_epoch"] = (d - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
+        for part in parts:
+            df[f"{c}_{part}"] = getattr(local.dt, part)
+        df.drop(columns=[c], inplace=True)
+
+
+# Whole numbers that are dates: yyyymmdd (20210304) or yyyymm (201903), in a column whose name says so.
+DATE_NUMBER_NAME = r"(?i)date|time|day|month|period"
+DATE_NUMBER_FORMATS = {8: ("%Y%m%d", ["year", "month", "day", "dayofweek"]), 6: ("%Y%m", ["year", "month"])}
+
+
+def number_dates(train, test, c):
+    """A column of whole numbers written as dates, yyyymmdd (20210304) or yyyymm (201903), its name saying
+    date, day, month, time or period and every value reading as such in the years 1900-2099: as a quantity
+    20191231 and 20200101 lie 8,870 apart, so a linear model's trend on it breaks at each new month and year.
+    It becomes epoch days and calendar parts, as a text date does. True when done."""
+    if not re.search(DATE_NUMBER_NAME, str(c)):
+        return False
+    values = pd.concat([train[c], test[c]]).dropna()
+    if len(values) < 5 or not bool((values % 1 == 0).all()):
+        return False
+    text = values.astype("int64").astype(str)
+    widths = text.str.len().unique()
+    if (
+        len(widths) != 1
+        or int(widths[0]) not in DATE_NUMBER_FORMATS
+        or not text.str.match(r"(?:19|20)\d").all()
+    ):
+        return False
+    fmt, parts = DATE_NUMBER_FORMATS[int(widths[0])]
+    if pd.to_datetime(text, format=fmt, errors="coerce").isna().any():
+        return False
+    dates = [
+        pd.to_datetime(df[c].astype("Int64").astype(str), format=fmt, errors="coerce") for df in (train, test)
+    ]
+    calendar_parts(train, test, c, dates, dates, parts)
+    log(f"'{c}' holds dates written as numbers ({fmt}): read as dates ({', '.join(parts)}, epoch days)")
+    return True
 
 
 # A numeric column is a Unix time when its name says time and every value falls in 2000-2049 as seconds or
@@ -578,14 +630,15 @@ EPOCH_SCALES = {1.0: (946684800, 2524608000), 1000.0: (946684800000, 25246080000
 
 def epoch_parts(train, test, c):
     """Calendar parts of a Unix time column (year, month, day, day of week, and hour and minute when the
-    times carry them), the column kept as the trend: a tree cannot read the hour of day off seconds."""
+    times carry them), the column kept as the trend: a tree cannot read the hour of day off seconds. True
+    when done."""
     if not re.search(EPOCH_NAME, str(c)):
-        return
+        return False
     values = pd.concat([train[c], test[c]]).dropna()
     scale = next((k for k, (lo, hi) in EPOCH_SCALES.items() if len(values) >= 5 and values.min() >= lo
                   and values.max() <= hi), None)  # fmt: skip
     if scale is None:
-        return
+        return False
     times = [pd.to_datetime(df[c] / scale, unit="s") for df in (train, test)]
     parts = ["year", "month", "day", "dayofweek"]
     parts += [p for p in ("hour", "minute") if getattr(times[0].dt, p).fillna(0).ne(0).any()]
@@ -593,6 +646,7 @@ def epoch_parts(train, test, c):
         for part in parts:
             df[f"{c}_{part}"] = getattr(t.dt, part)
     log(f"'{c}' holds Unix times ({'seconds' if scale == 1 else 'milliseconds'}): added {', '.join(parts)}")
+    return True
 
 
 ZONE_OFFSET = r"(?<=\d)\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2})$"  # a time's zone written after it

@@ -372,3 +372,37 @@ def test_test_rows_split_over_two_files_are_all_read(tmp_path):
     node = json.loads((out / "journal.json").read_text())["nodes"][0]
     assert f"test rows read from 2 files: {len(test)} rows" in node["output"]
     assert grade(Task.load(root), out / "submission.csv").score < 0.5
+
+
+def test_a_json_table_with_list_cells_is_read_with_the_lists_as_text_and_solved(tmp_path):
+    """What's Cooking gave train.json as an array of recipes, each with a list of ingredients: every draft
+    failed on 'unhashable type: list'. List and object cells are read as their JSON text, and their words
+    carry the signal."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    own = {
+        "italian": ["basil", "parmesan"],
+        "mexican": ["tortilla", "jalapeno"],
+        "indian": ["turmeric", "ghee"],
+    }
+    rows = []
+    for i in range(600):
+        cuisine = list(own)[i % 3]
+        rows.append(
+            {"id": i, "cuisine": cuisine, "ingredients": "|".join([own[cuisine][i % 2], "salt", "onion"])}
+        )
+    root = prepare_task(pd.DataFrame(rows), tmp_path / "cooking", "cuisine", "accuracy", id_col="id")
+    for part in ("train", "test"):
+        frame = pd.read_csv(root / "public" / f"{part}.csv")
+        frame["ingredients"] = frame["ingredients"].str.split("|")
+        (root / "public" / f"{part}.json").write_text(frame.to_json(orient="records"))
+        (root / "public" / f"{part}.csv").unlink()
+    frame = rt.read_table(root / "public" / "train.json")
+    assert frame["ingredients"].map(type).eq(str).all() and '"salt"' in frame["ingredients"].iloc[0]
+    assert profile_task(Task.load(root)).n_features == 1  # the ingredients: read, not an error
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert grade(Task.load(root), out / "submission.csv").score > 0.9
