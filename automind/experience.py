@@ -271,6 +271,10 @@ class RunMemory:
         self._judged: set[str] = set()  # trick origins already recorded
         self.priors: dict[str, float] = {}  # what order_tricks re-ordered the pool by (run.json "experience")
 
+    def close(self) -> None:
+        """Release the store's open files (Store.close) once the run has written its summary."""
+        self._safe("close", self.exp.store.close, None)
+
     def _safe(self, what: str, fn, default):
         try:
             return fn()

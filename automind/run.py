@@ -707,14 +707,18 @@ class Runner:
     def run(self) -> RunResult:
         with self.lock or contextlib.nullcontext():
             try:
-                status = self.loop()
-            except KeyboardInterrupt:
-                status = "interrupted"  # the journal already holds every finished step
-            except BaseException as e:
-                self.write_info("failed")
-                self.log.write(f"failed: {type(e).__name__}: {e}")
-                raise
-            return self.finish(status)
+                try:
+                    status = self.loop()
+                except KeyboardInterrupt:
+                    status = "interrupted"  # the journal already holds every finished step
+                except BaseException as e:
+                    self.write_info("failed")
+                    self.log.write(f"failed: {type(e).__name__}: {e}")
+                    raise
+                return self.finish(status)
+            finally:
+                if self.memory is not None:
+                    self.memory.close()
 
 
 def finish_reserve(settings: Settings, time_limit: float | None) -> float:

@@ -304,6 +304,7 @@ def load_knowledge(
     """
     from automind.retrieval import KnowledgeBase
 
+    kb = None
     try:
         kb = KnowledgeBase.open(settings, llm=llm)
         tips = kb.tips(task, analysis=analysis, k=settings.knowledge.k, use_llm=llm is not None)
@@ -327,6 +328,9 @@ def load_knowledge(
     except Exception as e:  # noqa: BLE001 - the search runs without knowledge, and says so
         fallbacks.append(f"knowledge base unavailable ({type(e).__name__}: {e}); searching without knowledge")
         return RunKnowledge()
+    finally:
+        if kb is not None:  # what the run needs is copied out: release the store's files
+            kb.store.close()
 
 
 def _papers(kb: Any, task: Task, analysis: DataAnalysis | None, fallbacks: list[str]) -> list[Trick]:

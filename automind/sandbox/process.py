@@ -253,14 +253,16 @@ class ExitWaiter:
 
     def __init__(self, pid: int):
         self.pid = pid
+        self.poll = select.poll()  # not select(): it refuses descriptors above 1023
         try:
             self.fd: int | None = os.pidfd_open(pid)
+            self.poll.register(self.fd, select.POLLIN)
         except (AttributeError, OSError):
             self.fd = None
 
     def wait(self, timeout: float) -> bool:
         if self.fd is not None:
-            return bool(select.select([self.fd], [], [], timeout)[0]) or exited(self.pid)
+            return bool(self.poll.poll(timeout * 1000)) or exited(self.pid)
         deadline = time.monotonic() + timeout
         while not exited(self.pid):
             if time.monotonic() >= deadline:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
+import os
 import re
 import shutil
 import time
@@ -535,3 +538,32 @@ def test_an_improve_the_roles_can_only_rerun_goes_to_the_next_solution(task_dir,
                             "search.debug_prob": 0.0})  # fmt: skip
     res = solve(task_dir, s, out=tmp_path / "run", roles=roles)
     assert [n.parent_id for n in res.journal.nodes] == [None, None, "1"]  # not a re-run of the best
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to list open files")
+def test_a_solve_leaves_no_file_of_its_stores_open(task_dir, tmp_path, settings_factory):
+    """The knowledge base and the experience store were never closed: each solve left about a dozen of their
+    files open, and a process solving task after task (the API, a benchmark, the test suite) ran out of
+    descriptors at 1,024. Both are closed once the run has what it needs from them."""
+    s = settings_factory(
+        **{"search.steps": 1, "experience.enabled": True, "experience.store": str(tmp_path / "mem"),
+           "knowledge.store": str(tmp_path / "store"), "knowledge.embedder": "hash"}
+    )  # fmt: skip
+
+    def held() -> list[str]:
+        gc.collect()  # a connection another thread opened goes with that thread's locals
+        paths = []
+        for fd in os.listdir("/proc/self/fd"):
+            with contextlib.suppress(OSError):
+                paths.append(os.readlink(f"/proc/self/fd/{fd}"))
+        return [p for p in paths if p.startswith(str(tmp_path))]
+
+    solve(task_dir, s, out=tmp_path / "run", roles=ScriptedRoles({"*": [script(0.7)]}))
+    assert (tmp_path / "mem").is_dir()  # the experience store was opened
+    assert held() == []
+    from automind.run_setup import load_knowledge
+    from automind.task import Task
+
+    fallbacks: list[str] = []
+    assert load_knowledge(Task.load(task_dir), None, s, None, fallbacks).pool, fallbacks
+    assert (tmp_path / "store").is_dir() and held() == []  # the knowledge base was opened and closed
