@@ -63,6 +63,7 @@ class Profile:
     labels_as_written: bool = False  # class codes pandas would turn into other numbers ("01" -> 1)
     train_parts: list[str] = field(default_factory=list)  # more training tables with train's columns
     test_parts: list[str] = field(default_factory=list)  # more test tables with test's columns
+    class_folders: bool = False  # no tables: train/<class>/<image> and test/<image> (runtime.folder_tables)
 
     @property
     def primary(self) -> str:
@@ -99,6 +100,7 @@ class Profile:
             **({"labels_as_written": True} if self.labels_as_written else {}),
             **({"train_parts": list(self.train_parts)} if self.train_parts else {}),
             **({"test_parts": list(self.test_parts)} if self.test_parts else {}),
+            **({"class_folders": True} if self.class_folders else {}),
         }
 
 
@@ -441,13 +443,19 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
     from automind.recipes import runtime
 
     facts = facts or {}
-    train_p = _first_table(task.train_paths, "train", task)
-    test_p = _first_table(task.test_paths, "test", task)
-    train = _read(train_p, PROFILE_ROWS)
-    parts = _parts(task.train_paths, train_p, list(train.columns))
-    test_cols = list(_read(test_p, 5).columns)
-    test_parts = _parts(task.test_paths, test_p, test_cols)
+    folders = class_folders(task)
     sample_cols = list(_read(task.sample_submission_path, 5).columns)
+    if folders is None:
+        train_p = _first_table(task.train_paths, "train", task)
+        test_p = _first_table(task.test_paths, "test", task)
+        train = _read(train_p, PROFILE_ROWS)
+        parts = _parts(task.train_paths, train_p, list(train.columns))
+        test_cols = list(_read(test_p, 5).columns)
+        test_parts = _parts(task.test_paths, test_p, test_cols)
+    else:
+        train_p, test_p = folders
+        train, test_cols = _folder_frames(task, train_p, test_p, sample_cols)
+        parts, test_parts = [], []
 
     id_col = task.spec.id_column or facts.get("id_column") or (sample_cols[0] if sample_cols else None)
     if id_col not in sample_cols and id_col not in test_cols:
@@ -478,7 +486,7 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         numbers = runtime.all_numbers(y)  # "$1,234.50", as the scripts read it (runtime.numeric_targets)
         y = y if numbers is None else numbers
 
-    sides, left_out = side_tables(task, train, test_p, set(target))
+    sides, left_out = side_tables(task, train, test_p, set(target)) if folders is None else ([], {})
     for path, side, table in sides:  # the scripts join them in load_data: profile the columns they add
         before = set(train.columns)
         train = runtime.join_side_frames(train, _read(test_p, 5), table, side["key"],
@@ -572,7 +580,42 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         side_left_out=left_out,
         train_parts=[_rel(task, p) for p in parts],
         test_parts=[_rel(task, p) for p in test_parts],
+        class_folders=folders is not None,
     )
+
+
+def class_folders(task: Task) -> tuple[Path, Path] | None:
+    """(training folder, test folder) of a task that gives no training table but its training images in a
+    folder per class (train/<class>/<image>, as Plant Seedlings Classification did) and its test images in
+    one folder; None for any other layout."""
+    train = [p for p in task.train_paths if p.is_dir()]
+    test = [p for p in task.test_paths if p.is_dir()]
+    if len(train) != 1 or len(test) != 1:
+        return None
+    try:
+        _first_table(task.train_paths, "train", task)
+        return None  # a table of rows: the usual layout
+    except RoleError:
+        pass
+    classes = [d for d in train[0].iterdir() if d.is_dir() and any(
+        f.suffix.lower() in IMAGE_SUFFIXES for f in d.iterdir())]  # fmt: skip
+    return (train[0], test[0]) if len(classes) >= 2 else None
+
+
+def _folder_frames(task: Task, train_dir: Path, test_dir: Path, sample_cols: list[str]):
+    """(training rows, test columns) of a class-folder task, as the scripts build them (runtime.folder_tables)."""
+    from automind.recipes import runtime
+
+    id_col = task.spec.id_column or sample_cols[0]
+    target = [c for c in task.spec.target_columns if c != id_col] or [c for c in sample_cols if c != id_col]
+    if not target:
+        raise RoleError(f"{task.sample_submission_path.name} names no column to predict beside '{id_col}'")
+    try:
+        train, test = runtime.folder_tables(train_dir, test_dir, task.public_dir,
+                                            _read(task.sample_submission_path), id_col, target[0])  # fmt: skip
+    except FileNotFoundError as e:
+        raise RoleError(str(e)) from e
+    return train, list(test.columns)
 
 
 def _parts(paths: list[Path], first: Path, columns: list[str]) -> list[Path]:

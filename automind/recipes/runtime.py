@@ -188,11 +188,20 @@ def read_times(values, first=None, mixed=False):
 def load_data():
     """train, test and sample submission; rows without a target are dropped, big data optionally subsampled."""
     written = CFG["target"] if CFG.get("labels_as_written") else ()
-    train, test, sample = (
-        read_table(CFG["train"], written),
-        read_table(CFG["test"]),
-        read_table(CFG["sample"]),
-    )
+    if CFG.get("class_folders"):  # no tables: the training images in a folder per class
+        sample = read_table(CFG["sample"])
+        train, test = folder_tables(
+            CFG["train"], CFG["test"], CFG["input"], sample, CFG["id"], CFG["target"][0]
+        )
+        log(
+            f"{len(train)} training images in {train[CFG['target'][0]].nunique()} class folders, {len(test)} test images"
+        )
+    else:
+        train, test, sample = (
+            read_table(CFG["train"], written),
+            read_table(CFG["test"]),
+            read_table(CFG["sample"]),
+        )
     if CFG.get("train_parts"):  # the training rows split over several files with the same columns
         train = pd.concat([train, *(read_table(p, written) for p in CFG["train_parts"])], ignore_index=True)
         log(f"training rows read from {1 + len(CFG['train_parts'])} files: {len(train)} rows")
@@ -212,6 +221,37 @@ def load_data():
         )
     CFG["_fold_keys"] = fold_keys(train)
     return train, test, sample
+
+
+IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".npy", ".pgm", ".ppm")
+
+
+def folder_tables(train_dir, test_dir, base, sample, id_col, target):
+    """(train, test) of a task that gives its training images in a folder per class (train/<class>/<file>,
+    as Plant Seedlings Classification did) and its test images in a folder, with no table: a training row
+    per image, its path under `base` as `image_path` and its folder's name as the `target`; a test row per
+    sample submission row, its id and the path of the test image the id names (by file name or stem)."""
+    rows = []
+    for label in sorted(os.listdir(train_dir)):
+        folder = os.path.join(train_dir, label)
+        if os.path.isdir(folder):
+            rows += [(os.path.relpath(os.path.join(folder, f), base), label)
+                     for f in sorted(os.listdir(folder)) if f.lower().endswith(IMAGE_EXTS)]  # fmt: skip
+    train = pd.DataFrame(rows, columns=["image_path", target])
+    files = {}
+    for f in sorted(os.listdir(test_dir)):
+        if f.lower().endswith(IMAGE_EXTS):
+            path = os.path.relpath(os.path.join(test_dir, f), base)
+            files.setdefault(f, path)
+            files.setdefault(os.path.splitext(f)[0], path)
+    names = [os.path.basename(str(k)) for k in sample[id_col]]
+    paths = [files.get(k) or files.get(os.path.splitext(k)[0]) for k in names]
+    missing = [k for k, p in zip(names, paths, strict=True) if p is None]
+    if missing:
+        raise FileNotFoundError(
+            f"{len(missing)} of {len(names)} sample submission ids name no image in {test_dir} (e.g. {missing[0]!r})"
+        )
+    return train, pd.DataFrame({id_col: sample[id_col], "image_path": paths})
 
 
 def key_text(values):
@@ -1274,11 +1314,10 @@ def resize(img, size):
 
 def image_paths(df):
     """Each row's image file: a column holding file names, else the id matched against file stems."""
-    exts = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".npy", ".pgm", ".ppm")
     found = {}
     for root, _, files in os.walk(CFG["input"]):
         for f in files:
-            if f.lower().endswith(exts):
+            if f.lower().endswith(IMAGE_EXTS):
                 p = os.path.join(root, f)
                 found.setdefault(f, p)
                 found.setdefault(os.path.splitext(f)[0], p)

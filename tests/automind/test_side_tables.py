@@ -406,3 +406,58 @@ def test_a_json_table_with_list_cells_is_read_with_the_lists_as_text_and_solved(
     res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert grade(Task.load(root), out / "submission.csv").score > 0.9
+
+
+def _seedlings_task(root, n=150):
+    """Plant Seedlings Classification's layout: train/<species>/<image>.png, test/<image>.png, no table; the
+    sample names each test file; the species shows in which colour fills the middle."""
+    from PIL import Image
+
+    rng = np.random.default_rng(10)
+    species = ["Charlock", "Cleavers", "Maize"]
+    rows = []
+    for i in range(n):
+        label = species[i % 3]
+        img = rng.integers(0, 60, size=(16, 16, 3)).astype(np.uint8)
+        img[4:12, 4:12, i % 3] = 220
+        folder = root / "public" / ("test" if i % 5 == 0 else f"train/{label}")
+        folder.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(img).save(folder / f"{i:04d}.png")
+        if i % 5 == 0:
+            rows.append({"file": f"{i:04d}.png", "species": label})
+    answers = pd.DataFrame(rows)
+    (root / "private").mkdir(parents=True)
+    answers.to_csv(root / "private" / "answers.csv", index=False)
+    answers.assign(species="Maize").to_csv(root / "public" / "sample_submission.csv", index=False)
+    (root / "description.md").write_text("# Seedlings\n\nName each test image's species.\n")
+    (root / "task.yaml").write_text("name: seedlings\nmetric:\n  name: accuracy\n")
+    return root
+
+
+def test_training_images_in_a_folder_per_class_are_the_training_rows(tmp_path):
+    """No training table, the images in train/<species>/: every draft failed ('recipes need a train table').
+    A training row per image (its folder the label), a test row per sample id (the image it names); the
+    input files are left as they were."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
+    root = _seedlings_task(tmp_path / "seedlings")
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    prof = profile_task(Task.load(root))
+    assert prof.cfg()["class_folders"] is True and prof.image_col == "image_path"
+    assert prof.n_rows == 120 and prof.problem == "multiclass"
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    node = json.loads((out / "journal.json").read_text())["nodes"][0]
+    assert "120 training images in 3 class folders, 30 test images" in node["output"]
+    assert grade(Task.load(root), out / "submission.csv").score > 0.9  # the sample's: a third
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
+
+
+def test_a_sample_id_naming_no_test_image_is_a_clear_error(tmp_path):
+    root = _seedlings_task(tmp_path / "seedlings")
+    (root / "public" / "test" / "0000.png").unlink()
+    with pytest.raises(RoleError, match=r"1 of 30 sample submission ids name no image .*'0000.png'"):
+        profile_task(Task.load(root))
