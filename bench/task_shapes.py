@@ -1696,14 +1696,20 @@ def _numbers_with_units(out: Path) -> None:
 def _two_train_files(out: Path) -> None:
     """The training rows in two files (train_part1.csv, train_part2.csv), listed in task.yaml; RMSE."""
     prepare_task(_simple_frame(120), out, "y", "rmse", name=out.name)
-    path = out / "public" / "train.csv"
-    train = pd.read_csv(path)
-    half = len(train) // 2
-    train.iloc[:half].to_csv(out / "public" / "train_part1.csv", index=False)
-    train.iloc[half:].to_csv(out / "public" / "train_part2.csv", index=False)
+    _split_in_two(out, "train")
+
+
+def _split_in_two(out: Path, role: str) -> None:
+    """The task's `role` table (train or test) as two files, <role>_part1.csv and <role>_part2.csv, listed
+    in task.yaml."""
+    path = out / "public" / f"{role}.csv"
+    rows = pd.read_csv(path)
+    half = len(rows) // 2
+    rows.iloc[:half].to_csv(out / "public" / f"{role}_part1.csv", index=False)
+    rows.iloc[half:].to_csv(out / "public" / f"{role}_part2.csv", index=False)
     path.unlink()
     meta = out / "task.yaml"
-    meta.write_text(meta.read_text() + "train_files: [train_part1.csv, train_part2.csv]\n")
+    meta.write_text(meta.read_text() + f"{role}_files: [{role}_part1.csv, {role}_part2.csv]\n")
 
 
 def _id_named_index(out: Path) -> None:
@@ -1786,14 +1792,7 @@ def _identity_split(out: Path) -> None:
 def _two_test_files(out: Path) -> None:
     """The test rows in two files (test_part1.csv, test_part2.csv) listed in task.yaml; MAE."""
     prepare_task(_simple_frame(125), out, "y", "mae", name=out.name)
-    path = out / "public" / "test.csv"
-    test = pd.read_csv(path)
-    half = len(test) // 2
-    test.iloc[:half].to_csv(out / "public" / "test_part1.csv", index=False)
-    test.iloc[half:].to_csv(out / "public" / "test_part2.csv", index=False)
-    path.unlink()
-    meta = out / "task.yaml"
-    meta.write_text(meta.read_text() + "test_files: [test_part1.csv, test_part2.csv]\n")
+    _split_in_two(out, "test")
 
 
 def _yyyymmdd_dates(out: Path) -> None:

@@ -246,6 +246,25 @@ def test_the_profile_nests_a_table_keyed_by_a_side_table_and_a_solve_uses_it(tmp
     assert grade(Task.load(root), out / "submission.csv").score > 0.8  # without the balances: about 0.5
 
 
+def _line_task(tmp_path, seed):
+    """800 rows of y = 3x plus a little noise, RMSE."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=800)
+    return prepare_task(
+        pd.DataFrame({"x": x, "y": 3 * x + rng.normal(0, 0.1, 800)}), tmp_path / "parts", "y", "rmse"
+    )
+
+
+def _in_two_files(root, role, cut):
+    """The task's `role` table (train or test) as <role>_part1.csv (its first `cut` rows) and
+    <role>_part2.csv, the original removed; the rows as they were."""
+    rows = pd.read_csv(root / "public" / f"{role}.csv")
+    rows.iloc[:cut].to_csv(root / "public" / f"{role}_part1.csv", index=False)
+    rows.iloc[cut:].to_csv(root / "public" / f"{role}_part2.csv", index=False)
+    (root / "public" / f"{role}.csv").unlink()
+    return rows
+
+
 def test_training_rows_split_over_two_files_are_all_read(tmp_path):
     """task.yaml lists train_part1.csv and train_part2.csv: the scripts read only the first (half the rows,
     the second reported unread). Every training table with the first one's columns is read now; one with
@@ -254,15 +273,9 @@ def test_training_rows_split_over_two_files_are_all_read(tmp_path):
 
     from automind.cli import app
 
-    rng = np.random.default_rng(6)
-    x = rng.normal(size=800)
-    df = pd.DataFrame({"x": x, "y": 3 * x + rng.normal(0, 0.1, 800)})
-    root = prepare_task(df, tmp_path / "parts", "y", "rmse")
-    train = pd.read_csv(root / "public" / "train.csv")
-    train.iloc[:300].to_csv(root / "public" / "train_part1.csv", index=False)
-    train.iloc[300:].to_csv(root / "public" / "train_part2.csv", index=False)
+    root = _line_task(tmp_path, 6)
+    train = _in_two_files(root, "train", 300)
     pd.DataFrame({"id": train["id"], "note": "a"}).to_csv(root / "public" / "train_notes.csv", index=False)
-    (root / "public" / "train.csv").unlink()
     meta = root / "task.yaml"
     meta.write_text(meta.read_text() + "train_files: [train_part1.csv, train_part2.csv, train_notes.csv]\n")
     prof = profile_task(Task.load(root))
@@ -354,14 +367,8 @@ def test_test_rows_split_over_two_files_are_all_read(tmp_path):
 
     from automind.cli import app
 
-    rng = np.random.default_rng(8)
-    x = rng.normal(size=800)
-    df = pd.DataFrame({"x": x, "y": 3 * x + rng.normal(0, 0.1, 800)})
-    root = prepare_task(df, tmp_path / "parts", "y", "rmse")
-    test = pd.read_csv(root / "public" / "test.csv")
-    test.iloc[:70].to_csv(root / "public" / "test_part1.csv", index=False)
-    test.iloc[70:].to_csv(root / "public" / "test_part2.csv", index=False)
-    (root / "public" / "test.csv").unlink()
+    root = _line_task(tmp_path, 8)
+    test = _in_two_files(root, "test", 70)
     meta = root / "task.yaml"
     meta.write_text(meta.read_text() + "test_files: [test_part1.csv, test_part2.csv]\n")
     prof = profile_task(Task.load(root))
