@@ -20,6 +20,7 @@ UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf
 TEXT_WORDS, TEXT_CHARS, TEXT_DISTINCT = 6, 50, 0.3
 # A web address (a scheme or a leading "www."): its words are the runs of letters and digits between the
 # dots, slashes and hyphens ("https://www.ft.com/2019/bank-rates" is seven words), as a text model reads it.
+JSON_LIST_RE = re.compile(r"^\s*\[.*\]\s*$", re.DOTALL)  # a list written as JSON: a bag of items
 URL_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|www\.)\S+$", re.IGNORECASE)
 URL_WORD = re.compile(r"[^\W_]+")
 
@@ -34,10 +35,12 @@ def text_words(value: str) -> float:
 
 def is_free_text(values: list[str], distinct: int) -> bool:
     """Whether a column's values (a sample of them, as text) are free text: many words or long on average
-    (TEXT_WORDS, TEXT_CHARS) and mostly distinct (`distinct` of them, at least TEXT_DISTINCT): titles and
-    names stay categories. The data analysis and the recipes both ask this, so they name the same columns."""
+    (TEXT_WORDS, TEXT_CHARS) or lists written as JSON, and mostly distinct (`distinct` of them, at least
+    TEXT_DISTINCT): titles and names stay categories. The data analysis and the recipes both ask this, so
+    they name the same columns."""
     if not values:
         return False
     words = sum(map(text_words, values)) / len(values)
     chars = sum(map(len, values)) / len(values)
-    return (words >= TEXT_WORDS or chars >= TEXT_CHARS) and distinct > TEXT_DISTINCT * len(values)
+    listed = all(JSON_LIST_RE.match(v) for v in values)  # ingredients, tags: short, yet words, not levels
+    return (listed or words >= TEXT_WORDS or chars >= TEXT_CHARS) and distinct > TEXT_DISTINCT * len(values)
