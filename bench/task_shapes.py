@@ -298,14 +298,19 @@ def _map3(out: Path) -> None:
 
 def _multiclass_auc(out: Path) -> None:
     """Four classes scored by ROC AUC (one against the rest, averaged): a probability column per class."""
-    rng = np.random.default_rng(18)
+    prepare_task(_four_classes(np.random.default_rng(18), ["alpha", "beta", "gamma", "delta"], "kind"), out, "kind", "roc_auc",
+                 name=out.name)  # fmt: skip
+
+
+def _four_classes(rng: np.random.Generator, labels: list[str], column: str) -> pd.DataFrame:
+    """4,000 rows of five numbers x0..x4 drawn from `rng`, the class in `column` the largest of four noisy
+    scores of the first three."""
     n = 4000
     X = rng.normal(size=(n, 5))
     logits = X[:, :3] @ rng.normal(size=(3, 4)) + rng.normal(0, 0.8, (n, 4))
-    df = pd.DataFrame(X, columns=[f"x{i}" for i in range(5)]).assign(
-        kind=np.array(["alpha", "beta", "gamma", "delta"])[np.argmax(logits, axis=1)]
+    return pd.DataFrame(X, columns=[f"x{i}" for i in range(5)]).assign(
+        **{column: np.array(labels)[np.argmax(logits, axis=1)]}
     )
-    prepare_task(df, out, "kind", "roc_auc", name=out.name)
 
 
 def _latin1(out: Path) -> None:
@@ -1871,13 +1876,7 @@ def _null_strings(out: Path) -> None:
 def _unlabelled_rows(out: Path) -> None:
     """A sixth of the training rows carry no label (the class left empty), 4 classes, log loss."""
     rng = np.random.default_rng(130)
-    n = 4000
-    X = rng.normal(size=(n, 5))
-    logits = X[:, :3] @ rng.normal(size=(3, 4)) + rng.normal(0, 0.8, (n, 4))
-    df = pd.DataFrame(X, columns=[f"x{i}" for i in range(5)]).assign(
-        grade=np.array(["A", "B", "C", "D"])[np.argmax(logits, axis=1)]
-    )
-    prepare_task(df, out, "grade", "log_loss", name=out.name)
+    prepare_task(_four_classes(rng, ["A", "B", "C", "D"], "grade"), out, "grade", "log_loss", name=out.name)
     path = out / "public" / "train.csv"
     train = pd.read_csv(path)
     train.loc[rng.random(len(train)) < 1 / 6, "grade"] = np.nan
