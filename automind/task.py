@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -123,10 +124,11 @@ class Task:
         p = self.root / (self.spec.public_leaderboard or "leaderboard_public.csv")
         return p if p.is_file() else None
 
-    @property
+    @cached_property
     def train_paths(self) -> list[Path]:
         """The training files, the main table first: the one holding the target columns (train_transaction.csv
-        before train_identity.csv, a table of labelled objects before a table of their observations)."""
+        before train_identity.csv, a table of labelled objects before a table of their observations). Kept
+        once found: telling the main table reads each file's header."""
         paths = _pick(self.public_dir, self.spec.train_files, "train")
         wanted = {c for c in self.spec.target_columns if c != self.spec.id_column}
         if len(paths) < 2 or not wanted:
@@ -134,7 +136,7 @@ class Task:
         main = next((p for p in paths if wanted <= set(_header(p))), None)
         return paths if main is None else [main, *(p for p in paths if p != main)]
 
-    @property
+    @cached_property
     def test_paths(self) -> list[Path]:
         """The test files, the main table first: the one named as the main training table is
         (test_transaction.csv for train_transaction.csv, see `test_partner`)."""

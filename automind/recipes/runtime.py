@@ -238,20 +238,37 @@ def folder_tables(train_dir, test_dir, base, sample, id_col, target):
             rows += [(os.path.relpath(os.path.join(folder, f), base), label)
                      for f in sorted(os.listdir(folder)) if f.lower().endswith(IMAGE_EXTS)]  # fmt: skip
     train = pd.DataFrame(rows, columns=["image_path", target])
-    files = {}
-    for f in sorted(os.listdir(test_dir)):
-        if f.lower().endswith(IMAGE_EXTS):
-            path = os.path.relpath(os.path.join(test_dir, f), base)
-            files.setdefault(f, path)
-            files.setdefault(os.path.splitext(f)[0], path)
-    names = [os.path.basename(str(k)) for k in sample[id_col]]
-    paths = [files.get(k) or files.get(os.path.splitext(k)[0]) for k in names]
+    files = image_index(test_dir)
+    names = [str(k) for k in sample[id_col]]
+    paths = [find_image(files, k) for k in names]
     missing = [k for k, p in zip(names, paths, strict=True) if p is None]
     if missing:
         raise FileNotFoundError(
             f"{len(missing)} of {len(names)} sample submission ids name no image in {test_dir} (e.g. {missing[0]!r})"
         )
-    return train, pd.DataFrame({id_col: sample[id_col], "image_path": paths})
+    return train, pd.DataFrame(
+        {id_col: sample[id_col], "image_path": [os.path.relpath(p, base) for p in paths]}
+    )
+
+
+def image_index(root):
+    """Every image file under `root` by its name, its stem and its path relative to `root` (the first one
+    found keeps a name two files share)."""
+    found = {}
+    for folder, _, files in os.walk(root):
+        for f in sorted(files):
+            if f.lower().endswith(IMAGE_EXTS):
+                p = os.path.join(folder, f)
+                found.setdefault(f, p)
+                found.setdefault(os.path.splitext(f)[0], p)
+                found.setdefault(os.path.relpath(p, root), p)
+    return found
+
+
+def find_image(found, key):
+    """The image an image_index holds for a key: by its path, its file name, or its stem; None if none."""
+    name = os.path.basename(key)
+    return found.get(key) or found.get(name) or found.get(os.path.splitext(name)[0])
 
 
 def key_text(values):
@@ -1314,18 +1331,9 @@ def resize(img, size):
 
 def image_paths(df):
     """Each row's image file: a column holding file names, else the id matched against file stems."""
-    found = {}
-    for root, _, files in os.walk(CFG["input"]):
-        for f in files:
-            if f.lower().endswith(IMAGE_EXTS):
-                p = os.path.join(root, f)
-                found.setdefault(f, p)
-                found.setdefault(os.path.splitext(f)[0], p)
-                found.setdefault(os.path.relpath(p, CFG["input"]), p)
+    found = image_index(CFG["input"])
     col = CFG.get("image_col") if CFG.get("image_col") in df.columns else CFG.get("id")
-    keys = df[col].astype(str)
-    paths = [found.get(k) or found.get(os.path.basename(k)) or found.get(os.path.splitext(os.path.basename(k))[0])
-             for k in keys]  # fmt: skip
+    paths = [find_image(found, k) for k in df[col].astype(str)]
     missing = sum(p is None for p in paths)
     if missing:
         raise FileNotFoundError(
