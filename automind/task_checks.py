@@ -48,21 +48,27 @@ def check_task(task: Task) -> CheckResult:
     _check_metric_params(task, res)
     _check_sample(task, res)
     if not res.problems:
-        _side_tables(task, res)
+        _recipe_facts(task, res)
     return res
 
 
-def _side_tables(task: Task, res: CheckResult) -> None:
-    """The tables the recipe scripts will join beside train and test, and those they leave out with the
-    reason (docs/recipes.md, "Input files"), for the summary: a user sees them before a run."""
+def _recipe_facts(task: Task, res: CheckResult) -> None:
+    """What the offline recipes will read, for the summary: the tables they join beside train and test and
+    those they leave out with the reason (docs/recipes.md, "Input files"), the images of a class-folder
+    task. A task they cannot read is a warning (an LLM planner may still solve it), not silence: an offline
+    solve would fail every draft with the same words."""
     from automind.errors import RoleError
-    from automind.recipes.profile import profile_task
+    from automind.recipes.profile import class_folders, profile_task
     from automind.recipes.runtime import key_name
 
     try:
         prof = profile_task(task)
-    except (RoleError, ValueError, OSError):
-        return  # a task the recipes cannot profile says so when solved
+    except (RoleError, ValueError, OSError) as e:
+        res.warnings.append(
+            f"the offline recipes cannot read this task: {str(e).rstrip('.')}. An offline solve (--llm none) "
+            "would fail every draft with this error; an LLM planner may still read the files."
+        )
+        return
     lines = []
     for t in prof.side_tables:
         name = t["path"].removeprefix("./input/")
@@ -73,6 +79,25 @@ def _side_tables(task: Task, res: CheckResult) -> None:
     lines += [f"{name}: not joined ({why})" for name, why in prof.side_left_out.items()]
     if lines:
         res.facts["side_tables"] = lines
+    if prof.class_folders and (folders := class_folders(task)):
+        res.facts["class_folders"] = _folder_counts(*folders)
+
+
+def _folder_counts(train_dir: Path, test_dir: Path) -> str:
+    """'120 training images in 3 class folders (fewest: Maize, 40); 30 test images': a class with a handful
+    of images is visible before a run spends its budget on it."""
+    from automind.recipes.profile import IMAGE_SUFFIXES
+
+    def images(folder: Path) -> int:
+        return sum(1 for f in folder.iterdir() if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES)
+
+    counts = {d.name: images(d) for d in sorted(train_dir.iterdir()) if d.is_dir()}
+    counts = {k: n for k, n in counts.items() if n}
+    fewest = min(counts, key=lambda k: counts[k])
+    return (
+        f"{sum(counts.values())} training images in {len(counts)} class folders (fewest: {fewest}, "
+        f"{counts[fewest]}); {images(test_dir)} test images"
+    )
 
 
 def _check_table(path: Path, res: CheckResult) -> list[str] | None:

@@ -233,6 +233,8 @@ def _summary(path: Path, task=None, facts: dict | None = None) -> None:
         info.add_row("sample submission score", str(facts["sample_score"]))
     for line in (facts or {}).get("side_tables", []):
         info.add_row("side table", line)
+    if facts and "class_folders" in facts:
+        info.add_row("class folders", facts["class_folders"])
     for w in task.warnings:
         info.add_row("warning", w)
     console.print(info)

@@ -463,8 +463,23 @@ def test_training_images_in_a_folder_per_class_are_the_training_rows(tmp_path):
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
 
 
-def test_a_sample_id_naming_no_test_image_is_a_clear_error(tmp_path):
+def test_a_sample_id_naming_no_test_image_is_a_clear_error_and_task_check_warns_of_it(tmp_path):
+    """Before, `task check` said nothing: the profile's error was swallowed there, and only the solve's
+    drafts named it."""
+    from typer.testing import CliRunner
+
+    from automind.cli import app
+
     root = _seedlings_task(tmp_path / "seedlings")
+    res = CliRunner().invoke(app, ["task", "check", str(root)], env={"COLUMNS": "300"})
+    assert res.exit_code == 0, res.output
+    assert "120 training images in 3 class folders (fewest: Charlock, 40); 30 test images" in res.output
+    assert "offline recipes cannot read" not in res.output
     (root / "public" / "test" / "0000.png").unlink()
     with pytest.raises(RoleError, match=r"1 of 30 sample submission ids name no image .*'0000.png'"):
         profile_task(Task.load(root))
+    res = CliRunner().invoke(app, ["task", "check", str(root)], env={"COLUMNS": "300"})
+    assert (
+        "the offline recipes cannot read this task: 1 of 30 sample submission ids name no image" in res.output
+    )
+    assert "class folders" not in res.output
