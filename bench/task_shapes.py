@@ -1965,6 +1965,183 @@ def _multiline_text(out: Path) -> None:
     prepare_task(pd.DataFrame(rows), out, "stars", "rmse", name=out.name)
 
 
+def _mcc_edible(out: Path) -> None:
+    """Playground S4E8's mushrooms: single-letter codes in eight columns, a fifth of some empty, two sizes;
+    edible 'e' or poisonous 'p' follows the smell code and the cap size; Matthews correlation."""
+    rng = np.random.default_rng(135)
+    n = 4000
+    letters = list("abcfgklnopswxy")
+    df = pd.DataFrame({f"c{j}": rng.choice(letters[: 4 + j], n) for j in range(8)})
+    df = df.rename(columns={"c0": "odor", "c1": "cap-shape", "c2": "gill-color", "c3": "ring-type"})
+    for col in ("gill-color", "ring-type", "c6"):
+        df.loc[rng.random(n) < 0.2, col] = np.nan
+    df["cap-diameter"] = rng.gamma(4, 2, n).round(2)
+    df["stem-height"] = rng.gamma(3, 2, n).round(2)
+    risk = (df["odor"].isin(["a", "c"])).astype(float) * 2 + (df["cap-diameter"] > 9) - 1.2
+    df["class"] = np.where(risk + rng.normal(0, 0.6, n) > 0, "p", "e")
+    prepare_task(df, out, "class", "mcc", name=out.name)
+
+
+def _smape_sales(out: Path) -> None:
+    """Store Item Demand's shape: daily units of 5 items in 3 stores over 600 days, a weekly cycle and a
+    trend, some days at zero; the last fifth of the days to predict; SMAPE (0/0 counts as 0)."""
+    rng = np.random.default_rng(136)
+    days = pd.date_range("2016-01-01", periods=600, freq="D")
+    rows = []
+    for store in range(1, 4):
+        for item in range(1, 6):
+            base = rng.uniform(2, 20)
+            t = np.arange(len(days))
+            mean = base * (1 + 0.3 * (days.dayofweek >= 5)) * (1 + t / 1500)
+            sales = rng.poisson(mean)
+            rows.append(pd.DataFrame({"date": days.strftime("%Y-%m-%d"), "store": store, "item": item,
+                                      "sales": sales}))  # fmt: skip
+    df = pd.concat(rows, ignore_index=True)
+    prepare_task(df, out, "sales", "smape", time_col="date", name=out.name)
+
+
+def _balanced_accuracy(out: Path) -> None:
+    """Five classes in shares 60/25/10/4/1 %, ten numbers; balanced accuracy (each class's recall counts
+    the same, so the rare classes matter as much as the common one)."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=3000, n_features=10, n_informative=6, n_classes=5,
+                               weights=[0.6, 0.25, 0.1, 0.04, 0.01], class_sep=1.2, random_state=137)  # fmt: skip
+    df = pd.DataFrame(X.round(4), columns=[f"f{i}" for i in range(10)])
+    df["grade"] = np.array(["A", "B", "C", "D", "E"])[y]
+    prepare_task(df, out, "grade", "balanced_accuracy", name=out.name)
+
+
+def _hashed_categories(out: Path) -> None:
+    """Avazu's click logs: twelve columns of 8-character hex hashes from pools of 5 to 3,000 values, the hour
+    written YYMMDDHH (14102100), 17 % clicks following a few hashes; log loss."""
+    rng = np.random.default_rng(138)
+    n = 20000
+    df = pd.DataFrame({"id": rng.choice(10**15, n, replace=False).astype(str)})
+    hours = pd.date_range("2014-10-21", periods=240, freq="h")
+    df["hour"] = hours[rng.integers(0, 240, n)].strftime("%y%m%d%H").astype(int)
+    logit = np.full(n, -2.0)
+    for j, size in enumerate([5, 7, 20, 50, 100, 300, 800, 1500, 3000, 10, 30, 200]):
+        pool = np.array([f"{v:08x}" for v in rng.integers(0, 2**32, size)])
+        pick = rng.zipf(1.6, n) % size
+        df[f"h{j}" if j > 2 else ["site_id", "app_id", "device_model"][j]] = pool[pick]
+        if j < 4:
+            logit += 0.6 * (pick % 3 == 0)
+    df["banner_pos"] = rng.integers(0, 3, n)
+    df["click"] = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    prepare_task(df, out, "click", "log_loss", id_col="id", name=out.name)
+
+
+def _text_files(out: Path) -> None:
+    """Feedback Prize's layout: train.csv holds only an id and a score, the essay of each id is
+    train/<id>.txt, the test essays test/<id>.txt with no test table; the sample names the test ids; RMSE
+    on a score the words give."""
+    rng = np.random.default_rng(139)
+    good, bad = (
+        ["evidence", "because", "therefore", "clearly", "example"],
+        ["stuff", "things", "like", "whatever"],
+    )
+    filler = ["the", "school", "students", "should", "think", "that", "day", "we", "in", "a"]
+    pub, priv = out / "public", out / "private"
+    for d in (pub / "train", pub / "test", priv):
+        d.mkdir(parents=True, exist_ok=True)
+    train, test = [], []
+    for i in range(1500):
+        g, b = int(rng.integers(0, 6)), int(rng.integers(0, 6))
+        words = list(rng.choice(good, g)) + list(rng.choice(bad, b)) + list(rng.choice(filler, 40))
+        rng.shuffle(words)
+        essay_id = f"{rng.integers(16**11, 16**12):012X}"
+        score = round(3 + 0.4 * g - 0.4 * b + rng.normal(0, 0.3), 2)
+        role = "test" if i % 5 == 0 else "train"
+        (pub / role / f"{essay_id}.txt").write_text(" ".join(words).capitalize() + ".\n")
+        (test if role == "test" else train).append({"essay_id": essay_id, "score": score})
+    pd.DataFrame(train).to_csv(pub / "train.csv", index=False)
+    answers = pd.DataFrame(test)
+    answers.to_csv(priv / "answers.csv", index=False)
+    answers.assign(score=3.0).to_csv(pub / "sample_submission.csv", index=False)
+    (out / "description.md").write_text("# Essays\n\nScore each essay; the texts are in train/ and test/.\n")
+    (out / "task.yaml").write_text(f"name: {out.name}\nmetric:\n  name: rmse\n")
+
+
+def _text_image(out: Path) -> None:
+    """PetFinder's shape: a description, a photo path and an age per pet; how fast it is adopted (3 grades)
+    follows the description's words, the photo a little; accuracy."""
+    from PIL import Image
+
+    rng = np.random.default_rng(140)
+    words = {0: ["playful", "friendly", "cute", "healthy"], 1: ["calm", "shy", "quiet", "old"],
+             2: ["sick", "injured", "aggressive", "scared"]}  # fmt: skip
+    common = ["dog", "cat", "rescued", "needs", "home", "loving", "vaccinated", "good"]
+    rows = []
+    for i in range(900):
+        speed = int(rng.integers(0, 3))
+        text = " ".join(list(rng.choice(words[speed], 2)) + list(rng.choice(common, 6)))
+        img = rng.integers(0, 80, size=(24, 24, 3)).astype(np.uint8)
+        img[6:18, 6:18, speed] += 40
+        rows.append({"pet_id": f"p{i:04d}", "description": text, "photo": f"photos/p{i:04d}.jpg",
+                     "age_months": int(rng.integers(1, 120)), "speed": speed, "_img": img})  # fmt: skip
+    df = pd.DataFrame(rows)
+    prepare_task(df.drop(columns="_img"), out, "speed", "accuracy", id_col="pet_id", name=out.name,
+                 problem_type="multiclass")  # fmt: skip
+    folder = out / "public" / "photos"
+    folder.mkdir(parents=True, exist_ok=True)
+    for r in rows:
+        Image.fromarray(r["_img"]).save(folder / f"{r['pet_id']}.jpg", quality=90)
+
+
+def _txt_table(out: Path) -> None:
+    """The tables as train.txt and test.txt, split by tabs (a header line), the sample a .csv; RMSE."""
+    df = _simple_frame(141)
+    prepare_task(df, out, "y", "rmse", name=out.name)
+    pub = out / "public"
+    for part in ("train", "test"):
+        pd.read_csv(pub / f"{part}.csv").to_csv(pub / f"{part}.txt", sep="\t", index=False)
+        (pub / f"{part}.csv").unlink()
+
+
+def _month_names(out: Path) -> None:
+    """Monthly sales of 30 shops over six years, the month written 'Mar 2019', a trend and a December peak;
+    the test rows the last fifth of the months; RMSE."""
+    rng = np.random.default_rng(142)
+    months = pd.period_range("2016-01", periods=72, freq="M")
+    shop = np.repeat(np.arange(30), 72)
+    m = np.tile(np.arange(72), 30)
+    level = rng.uniform(50, 150, 30)
+    y = level[shop] + 0.8 * m + 25 * (months[m].month == 12) + rng.normal(0, 4, len(m))
+    df = pd.DataFrame({"month": months[m].strftime("%b %Y"), "shop": [f"shop{v}" for v in shop],
+                       "sales": y.round(1), "_t": m})  # fmt: skip
+    prepare_task(df, out, "sales", "rmse", time_col="_t", name=out.name)
+    pub = out / "public"
+    for part in ("train.csv", "test.csv"):
+        pd.read_csv(pub / part).drop(columns="_t").to_csv(pub / part, index=False)
+
+
+def _columnwise_mae(out: Path) -> None:
+    """Two targets on different scales (an energy near 0.2, a gap near 2), twelve numbers; the mean of the
+    columns' MAE."""
+    rng = np.random.default_rng(143)
+    n = 2400
+    X = rng.normal(size=(n, 12))
+    df = pd.DataFrame(X.round(4), columns=[f"x{i}" for i in range(12)])
+    df["energy"] = (0.2 + 0.05 * X[:, 0] - 0.03 * X[:, 1] ** 2 + rng.normal(0, 0.01, n)).round(4)
+    df["gap"] = (2 + 0.8 * np.tanh(X[:, 2]) + 0.5 * X[:, 3] * X[:, 4] + rng.normal(0, 0.1, n)).round(3)
+    prepare_task(df, out, ["energy", "gap"], "mean_columnwise_mae", name=out.name)
+
+
+def _zip_codes(out: Path) -> None:
+    """House prices by a five-digit postcode written with its leading zero ('02139', 300 codes) and the
+    floor area; the price follows the postcode's region (its first digit) and the area; RMSE."""
+    rng = np.random.default_rng(144)
+    n = 4000
+    codes = np.array([f"{v:05d}" for v in rng.choice(99999, 300, replace=False)])
+    zip_ = codes[rng.integers(0, 300, n)]
+    region = np.array([int(z[0]) for z in zip_])
+    area = rng.uniform(40, 250, n).round(1)
+    price = 100 + 30 * region + 2.0 * area + rng.normal(0, 20, n)
+    df = pd.DataFrame({"zip": zip_, "area_m2": area, "price": price.round(0)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -2157,6 +2334,28 @@ SHAPES: dict[str, tuple[str, Maker]] = {
         _ingredients_json,
     ),
     "multiline-text": ("reviews whose quoted text runs over several lines, RMSE", _multiline_text),
+    "mcc-edible": (
+        "single-letter codes with gaps, edible 'e' or poisonous 'p', Matthews correlation",
+        _mcc_edible,
+    ),
+    "smape-sales": (
+        "daily units of 15 store items, some zero, the last fifth of the days, SMAPE",
+        _smape_sales,
+    ),
+    "balanced-accuracy": ("5 classes in shares 60/25/10/4/1 %, balanced accuracy", _balanced_accuracy),
+    "hashed-categories": (
+        "Avazu's hex hashes in twelve columns, the hour as YYMMDDHH, log loss",
+        _hashed_categories,
+    ),
+    "text-files": (
+        "Feedback Prize's essays as train/<id>.txt and test/<id>.txt, no test table, RMSE",
+        _text_files,
+    ),
+    "text-image": ("a description, a photo and an age per pet, 3 adoption grades, accuracy", _text_image),
+    "txt-table": ("train.txt and test.txt split by tabs, RMSE", _txt_table),
+    "month-names": ("months written 'Mar 2019', the last fifth to predict, RMSE", _month_names),
+    "columnwise-mae": ("two targets on different scales, mean columnwise MAE", _columnwise_mae),
+    "zip-codes": ("five-digit postcodes with a leading zero, price by region and area, RMSE", _zip_codes),
 }
 
 
