@@ -178,11 +178,17 @@ def read_times(values, first=None, mixed=False):
     text = v.astype(str).where(v.notna() & (v.astype(str).str.strip() != ""))
     first = day_first(text) if first is None else first
     extra = {"format": "mixed"} if mixed else {}
-    out = pd.to_datetime(text, errors="coerce", utc=True, dayfirst=first, **extra)
-    missed = out.isna() & text.notna()
-    if not mixed and missed.any():
-        out[missed] = pd.to_datetime(text[missed], errors="coerce", utc=True, dayfirst=first, format="mixed")
-    return out.dt.tz_convert(None)
+    distinct = pd.Series(text.dropna().unique(), dtype=object)  # a month column of a million rows: 72 values
+    with warnings.catch_warnings():  # 'Mar 2019' has no format pandas infers: each value is read on its own
+        warnings.simplefilter("ignore", UserWarning)
+        read = pd.to_datetime(distinct, errors="coerce", utc=True, dayfirst=first, **extra)
+        missed = read.isna()
+        if not mixed and missed.any():
+            read[missed] = pd.to_datetime(
+                distinct[missed], errors="coerce", utc=True, dayfirst=first, format="mixed"
+            )
+    out = text.map(pd.Series(read.to_numpy(), index=distinct.to_numpy()))
+    return pd.to_datetime(out, utc=True).dt.tz_convert(None)
 
 
 def load_data():
@@ -602,12 +608,21 @@ def _feature_columns(train, test):
     return [c for c in train.columns if c in test.columns and c not in keep]
 
 
+# automind.patterns.DATE_PATTERN (a test keeps the copy the same): 2024-01-31, 31/01/2024, 2024-01, 'Mar 2024'
+DATE_TEXT = (
+    r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?|^\d{1,2}[-/]\d{1,2}[-/]\d{4}"
+    r"|^(19|20)\d{2}[-/](0?[1-9]|1[0-2])$"
+    r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?(\d{1,2}(st|nd|rd|th)?[\s-])?"
+    r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?"
+    r"|dec(ember)?)\.?([\s,-]+\d{1,2}(st|nd|rd|th)?,?)?[\s,-]+\d{4}"
+    r"(\s+\d{1,2}:\d{2}(:\d{2})?(\s*([+-]\d{4}|[a-z]{1,4}))?)?)$"
+)
+
+
 def _dates_like(s):
-    """Text whose first values read as dates (2024-01-31, 31/01/2024)."""
+    """Text whose first values read as dates (DATE_TEXT)."""
     sample = s.dropna().astype(str).head(200)
-    return (
-        len(sample) >= 5 and sample.str.match(r"^\d{4}-\d{1,2}-\d{1,2}|^\d{1,2}/\d{1,2}/\d{2,4}").mean() > 0.9
-    )
+    return len(sample) >= 5 and sample.str.match(DATE_TEXT).mean() > 0.9
 
 
 def date_parts(train, test, cfg):
@@ -616,7 +631,8 @@ def date_parts(train, test, cfg):
     table the hour is most of the signal (row-wise). A time written with its zone's offset
     ("2021-04-24T20:00:00+02:00") gives its epoch in UTC and its calendar parts as the local clock read
     them: people open shops and switch lights on by their own clock. Numbers that are Unix times or dates
-    written as numbers get their parts too (epoch_parts, number_dates)."""
+    written as numbers get their parts too (epoch_parts, number_dates). Dates that name only a month (every
+    training day the 1st) get no day or weekday: the weekday of a month's first day is noise to a model."""
     for c in _feature_columns(train, test):
         if c in cfg.get("text_cols", []):
             continue
@@ -629,7 +645,8 @@ def date_parts(train, test, cfg):
         first = day_first(pd.concat([train[c], test[c]]))  # one reading for both files
         dates = [read_times(df[c], first) for df in (train, test)]
         clocks = [local_clock(df[c], d, first) for df, d in zip((train, test), dates, strict=True)]
-        parts = ["year", "month", "day", "dayofweek"]
+        months = clocks[0].dt.day.dropna().eq(1).all()  # 'Mar 2019', 2019-03: a month, not its first day
+        parts = ["year", "month"] if months else ["year", "month", "day", "dayofweek"]
         parts += [p for p in ("hour", "minute") if getattr(clocks[0].dt, p).fillna(0).ne(0).any()]
         calendar_parts(train, test, c, dates, clocks, parts)
     return train, test

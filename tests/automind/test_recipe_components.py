@@ -634,6 +634,38 @@ def test_dates_written_as_numbers_become_epoch_days_and_calendar_parts():
     assert list(test.columns) == [c for c in train.columns if c != "y"]
 
 
+@pytest.mark.parametrize("fmt", ["%b %Y", "%B %Y", "%b-%Y", "%Y-%m"])
+def test_months_written_with_their_name_or_as_year_month_are_dates_without_a_weekday(fmt):
+    """Monthly sales with the month written 'Mar 2019' scored RMSE 33.5 against 4 possible on the last fifth
+    of the months (the same rows written 201903: 8.85): the text was a category of 72 levels, none of them a
+    test month. Such a column becomes epoch days, year and month; no day or weekday (a month's first day's
+    weekday is noise). A word column that starts like a month ('Marketing 2020') stays text."""
+    _cfg("rmse", "regression", "value")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    months = pd.date_range("2018-11-01", periods=30, freq="MS")
+    train = pd.DataFrame({"period": months.strftime(fmt), "team": [f"Marketing {2000 + i}" for i in range(30)],
+                          "y": np.arange(30.0)})  # fmt: skip
+    test = train.drop(columns="y").tail(5).copy()
+    train, test = rt.date_parts(train, test, rt.CFG)
+    epoch = (months - pd.Timestamp("1970-01-01")).days
+    assert list(train["period_epoch"]) == list(epoch) and list(train["period_month"]) == list(months.month)
+    assert "period_day" not in train.columns and "period_dayofweek" not in train.columns
+    assert "team" in train.columns and not [c for c in train.columns if c.startswith("team_")]
+    assert list(test.columns) == [c for c in train.columns if c != "y"]
+
+
+def test_the_recipes_copy_of_the_date_pattern_is_autominds():
+    from automind.patterns import DATE_PATTERN, DATE_RE
+
+    assert rt.DATE_TEXT == DATE_PATTERN
+    for written in ("Mar 2019", "3 March 2019", "March 3, 2019", "Tue, 03 Mar 2019 10:00:01 +0000", "2019-03",
+                    "2021-01-13 08:30", "13/01/2021", "Sept. 2019"):  # fmt: skip
+        assert DATE_RE.match(written), written
+        assert not pd.isna(rt.read_times(pd.Series([written]))[0]), written
+    for other in ("May", "Maybe 2019", "Jan 5", "Marketing 2020", "2019-13", "1234-05", "Jun 2019 sale"):
+        assert not DATE_RE.match(other), other
+
+
 def test_a_tiny_time_allowance_still_writes_a_valid_submission(tasks, roles, tmp_path, run_in_workspace):
     from automind.grading import grade
     from automind.recipes import read_metric
