@@ -662,6 +662,12 @@ def _knowledge(run: RunData) -> dict[str, Any]:
     }
 
 
+def _copy_note(n: Any) -> str:
+    if n.ensemble and n.ensemble.get("copy_of"):
+        return f" (weights all on node {n.ensemble['copy_of']}: a copy of it, ranked by its score)"
+    return " (changed no prediction: a copy of its parent)"
+
+
 def _nodes(run: RunData) -> list[dict[str, Any]]:
     rows = []
     for n in run.journal.nodes:
@@ -672,7 +678,7 @@ def _nodes(run: RunData) -> list[dict[str, Any]]:
                 "action": n.action
                 + (" (safety net)" if n.safety_net else "")
                 + (" (re-run: another seed, never the best)" if n.rerun else "")
-                + (" (changed no prediction: a copy of its parent)" if n.no_effect else ""),
+                + (_copy_note(n) if n.no_effect else ""),
                 "parent": n.parent_id,
                 "status": n.status,
                 "is_best": n is run.best,

@@ -10,6 +10,7 @@ submission/ensemble.json ({"method", "weights": {member: weight}}) has its weigh
 
 from __future__ import annotations
 
+import filecmp
 import json
 from pathlib import Path
 from typing import Any
@@ -66,11 +67,33 @@ def ensemble_step(agent: Agent, d: Decision, roles: Roles) -> list[Node]:
         agent.run_code(node, ctx, r, code, workdir)
         if not node.is_buggy:
             node.ensemble.update(read_weights(agent.node_dir(node.id) / "submission" / "ensemble.json"))
+            if (copy := copied_member(agent, node, d.members)) is not None:
+                node.no_effect, node.metric = True, copy.metric
+                node.ensemble["copy_of"] = copy.id
 
     node = agent.run_node(d, roles, body, setup=lambda n: setattr(n, "ensemble", {**info, "weights": {}}))
     if agent.on_node is not None:
         agent.on_node(node)
     return [node]
+
+
+def copied_member(agent: Agent, node: Node, members: list[Node]) -> Node | None:
+    """The member an ensemble copies: its weights give that one member everything and its submission is
+    the member's, byte for byte. Such a node is ranked by the member's own score: a blend is ranked by the
+    holdout alone and a recipe script by its pooled score (docs/holdout.md), so on a task whose holdout rows
+    are easier than its folds the copy outranked every other solution with its member's predictions."""
+    weights = (node.ensemble or {}).get("weights") or {}
+    used = [k for k, w in weights.items() if w]
+    if len(used) != 1 or not used[0].startswith("node "):
+        return None
+    member = next((m for m in members if m.id == used[0].removeprefix("node ")), None)
+    if member is None or member.metric is None:
+        return None
+    name = f"submission/{agent.task.spec.submission_file}"
+    mine, theirs = agent.node_dir(node.id) / name, agent.node_dir(member.id) / name
+    if mine.is_file() and theirs.is_file() and filecmp.cmp(mine, theirs, shallow=False):
+        return member
+    return None
 
 
 def read_weights(path: Path) -> dict[str, Any]:

@@ -155,6 +155,40 @@ def test_solve_takes_a_refine_step_and_an_ensemble(task_dir, tmp_path, settings_
     assert "| node 5 | ensemble of nodes 4, 1 |" in log  # every member named, not only the first
 
 
+@pytest.mark.parametrize("threshold", [0.5, 0.3])
+def test_an_ensemble_whose_weights_all_fall_on_one_member_is_ranked_as_that_member(
+    task_dir, tmp_path, settings_factory, threshold
+):
+    """A blend is ranked by its holdout score, a recipe script by its pooled score: on a task whose holdout
+    rows were easier than its folds, a blend giving node 0 all the weight (its predictions node 0's) was
+    picked as the best with a better-looking score. Such a copy takes its member's score and is marked; a
+    blend whose submission differs is ranked by its own."""
+
+    class OneMember(ScriptedRoles):
+        def code_ensemble(self, ctx, plan, members):
+            weights = {f"node {m['id']}": float(i == 0) for i, m in enumerate(members)}
+            return saving(script(0.95, threshold=threshold)) + (
+                "import json\n"
+                f'json.dump({{"method": "caruana", "weights": {weights!r}}}, open("submission/ensemble.json", "w"))\n'
+            )
+
+    roles = OneMember(
+        {"draft": [saving(script(0.6)), saving(script(0.5, threshold=0.7))], "*": [script(0.55)]}
+    )
+    s = settings_factory(**{"search.steps": 3, "search.num_drafts": 2, "search.refine.outer": 0,
+                            "search.ensemble.rounds": 1, "search.ensemble.start_share": 0.5})  # fmt: skip
+    j = solve(task_dir, s, out=tmp_path / "run", roles=roles).journal
+    ens = j.nodes[-1]
+    assert ens.action == "ensemble" and ens.ensemble["weights"] == {"node 0": 1.0, "node 1": 0.0}
+    if threshold == 0.5:  # node 0's own submission
+        assert ens.no_effect and ens.ensemble["copy_of"] == "0" and ens.metric.value == 0.6
+        assert j.best_node is j.get("0")
+        assert "weights all on node 0: a copy of it" in (tmp_path / "run" / "report.html").read_text()
+    else:
+        assert not ens.no_effect and "copy_of" not in ens.ensemble and ens.metric.value == 0.95
+        assert j.best_node is ens
+
+
 def test_a_refine_attempt_that_changed_nothing_is_a_copy_never_improved(task_dir, tmp_path, settings_factory):
     """An attempt whose rewrite gives the parent's own predictions and score is marked as changing nothing and
     is never improved (its improves would repeat the parent's: arrests at 600 s ran six such)."""
