@@ -232,7 +232,31 @@ def _analyze(task: Task) -> DataAnalysis:
         if note := split_note(train, test, skip, targets):
             da.notes.append(note)
         da.notes.extend(side_notes(task, train, set(targets)))
+    if train is not None and (note := text_file_note(task, train, da.id_column)):
+        da.notes.append(note)
     return da
+
+
+def text_file_note(task: Task, train: pd.DataFrame, id_col: str | None) -> str | None:
+    """Where each row's text is when the task gives it as a file per row (automind.recipes.profile.text_files),
+    so a planner reads the files: the tables alone hold no text to learn from."""
+    from automind.errors import RoleError
+    from automind.recipes.profile import text_files
+
+    try:
+        found = text_files(task, train, id_col)
+    except (RoleError, OSError):
+        return None
+    if found is None:
+        return None
+    train_dir, test_dir = (found[k].removeprefix("./input/") for k in ("train", "test"))
+    has_test = any(p.is_file() for p in task.test_paths)
+    return (
+        f"each row's text is a file named by its {id_col}: {train_dir}/<{id_col}>.txt for the training rows, "
+        f"{test_dir}/<{id_col}>.txt for the test rows"
+        + ("" if has_test else f" (no test table: the test rows are the sample submission's {id_col} values)")
+        + "; read them into a text column"
+    )
 
 
 def side_notes(task: Task, train: pd.DataFrame, targets: set[str]) -> list[str]:

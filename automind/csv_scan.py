@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 TABULAR = {".csv": ",", ".tsv": "\t"}  # the separator each tabular suffix promises
+# A suffix that promises no separator: such a file is a table when its first lines split alike (`separator`).
+PLAIN_TEXT = ".txt"
+SNIFF_LINES = 5
 COMPRESSED = (".gz", ".zip", ".bz2", ".xz")  # a table's suffix may be followed by one of these (pandas' own)
 # The encodings a task's text table is tried in, first that decodes the whole file wins: UTF-8; then Windows'
 # Western European code page (what a spreadsheet on Windows saves; it names the bytes 0x80-0x9f that latin-1
@@ -151,7 +154,9 @@ def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> 
             f".gz, .zip, .bz2, .xz), .parquet or .json: {kind[1]} into public/ and list it in task.yaml "
             "(train_files/test_files)"
         )
-    sep = TABULAR.get(fmt)
+    sep = TABULAR.get(fmt) or (
+        _split_alike(_head_text(head).splitlines(keepends=True)) if fmt == PLAIN_TEXT else None
+    )
     guess = looks_separated_by(_first_row(head, sep), sep) if sep else None
     if guess is None:
         return (
@@ -202,8 +207,40 @@ def _padded_names(path: Path, head: bytes, sep: str) -> str | None:
 
 
 def default_separator(path: Path) -> str:
-    """The field separator a file's suffix promises: tab for .tsv (or .tsv.gz, ...), else the comma."""
-    return TABULAR.get(table_suffix(path), ",")
+    """The field separator of a table: tab for .tsv (or .tsv.gz, ...), a .txt table's own, else the comma."""
+    return separator(path) or ","
+
+
+def separator(path: Path) -> str | None:
+    """The field separator of a delimited table: the one its suffix promises (.csv, .tsv, plain or
+    compressed); for a .txt file a tab or a comma when its first lines (SNIFF_LINES, at least two) split
+    into the same number (two or more) of fields by it, the tab first (train.txt of an older competition);
+    None otherwise (a .txt of prose, an essay, is no table). recipes/runtime.py read_table reads a .txt
+    table the same way."""
+    fmt = table_suffix(path)
+    if fmt in TABULAR:
+        return TABULAR[fmt]
+    if fmt != PLAIN_TEXT or not path.is_file():
+        return None
+    try:
+        with open_bytes(path) as f:
+            lines = [_head_text(f.readline(1 << 20)) for _ in range(SNIFF_LINES)]
+    except (OSError, ArchiveError):
+        return None
+    return _split_alike(lines)
+
+
+def _split_alike(lines: list[str]) -> str | None:
+    lines = lines[:SNIFF_LINES]
+    while lines and not lines[-1]:  # a file shorter than SNIFF_LINES: readline gives ""
+        lines.pop()
+    if len(lines) < 2:
+        return None
+    for sep in ("\t", ","):
+        widths = {len(next(csv.reader([line.rstrip("\r\n")], delimiter=sep), [])) for line in lines}
+        if len(widths) == 1 and widths.pop() >= 2:
+            return sep
+    return None
 
 
 def looks_separated_by(header: list[str], sep: str = ",") -> tuple[str, str] | None:

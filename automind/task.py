@@ -16,7 +16,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from automind.csv_scan import TABULAR, header_row, table_suffix
+from automind.csv_scan import header_row, separator, table_suffix
 
 ProblemType = Literal["binary", "multiclass", "multilabel", "regression", "other"]
 DATA_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl", ".txt", ".feather")
@@ -284,7 +284,7 @@ def test_partner(name: str) -> str:
 
 def _header(path: Path) -> list[str]:
     """A delimited table's column names, without reading its rows; [] for anything else."""
-    sep = TABULAR.get(table_suffix(path))
+    sep = separator(path)
     if sep is None or not path.is_file():
         return []
     try:

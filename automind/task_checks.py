@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from automind.csv_scan import (
-    TABULAR,
     first_undecodable,
     scan_csv_file,
+    separator,
     table_problem,
     table_suffix,
     text_encoding,
@@ -81,6 +81,12 @@ def _recipe_facts(task: Task, res: CheckResult) -> None:
         res.facts["side_tables"] = lines
     if prof.class_folders and (folders := class_folders(task)):
         res.facts["class_folders"] = _folder_counts(*folders)
+    if prof.text_files:
+        where = {k: prof.text_files[k].removeprefix("./input/") for k in ("train", "test")}
+        res.facts["text_files"] = (
+            f"each row's text read from {where['train']}/<{prof.id}>.txt and {where['test']}/<{prof.id}>.txt"
+            + (" (the test rows are the sample submission's ids)" if prof.test == prof.sample else "")
+        )
 
 
 def _folder_counts(train_dir: Path, test_dir: Path) -> str:
@@ -121,7 +127,8 @@ def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
         return None
     if suffix == ".parquet":
         return _parquet_columns(path, res)
-    if suffix not in TABULAR:
+    sep = separator(path)
+    if sep is None:
         return None
 
     errors = "strict"
@@ -136,7 +143,7 @@ def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
         )
         errors = "replace"
     try:
-        bad = scan_csv_file(path, TABULAR[suffix], "utf-8", errors)
+        bad = scan_csv_file(path, sep, "utf-8", errors)
     except (csv.Error, ValueError) as e:
         res.problems.append(f"{path}: cannot be read as a table ({e}).")
         return None
@@ -175,7 +182,7 @@ def _read_column(path: Path, column: str) -> Any:
 
     if table_suffix(path) == ".parquet":
         return pd.read_parquet(path, columns=[column])[column]
-    sep = TABULAR[table_suffix(path)]
+    sep = separator(path)
     return pd.read_csv(path, usecols=[column], sep=sep, encoding_errors="replace", low_memory=False)[column]
 
 

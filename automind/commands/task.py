@@ -188,9 +188,9 @@ def register(app: typer.Typer) -> None:
 
 def _rows(path: Path) -> str:
     """Records, not lines: a quoted field may hold line breaks (free text), which a line count adds as rows."""
-    from automind.csv_scan import TABULAR, ArchiveError, scan_csv_file, table_suffix
+    from automind.csv_scan import ArchiveError, scan_csv_file, separator
 
-    sep = TABULAR.get(table_suffix(path))
+    sep = separator(path)
     if sep is None:
         return "-"
     try:
@@ -235,6 +235,8 @@ def _summary(path: Path, task=None, facts: dict | None = None) -> None:
         info.add_row("side table", line)
     if facts and "class_folders" in facts:
         info.add_row("class folders", facts["class_folders"])
+    if facts and "text_files" in facts:
+        info.add_row("text files", facts["text_files"])
     for w in task.warnings:
         info.add_row("warning", w)
     console.print(info)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from automind.csv_scan import TABULAR, ArchiveError, header_row, open_bytes, table_suffix
+from automind.csv_scan import ArchiveError, header_row, open_bytes, separator
 
 if TYPE_CHECKING:
     from automind.env.reward import Reward
@@ -94,7 +94,7 @@ class PublicInfo:
 
 
 def _rows(path: Path) -> int | None:
-    if table_suffix(path) not in TABULAR or path.stat().st_size > COUNT_ROWS_BELOW:
+    if separator(path) is None or path.stat().st_size > COUNT_ROWS_BELOW:
         return None
     try:
         with open_bytes(path) as f:
@@ -108,9 +108,9 @@ def _describe(p: Path) -> PublicFile:
         inner = [q for q in p.rglob("*") if q.is_file()]
         return PublicFile(f"input/{p.name}/", sum(q.stat().st_size for q in inner), files=len(inner))
     cols: tuple[str, ...] = ()
-    if table_suffix(p) in TABULAR:  # plain or compressed
+    if sep := separator(p):  # plain or compressed
         try:
-            cols = tuple(c.strip() for c in header_row(p, TABULAR[table_suffix(p)]))
+            cols = tuple(c.strip() for c in header_row(p, sep))
         except (OSError, ArchiveError):
             cols = ()
     return PublicFile(f"input/{p.name}", p.stat().st_size, rows=_rows(p), columns=cols)

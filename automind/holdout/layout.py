@@ -59,11 +59,12 @@ def _one_csv(paths: list[Path], what: str, task: Task) -> Path:
     p = paths[0]
     if not p.is_file():
         raise HoldoutUnavailable(f"{names[0]} is a folder; the holdout splits one CSV table of rows")
-    from automind.csv_scan import TABULAR, table_suffix
+    from automind.csv_scan import separator, table_suffix
 
-    if table_suffix(p) not in TABULAR:  # plain or compressed: the view is written the same way
+    if separator(p) is None:  # plain or compressed: the view is written the same way
         raise HoldoutUnavailable(
-            f"{names[0]}: only CSV and TSV tables can be split (found {table_suffix(p) or 'no suffix'})"
+            f"{names[0]}: only delimited tables (CSV, TSV, a .txt table) can be split (found "
+            f"{table_suffix(p) or 'no suffix'})"
         )
     return p
 

@@ -160,7 +160,7 @@ def build_holdout(
 
     # each view file in its source's encoding: a script reads the view in the search and the task's own files
     # in the final refit, the same way both times
-    coded = {name: {"encoding": df.attrs.get("encoding", "utf-8"), "sep": default_separator(Path(file))}
+    coded = {name: {"encoding": df.attrs.get("encoding", "utf-8"), "sep": default_separator(task.public_dir / file)}
              for name, df, file in (("train", train, layout.train), ("test", test, layout.test),
                                     ("sample", sample, layout.sample))}  # fmt: skip
     shutil.rmtree(root, ignore_errors=True)

@@ -12,9 +12,9 @@ import importlib.util
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
-from automind.csv_scan import table_suffix
+from automind.csv_scan import default_separator, separator, table_suffix
 from automind.errors import RoleError
 from automind.task import Task, test_partner
 
@@ -64,6 +64,7 @@ class Profile:
     train_parts: list[str] = field(default_factory=list)  # more training tables with train's columns
     test_parts: list[str] = field(default_factory=list)  # more test tables with test's columns
     class_folders: bool = False  # no tables: train/<class>/<image> and test/<image> (runtime.folder_tables)
+    text_files: dict[str, str] | None = None  # each row's text in <folder>/<id>.txt (runtime.file_texts)
 
     @property
     def primary(self) -> str:
@@ -101,6 +102,7 @@ class Profile:
             **({"train_parts": list(self.train_parts)} if self.train_parts else {}),
             **({"test_parts": list(self.test_parts)} if self.test_parts else {}),
             **({"class_folders": True} if self.class_folders else {}),
+            **({"text_files": dict(self.text_files)} if self.text_files else {}),
         }
 
 
@@ -108,15 +110,29 @@ def _rel(task: Task, path: Path) -> str:
     return "./input/" + path.relative_to(task.public_dir).as_posix()
 
 
-def _first_table(paths: list[Path], what: str, task: Task) -> Path:
+def is_table(path: Path) -> bool:
+    """A file the recipes read as a table: by its suffix (TABLE_SUFFIXES), or a .txt whose lines split alike
+    (automind.csv_scan.separator)."""
+    return path.is_file() and (table_suffix(path) in TABLE_SUFFIXES or separator(path) is not None)
+
+
+@overload
+def _first_table(paths: list[Path], what: str, task: Task) -> Path: ...
+@overload
+def _first_table(paths: list[Path], what: str, task: Task, needed: bool) -> Path | None: ...
+def _first_table(paths: list[Path], what: str, task: Task, needed: bool = True) -> Path | None:
+    """The first table among `paths` (or inside a folder among them); a RoleError naming what was found
+    when there is none and one is `needed`."""
     for p in paths:
-        if p.is_file() and table_suffix(p) in TABLE_SUFFIXES:
+        if is_table(p):
             return p
     for p in paths:  # a folder named train/ may hold the table
         if p.is_dir():
             for q in sorted(p.iterdir()):
-                if q.is_file() and table_suffix(q) in TABLE_SUFFIXES:
+                if is_table(q):
                     return q
+    if not needed:
+        return None
     raise RoleError(
         f"recipes need a {what} table (csv/tsv, plain or compressed, parquet/json) in {task.public_dir}; found only "
         f"{[p.name for p in paths] or 'nothing'}. List it in task.yaml ({what}_files)."
@@ -141,7 +157,7 @@ def _read(path: Path, nrows: int | None = None, text: bool = False):
 
             return json_cells(pd.read_json(path, lines=name.endswith(".jsonl"),
                                            nrows=nrows if name.endswith(".jsonl") else None))  # fmt: skip
-        sep = "\t" if name.endswith(".tsv") else ","
+        sep = default_separator(path)
         if text:
             return read_csv(path, sep=sep, nrows=nrows, dtype=str, keep_default_na=False)
         return read_csv(path, sep=sep, nrows=nrows, low_memory=False)
@@ -329,7 +345,7 @@ def _pairs(task: Task, columns: list[str], test_path: Path, left: dict[str, str]
     own details, the scripts joining both halves as a side table (`runtime.stack_tables`). A training table
     without one is left out, named in `left`: its columns would be missing from every test row. Tables with
     the main table's `columns` (or the main test table's) hold more rows (`_parts`), not details."""
-    main = next((p for p in task.train_paths if p.is_file() and table_suffix(p) in TABLE_SUFFIXES), None)
+    main = next((p for p in task.train_paths if is_table(p)), None)
     if main is None:
         return []
     parts = {
@@ -339,7 +355,7 @@ def _pairs(task: Task, columns: list[str], test_path: Path, left: dict[str, str]
     tests = {p.name.lower(): p for p in task.test_paths if p != test_path and p not in parts}
     found = []
     for p in task.train_paths:
-        if p == main or p in parts or not p.is_file() or table_suffix(p) not in TABLE_SUFFIXES:
+        if p == main or p in parts or not is_table(p):
             continue
         partner = tests.get(test_partner(p.name))
         if partner is None:
@@ -372,8 +388,9 @@ def _side_candidates(task: Task) -> tuple[list[Path], dict[str, str]]:
         dirs.sort()
         if len(folder.relative_to(task.public_dir).parts) >= SIDE_DEPTH:
             dirs.clear()
-        tables = [folder / f for f in sorted(files) if table_suffix(folder / f) in TABLE_SUFFIXES
-                  and (folder / f).resolve() not in given]  # fmt: skip
+        tables = [
+            folder / f for f in sorted(files) if is_table(folder / f) and (folder / f).resolve() not in given
+        ]
         if folder != task.public_dir and len(tables) > SIDE_MAX_TABLES:
             rel = folder.relative_to(task.public_dir).as_posix()
             left[f"{rel}/"] = (
@@ -445,13 +462,20 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
     facts = facts or {}
     folders = class_folders(task)
     sample_cols = list(_read(task.sample_submission_path, 5).columns)
+    texts = None
     if folders is None:
         train_p = _first_table(task.train_paths, "train", task)
-        test_p = _first_table(task.test_paths, "test", task)
         train = _read(train_p, PROFILE_ROWS)
+        id_guess = task.spec.id_column or facts.get("id_column") or (sample_cols[0] if sample_cols else None)
+        texts = text_files(task, train, id_guess)
+        test_p = _first_table(task.test_paths, "test", task, texts is None) or task.sample_submission_path
         parts = _parts(task.train_paths, train_p, list(train.columns))
         test_cols = list(_read(test_p, 5).columns)
-        test_parts = _parts(task.test_paths, test_p, test_cols)
+        test_parts = (
+            _parts(task.test_paths, test_p, test_cols) if test_p != task.sample_submission_path else []
+        )
+        if texts is not None:
+            train, test_cols = _with_texts(task, train, test_p, test_cols, texts, id_guess)
     else:
         train_p, test_p = folders
         train, test_cols = _folder_frames(task, train_p, test_p, sample_cols)
@@ -581,6 +605,7 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         train_parts=[_rel(task, p) for p in parts],
         test_parts=[_rel(task, p) for p in test_parts],
         class_folders=folders is not None,
+        text_files=texts,
     )
 
 
@@ -618,13 +643,62 @@ def _folder_frames(task: Task, train_dir: Path, test_dir: Path, sample_cols: lis
     return train, list(test.columns)
 
 
+TEXT_FILE_SHARE = 0.9  # the share of ids (of the first TEXT_FILE_PROBE) a folder's .txt files must name
+TEXT_FILE_PROBE = 200
+
+
+def text_files(task: Task, train: Any, id_col: str | None) -> dict[str, str] | None:
+    """Where each row's text is when a task gives it as a file per row (Feedback Prize's train/<id>.txt and
+    test/<id>.txt beside a training table of ids and scores, often with no test table): a training folder
+    and a test folder among the task's files whose .txt names (or stems) give most ids of the training
+    table and of the sample submission; None for any other layout. The scripts read each file into a
+    text column (runtime.file_texts)."""
+    if id_col is None or id_col not in train.columns:
+        return None
+    sample_ids = _read(task.sample_submission_path, TEXT_FILE_PROBE, text=True).get(id_col)
+    if sample_ids is None:
+        return None
+    train_dir = _naming_folder([p for p in task.train_paths if p.is_dir()], train[id_col])
+    test_dir = _naming_folder([p for p in task.test_paths if p.is_dir()], sample_ids)
+    if train_dir is None or test_dir is None:
+        return None
+    column = next(c for c in ("text", "file_text", "file_text_") if c not in train.columns)
+    return {"train": _rel(task, train_dir), "test": _rel(task, test_dir), "column": column}
+
+
+def _naming_folder(folders: list[Path], ids: Any) -> Path | None:
+    from automind.recipes.runtime import text_index
+
+    keys = ids.dropna().astype(str).head(TEXT_FILE_PROBE)
+    for folder in folders:
+        index = text_index(folder)
+        if index and len(keys) and sum(k in index for k in keys) >= TEXT_FILE_SHARE * len(keys):
+            return folder
+    return None
+
+
+def _with_texts(task: Task, train: Any, test_p: Path, test_cols: list[str], texts: dict[str, str],
+                id_col: str | None) -> tuple[Any, list[str]]:  # fmt: skip
+    """The training rows with their text column, as the scripts build it, and the test columns with it (a
+    test table of ids, or the sample's ids when there is none)."""
+    from automind.recipes import runtime
+
+    base = task.public_dir
+    train = train.assign(
+        **{texts["column"]: runtime.file_texts(train[id_col], base / texts["train"].removeprefix("./input/"))}
+    )
+    if test_p == task.sample_submission_path:
+        test_cols = [id_col] if id_col else []
+    return train, [*test_cols, texts["column"]]
+
+
 def _parts(paths: list[Path], first: Path, columns: list[str]) -> list[Path]:
     """The task's other training (or test) tables with the first one's columns (the rows split over
     train_1.csv and train_2.csv): every script reads them all, in order. A table with other columns holds
     something else (train_identity.csv beside train_transaction.csv: `_pairs`) and is not read as rows."""
     parts = []
     for p in paths:
-        if p == first or not p.is_file() or table_suffix(p) not in TABLE_SUFFIXES:
+        if p == first or not is_table(p):
             continue
         try:
             if list(_read(p, 5).columns) == columns:

@@ -133,8 +133,8 @@ def read_table(path, as_written=()):
         return pd.read_parquet(path)
     if name.endswith((".json", ".jsonl")):
         return json_cells(pd.read_json(path, lines=name.endswith(".jsonl")))
-    kw = {"sep": "\t"} if name.endswith((".tsv", ".txt")) else {"low_memory": False}
-    kw["dtype"] = {c: str for c in as_written}
+    kw = {"sep": "\t"} if name.endswith(".tsv") or (name.endswith(".txt") and _tab_split(path)) else {}
+    kw.update(low_memory=False, dtype={c: str for c in as_written})
     for encoding in TEXT_ENCODINGS:
         try:
             df = pd.read_csv(path, encoding=encoding, **kw)
@@ -144,6 +144,11 @@ def read_table(path, as_written=()):
             log(f"{os.path.basename(path)} is not UTF-8: read as {encoding}")
         return df
     raise AssertionError("latin-1 decodes every byte")
+
+
+def _tab_split(path):
+    """Whether a .txt table's header splits by tabs (automind.csv_scan.separator: the tab, else the comma)."""
+    return len(pd.read_csv(path, sep="\t", nrows=0, encoding="latin-1").columns) >= 2
 
 
 def json_cells(df):
@@ -208,6 +213,12 @@ def load_data():
             read_table(CFG["test"]),
             read_table(CFG["sample"]),
         )
+    if CFG.get("text_files"):  # each row's text in <folder>/<id>.txt
+        if CFG["test"] == CFG["sample"]:  # no test table: the sample's ids are the test rows
+            test = test[[CFG["id"]]].copy()
+        files, column = CFG["text_files"], CFG["text_files"]["column"]
+        train[column] = file_texts(train[CFG["id"]], files["train"])
+        test[column] = file_texts(test[CFG["id"]], files["test"])
     if CFG.get("train_parts"):  # the training rows split over several files with the same columns
         train = pd.concat([train, *(read_table(p, written) for p in CFG["train_parts"])], ignore_index=True)
         log(f"training rows read from {1 + len(CFG['train_parts'])} files: {len(train)} rows")
@@ -227,6 +238,36 @@ def load_data():
         )
     CFG["_fold_keys"] = fold_keys(train)
     return train, test, sample
+
+
+def text_index(folder):
+    """Every .txt file under `folder` by its name and its stem."""
+    found = {}
+    for root, _, files in os.walk(folder):
+        for f in sorted(files):
+            if f.lower().endswith(".txt"):
+                p = os.path.join(root, f)
+                found.setdefault(f, p)
+                found.setdefault(os.path.splitext(f)[0], p)
+    return found
+
+
+def file_texts(ids, folder):
+    """The text of each id's file in `folder` (<id>.txt, as Feedback Prize gave its essays), "" for an id
+    without one (logged); undecodable bytes replaced."""
+    index = text_index(folder)
+    texts = []
+    for k in pd.Series(ids).astype(str):
+        path = index.get(k)
+        if path is None:
+            texts.append("")
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            texts.append(f.read())
+    missing = sum(1 for k in pd.Series(ids).astype(str) if k not in index)
+    if missing:
+        log(f"{missing} of {len(texts)} ids have no text file in {folder}: their text is empty")
+    return pd.Series(texts, index=pd.Series(ids).index, dtype=object)
 
 
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".npy", ".pgm", ".ppm")

@@ -146,7 +146,7 @@ def test_colliding_ids_are_renamed_and_missing_test_ids_follow_positions(tmp_pat
     [
         ("tiny", "only 40 labelled training rows"),
         ("two_train", "2 training files"),
-        ("parquet", "only CSV and TSV tables"),
+        ("parquet", "only delimited tables"),
         ("rows", "one submission row per test row"),
         ("ranking", "scores rankings"),
     ],

@@ -483,3 +483,66 @@ def test_a_sample_id_naming_no_test_image_is_a_clear_error_and_task_check_warns_
         "the offline recipes cannot read this task: 1 of 30 sample submission ids name no image" in res.output
     )
     assert "class folders" not in res.output
+
+
+def _essays_task(root, test_table=False, n=400):
+    """Feedback Prize's layout: train.csv holds an id and a score, each essay is train/<id>.txt or
+    test/<id>.txt; the score follows the count of good words."""
+    rng = np.random.default_rng(11)
+    pub, priv = root / "public", root / "private"
+    for d in (pub / "train", pub / "test", priv):
+        d.mkdir(parents=True, exist_ok=True)
+    rows = {"train": [], "test": []}
+    for i in range(n):
+        good = int(rng.integers(0, 6))
+        words = ["because"] * good + list(rng.choice(["the", "school", "day", "we"], 12))
+        rng.shuffle(words)
+        role = "test" if i % 4 == 0 else "train"
+        (pub / role / f"E{i:05d}.txt").write_text(" ".join(words) + "\n\nThe end.\n")
+        rows[role].append({"essay_id": f"E{i:05d}", "score": float(good)})
+    pd.DataFrame(rows["train"]).to_csv(pub / "train.csv", index=False)
+    answers = pd.DataFrame(rows["test"])
+    answers.to_csv(priv / "answers.csv", index=False)
+    answers.assign(score=2.0).to_csv(pub / "sample_submission.csv", index=False)
+    if test_table:
+        answers[["essay_id"]].to_csv(pub / "test.csv", index=False)
+    (root / "description.md").write_text("# Essays\n\nScore each essay.\n")
+    (root / "task.yaml").write_text("name: essays\nmetric:\n  name: rmse\n")
+    return root
+
+
+@pytest.mark.parametrize("test_table", [False, True])
+def test_texts_given_as_a_file_per_row_are_read_into_a_text_column_and_solved(tmp_path, test_table):
+    """Feedback Prize's layout (train.csv of ids and scores, the essays as train/<id>.txt and test/<id>.txt,
+    often no test table) gave no valid submission: 'recipes need a test table'. Each row's text is read
+    from its file; the test rows are the sample's ids when no table lists them; task check and the data
+    analysis say so; the input files are left as they were."""
+    from typer.testing import CliRunner
+
+    from automind.analysis import analyze
+    from automind.cli import app
+
+    root = _essays_task(tmp_path / "essays", test_table)
+    before = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    prof = profile_task(Task.load(root))
+    assert prof.text_files == {"train": "./input/train", "test": "./input/test", "column": "text"}
+    assert prof.text_cols == ["text"] and prof.n_rows == 300
+    assert prof.test == ("./input/test.csv" if test_table else "./input/sample_submission.csv")
+    notes = " ".join(analyze(Task.load(root)).notes)
+    assert "train/<essay_id>.txt for the training rows" in notes
+    assert ("no test table" in notes) is not test_table
+    check = CliRunner().invoke(app, ["task", "check", str(root)], env={"COLUMNS": "300"})
+    assert check.exit_code == 0 and "each row's text read from train/<essay_id>.txt" in check.output
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    report = grade(Task.load(root), out / "submission.csv")
+    assert report.valid and report.score < 0.5  # the sample's constant: about 1.7
+    assert {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
+
+
+def test_a_text_folder_that_names_few_ids_is_not_read_as_the_rows_texts(tmp_path):
+    root = _essays_task(tmp_path / "essays", test_table=True)
+    for p in sorted((root / "public" / "train").iterdir())[:100]:  # a third of the training essays gone
+        p.unlink()
+    assert profile_task(Task.load(root)).text_files is None
