@@ -25,6 +25,7 @@ from automind.recipes.runtime import (  # noqa: F401 - the names the pasted sect
     log,
     np,
     report,
+    tune_class_scales,
     tune_threshold,
     write_submission,
 )
@@ -121,6 +122,7 @@ def finish_predictions(oof, test_pred, y, splits):
     """The post-processing every recipe script ends with, cross-fitted on out-of-fold predictions."""
     if CFG["kind"] == "label":
         oof, test_pred = tune_threshold(oof, test_pred, y, splits, CFG)
+        oof, test_pred = tune_class_scales(oof, test_pred, y, splits, CFG)
     if CFG["metric"] == "quadratic_weighted_kappa":
         oof, test_pred = decode_grades(oof, test_pred, y, splits, CFG)
     if CFG["problem"] == "regression":

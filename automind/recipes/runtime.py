@@ -2180,6 +2180,56 @@ def tune_threshold(oof, test_pred, y, splits, cfg):
     return new_oof, shift_to_threshold(test_pred, t)
 
 
+CLASS_SCALE_GRID = np.exp(np.linspace(-2.0, 2.0, 17))  # per-class factors tried, about 0.14 to 7.4
+CLASS_SCALE_MAX = 20  # more classes: only the inverse class shares are tried (each pass costs K * 17 scores)
+
+
+def best_class_scales(P, y):
+    """Per-class factors on the probabilities whose argmax maximises the (label) metric on these rows: the
+    better of none and the inverse class shares (the rule that maximises balanced accuracy for calibrated
+    probabilities), then two passes of one class at a time over CLASS_SCALE_GRID."""
+    k = P.shape[1]
+    share = np.bincount(np.asarray(y, dtype=int), minlength=k) / max(len(y), 1)
+    candidates = [np.ones(k), 1.0 / np.maximum(share, 1.0 / max(len(y), 1))]
+    scores = [fast_score(y, P * w) for w in candidates]
+    w = candidates[scores.index(_direction(scores))].copy()
+    best = fast_score(y, P * w)
+    if k > CLASS_SCALE_MAX:
+        return w
+    for _ in range(2):
+        for c in range(k):
+            base = w[c]
+            for f in CLASS_SCALE_GRID:
+                w[c] = base * f
+                score = fast_score(y, P * w)
+                if better(score, best):
+                    best, base = score, w[c]
+            w[c] = base
+    return w
+
+
+def scale_classes(P, w):
+    Q = np.asarray(P, dtype=float) * w
+    return Q / np.maximum(Q.sum(axis=1, keepdims=True), 1e-300)
+
+
+def tune_class_scales(oof, test_pred, y, splits, cfg):
+    """Per-class factors on the probabilities for a label metric over several classes (balanced accuracy,
+    macro F1: the most probable class under-predicts the rare ones), cross-fitted on the out-of-fold
+    probabilities; kept only when the cross-fitted score beats the plain argmax (for accuracy on calibrated
+    probabilities the argmax is already optimal). What tune_threshold is for two classes."""
+    if (cfg["problem"] != "multiclass" or cfg["kind"] != "label" or np.ndim(oof) != 2 or len(y) < 50
+            or cfg["metric"] == "quadratic_weighted_kappa"):  # fmt: skip
+        return oof, test_pred
+    new_oof, w = cross_fit(lambda P, yy: best_class_scales(P[0], yy), lambda w, P: scale_classes(P[0], w),
+                           [oof], y, splits)  # fmt: skip
+    if not better(fast_score(y, new_oof), fast_score(y, oof)):
+        log("class scales: kept the most probable class (tuned scales do not help out of fold)")
+        return oof, test_pred
+    log("class scales " + ", ".join(f"{v:.2f}" for v in w) + " (was the most probable class)")
+    return new_oof, scale_classes(test_pred, w)
+
+
 def _qwk(y, labels, k):
     """Quadratic weighted kappa of class indices (the grader's value for labels in sorted order), numpy only:
     the cut-point search scores hundreds of candidates."""

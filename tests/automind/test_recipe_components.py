@@ -214,6 +214,41 @@ def test_threshold_tuning_is_cross_fitted_and_helps_a_label_metric():
     assert np.all(np.diff(test[np.argsort(p[:50])]) >= 0)  # a monotone shift: the ranking is kept
 
 
+def _calibrated_classes(rng, shares, n):
+    """Labels drawn from known class probabilities (a calibrated model's), the rare classes seldom the most
+    probable."""
+    k = len(shares)
+    logits = np.log(shares) + rng.normal(scale=1.2, size=(n, k))
+    P = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    y = np.array([rng.choice(k, p=row) for row in P])
+    return P, y
+
+
+def test_class_scales_are_cross_fitted_and_help_balanced_accuracy_not_accuracy():
+    """Balanced accuracy on five classes in shares 60/25/10/4/1 %: the most probable class scored 0.61 where
+    the inverse class shares gave 0.66 (bench shape balanced-accuracy). Per-class factors, fitted on the other
+    folds, raise the score on rows they were not fitted on; on accuracy with calibrated probabilities the
+    argmax is kept."""
+    from sklearn.metrics import balanced_accuracy_score
+
+    _cfg("balanced_accuracy", "multiclass", "label")
+    rt.CFG.update(classes=list(range(5)), n_classes=5)
+    rng = np.random.default_rng(5)
+    P, y = _calibrated_classes(rng, [0.6, 0.25, 0.1, 0.04, 0.01], 3000)
+    splits = rt.kfold(y, rt.CFG, 5)
+    oof, test = rt.tune_class_scales(P, P[:100], y, splits, rt.CFG)
+    before = balanced_accuracy_score(y, P.argmax(axis=1))
+    after = balanced_accuracy_score(y, oof.argmax(axis=1))
+    assert after > before + 0.05
+    assert np.allclose(test.sum(axis=1), 1) and not np.array_equal(
+        test.argmax(axis=1), P[:100].argmax(axis=1)
+    )
+    _cfg("accuracy", "multiclass", "label")
+    rt.CFG.update(classes=list(range(5)), n_classes=5)
+    oof, test = rt.tune_class_scales(P, P[:100], y, splits, rt.CFG)
+    assert oof is P and test is not None and np.array_equal(test, P[:100])
+
+
 def test_grades_scored_by_qwk_are_cut_from_the_expected_grade_cross_fitted():
     """Five ordered grades whose class probabilities lean to the common grades (as a model's do): the expected
     grade cut at tuned points scores a higher QWK than the most probable class, on rows the cuts were not
