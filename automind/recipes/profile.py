@@ -12,7 +12,7 @@ import importlib.util
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 from automind.csv_scan import default_separator, separator, table_suffix
 from automind.errors import RoleError
@@ -116,13 +116,9 @@ def is_table(path: Path) -> bool:
     return path.is_file() and (table_suffix(path) in TABLE_SUFFIXES or separator(path) is not None)
 
 
-@overload
-def _first_table(paths: list[Path], what: str, task: Task) -> Path: ...
-@overload
-def _first_table(paths: list[Path], what: str, task: Task, needed: bool) -> Path | None: ...
-def _first_table(paths: list[Path], what: str, task: Task, needed: bool = True) -> Path | None:
+def _first_table(paths: list[Path], what: str, task: Task) -> Path:
     """The first table among `paths` (or inside a folder among them); a RoleError naming what was found
-    when there is none and one is `needed`."""
+    when there is none."""
     for p in paths:
         if is_table(p):
             return p
@@ -131,8 +127,6 @@ def _first_table(paths: list[Path], what: str, task: Task, needed: bool = True) 
             for q in sorted(p.iterdir()):
                 if is_table(q):
                     return q
-    if not needed:
-        return None
     raise RoleError(
         f"recipes need a {what} table (csv/tsv, plain or compressed, parquet/json) in {task.public_dir}; found only "
         f"{[p.name for p in paths] or 'nothing'}. List it in task.yaml ({what}_files)."
@@ -468,7 +462,10 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         train = _read(train_p, PROFILE_ROWS)
         id_guess = task.spec.id_column or facts.get("id_column") or (sample_cols[0] if sample_cols else None)
         texts = text_files(task, train, id_guess)
-        test_p = _first_table(task.test_paths, "test", task, texts is None) or task.sample_submission_path
+        if texts is None:
+            test_p = _first_table(task.test_paths, "test", task)
+        else:  # a table of test ids beside the text folder, else the sample's ids (never a file of text)
+            test_p = next((p for p in task.test_paths if is_table(p)), task.sample_submission_path)
         parts = _parts(task.train_paths, train_p, list(train.columns))
         test_cols = list(_read(test_p, 5).columns)
         test_parts = (
