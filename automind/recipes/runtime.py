@@ -255,19 +255,17 @@ def text_index(folder):
 def file_texts(ids, folder):
     """The text of each id's file in `folder` (<id>.txt, as Feedback Prize gave its essays), "" for an id
     without one (logged); undecodable bytes replaced."""
-    index = text_index(folder)
+    index, keys = text_index(folder), pd.Series(ids).astype(str)
     texts = []
-    for k in pd.Series(ids).astype(str):
-        path = index.get(k)
-        if path is None:
+    for k in keys:
+        if k not in index:
             texts.append("")
             continue
-        with open(path, encoding="utf-8", errors="replace") as f:
+        with open(index[k], encoding="utf-8", errors="replace") as f:
             texts.append(f.read())
-    missing = sum(1 for k in pd.Series(ids).astype(str) if k not in index)
-    if missing:
+    if missing := int((~keys.isin(list(index))).sum()):
         log(f"{missing} of {len(texts)} ids have no text file in {folder}: their text is empty")
-    return pd.Series(texts, index=pd.Series(ids).index, dtype=object)
+    return pd.Series(texts, index=keys.index, dtype=object)
 
 
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".npy", ".pgm", ".ppm")

@@ -225,9 +225,9 @@ def _write(path: Path, sep: str, rows: int = 60) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("name", "sep", "said"), [("data.csv", ";", "';'"), ("data.txt", "\t", "tabs")])
+@pytest.mark.parametrize(("name", "sep", "said"), [("data.csv", ";", "';'"), ("data.txt", "|", "'|'")])
 def test_a_file_with_another_separator_is_named_and_nothing_written(tmp_path, folder_state, name, sep, said):
-    """Read with commas, a ';' or tab file is one column: the error names the separator and the flag."""
+    """Read with commas, a ';' or '|' file is one column: the error names the separator and the flag."""
     data = _write(tmp_path / name, sep)
     before = folder_state(tmp_path)
     r = _prepare(data, tmp_path / "task")
@@ -242,8 +242,10 @@ def test_a_file_with_another_separator_is_named_and_nothing_written(tmp_path, fo
     assert set(train["b"]) == {"x,y"}  # a comma inside a field of a ';' or tab file stays in the value
 
 
-def test_a_tsv_file_is_read_with_tabs(tmp_path):
-    data = _write(tmp_path / "data.tsv", "\t")
+@pytest.mark.parametrize("name", ["data.tsv", "data.txt"])
+def test_a_tsv_file_is_read_with_tabs(tmp_path, name):
+    """A .tsv, and a .txt whose lines split alike by tabs (automind.csv_scan.separator), need no --sep."""
+    data = _write(tmp_path / name, "\t")
     r = _prepare(data, tmp_path / "task")
     assert r.exit_code == 0, r.output
     assert set(pd.read_csv(tmp_path / "task/public/train.csv")["label"]) == {"p", "q"}
