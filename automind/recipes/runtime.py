@@ -2053,6 +2053,8 @@ def fast_score(y, pred):
             p = np.stack([1 - p, p], axis=1)
         p = p / p.sum(axis=1, keepdims=True)
         return float(-np.mean(np.log(p[np.arange(len(y)), np.asarray(y, dtype=int)])))
+    if name in CONFUSION_METRICS and problem == "multiclass" and pred.ndim == 2:
+        return _confusion_score(name, np.asarray(y, dtype=int), pred.argmax(axis=1), pred.shape[1])
     if CFG["kind"] == "ranking" and problem in ("binary", "multiclass"):  # one true label per row
         p = np.stack([1 - pred, pred], axis=1) if pred.ndim == 1 else pred
         k = int(metric_params().get("k", 5))
@@ -2069,6 +2071,24 @@ def fast_score(y, pred):
             d = np.log1p(np.asarray(y, dtype=float)) - np.log1p(pred)
             return float(np.sqrt(np.mean(d**2)))
     return metric_score(y, pred)
+
+
+CONFUSION_METRICS = ("balanced_accuracy", "f1_macro", "f1_weighted")
+
+
+def _confusion_score(name, y, labels, k):
+    """Balanced accuracy or macro/weighted F1 of class indices from their confusion counts, as scikit-learn
+    computes them (recall over the classes present; F1 over the classes present or predicted, 0 where it is
+    undefined): the class-scale search scores thousands of candidates."""
+    counts = np.bincount(y * k + labels, minlength=k * k).reshape(k, k).astype(float)
+    hits, support, predicted = np.diag(counts), counts.sum(axis=1), counts.sum(axis=0)
+    if name == "balanced_accuracy":
+        return float(np.mean(hits[support > 0] / support[support > 0]))
+    both = support + predicted
+    f1 = np.where(both > 0, 2 * hits / np.maximum(both, 1), 0.0)
+    if name == "f1_macro":
+        return float(f1[both > 0].mean())
+    return float((f1 * support).sum() / support.sum())
 
 
 def _direction(scores):
@@ -2180,6 +2200,7 @@ def tune_threshold(oof, test_pred, y, splits, cfg):
 
 CLASS_SCALE_GRID = np.exp(np.linspace(-2.0, 2.0, 17))  # per-class factors tried, about 0.14 to 7.4
 CLASS_SCALE_MAX = 20  # more classes: only the inverse class shares are tried (each pass costs K * 17 scores)
+CLASS_SCALE_ROWS = 20_000  # the factors are fitted on at most this many rows (a seeded share)
 
 
 def best_class_scales(P, y):
@@ -2187,6 +2208,9 @@ def best_class_scales(P, y):
     better of none and the inverse class shares (the rule that maximises balanced accuracy for calibrated
     probabilities), then two passes of one class at a time over CLASS_SCALE_GRID."""
     k = P.shape[1]
+    if len(y) > CLASS_SCALE_ROWS:  # a seeded share of the rows: the factors need not see every one
+        keep = np.sort(np.random.default_rng(0).choice(len(y), CLASS_SCALE_ROWS, replace=False))
+        P, y = P[keep], np.asarray(y)[keep]
     share = np.bincount(np.asarray(y, dtype=int), minlength=k) / max(len(y), 1)
     candidates = [np.ones(k), 1.0 / np.maximum(share, 1.0 / max(len(y), 1))]
     scores = [fast_score(y, P * w) for w in candidates]

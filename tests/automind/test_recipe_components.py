@@ -332,15 +332,19 @@ def test_ordered_grades_scored_by_qwk_add_a_booster_on_the_grade_index(roles):
 @pytest.mark.parametrize(
     "metric, problem",
     [("roc_auc", "binary"), ("accuracy", "binary"), ("log_loss", "binary"), ("rmse", "regression"),
-     ("mae", "regression"), ("rmsle", "regression")],
+     ("mae", "regression"), ("rmsle", "regression"), ("balanced_accuracy", "multiclass"),
+     ("f1_macro", "multiclass"), ("f1_weighted", "multiclass")],
 )  # fmt: skip
 def test_fast_score_equals_the_task_metric(metric, problem):
-    _cfg(
-        metric,
-        problem,
-        "label" if metric == "accuracy" else ("value" if problem == "regression" else "proba"),
-    )
+    labels = ("accuracy", "balanced_accuracy", "f1_macro", "f1_weighted")
+    _cfg(metric, problem, "label" if metric in labels else ("value" if problem == "regression" else "proba"))
     rng = np.random.default_rng(3)
+    if problem == "multiclass":  # class 4 never true, class 3 rarely predicted
+        rt.CFG.update(classes=list(range(5)), n_classes=5)
+        y, p = rng.integers(0, 4, 300), rng.dirichlet(np.ones(5), 300) * [1, 1, 1, 0.3, 1]
+        for shown in (p, p[:, [0, 1, 2, 3, 3]]):  # ... and then class 4 never predicted either
+            assert rt.fast_score(y, shown) == pytest.approx(rt.metric_score(y, shown), rel=1e-12)
+        return
     if problem == "binary":
         y, p = rng.integers(0, 2, 300), np.round(rng.random(300), 2)  # ties in the scores too
     else:

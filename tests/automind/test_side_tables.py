@@ -533,6 +533,8 @@ def test_texts_given_as_a_file_per_row_are_read_into_a_text_column_and_solved(tm
     assert ("no test table" in notes) is not test_table
     check = CliRunner().invoke(app, ["task", "check", str(root)], env={"COLUMNS": "300"})
     assert check.exit_code == 0 and "each row's text read from train/<essay_id>.txt" in check.output
+    if test_table:
+        return  # the solve below is the same with the test ids read from test.csv
     out = tmp_path / "run"
     res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output

@@ -183,6 +183,9 @@ def test_txt_tables_solve_end_to_end_with_the_holdout(tmp_path, sep):
     check = runner.invoke(app, ["task", "check", str(root)], env={"COLUMNS": "200"})
     assert check.exit_code == 0 and "offline recipes cannot" not in check.output, check.output
     assert re.search(r"train\.txt\s+│\s+[\d.]+ KB\s+│\s+320\s", check.output), check.output
+    assert rt.read_table(root / "public" / "train.txt").shape == (320, 4)
+    if sep == ",":
+        return  # the solve below reads the table the same way
     out = tmp_path / "run"
     res = runner.invoke(app, ["solve", str(root), "--llm", "none", "--steps", "2", "--out", str(out),
                               "--holdout", "on"])  # fmt: skip
