@@ -58,7 +58,7 @@ def _recipe_facts(task: Task, res: CheckResult) -> None:
     task. A task they cannot read is a warning (an LLM planner may still solve it), not silence: an offline
     solve would fail every draft with the same words."""
     from automind.errors import RoleError
-    from automind.recipes.profile import class_folders, profile_task
+    from automind.recipes.profile import profile_task
     from automind.recipes.runtime import key_name
 
     try:
@@ -79,7 +79,8 @@ def _recipe_facts(task: Task, res: CheckResult) -> None:
     lines += [f"{name}: not joined ({why})" for name, why in prof.side_left_out.items()]
     if lines:
         res.facts["side_tables"] = lines
-    if prof.class_folders and (folders := class_folders(task)):
+    if prof.class_folders:  # the profile's train and test are the two folders
+        folders = (task.public_dir / p.removeprefix("./input/") for p in (prof.train, prof.test))
         res.facts["class_folders"] = _folder_counts(*folders)
     if prof.text_files:
         where = {k: prof.text_files[k].removeprefix("./input/") for k in ("train", "test")}

@@ -313,8 +313,14 @@ class Agent:
             return False
         if node.reported_metric is None or node.reported_metric != p.reported_metric:
             return False
-        for name in ("holdout_predictions.csv", f"submission/{self.task.spec.submission_file}"):
-            mine, theirs = self.node_dir(node.id) / name, self.node_dir(p.id) / name
+        return self.same_files(
+            node, p, ("holdout_predictions.csv", f"submission/{self.task.spec.submission_file}")
+        )
+
+    def same_files(self, node: Node, other: Node, names: tuple[str, ...]) -> bool:
+        """Whether the first of `names` both nodes' folders hold is the same file, byte for byte."""
+        for name in names:
+            mine, theirs = self.node_dir(node.id) / name, self.node_dir(other.id) / name
             if mine.is_file() and theirs.is_file():
                 return filecmp.cmp(mine, theirs, shallow=False)
         return False

@@ -10,7 +10,6 @@ submission/ensemble.json ({"method", "weights": {member: weight}}) has its weigh
 
 from __future__ import annotations
 
-import filecmp
 import json
 from pathlib import Path
 from typing import Any
@@ -89,11 +88,9 @@ def copied_member(agent: Agent, node: Node, members: list[Node]) -> Node | None:
     member = next((m for m in members if m.id == used[0].removeprefix("node ")), None)
     if member is None or member.metric is None:
         return None
-    name = f"submission/{agent.task.spec.submission_file}"
-    mine, theirs = agent.node_dir(node.id) / name, agent.node_dir(member.id) / name
-    if mine.is_file() and theirs.is_file() and filecmp.cmp(mine, theirs, shallow=False):
-        return member
-    return None
+    return (
+        member if agent.same_files(node, member, (f"submission/{agent.task.spec.submission_file}",)) else None
+    )
 
 
 def read_weights(path: Path) -> dict[str, Any]:

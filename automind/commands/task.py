@@ -233,10 +233,9 @@ def _summary(path: Path, task=None, facts: dict | None = None) -> None:
         info.add_row("sample submission score", str(facts["sample_score"]))
     for line in (facts or {}).get("side_tables", []):
         info.add_row("side table", line)
-    if facts and "class_folders" in facts:
-        info.add_row("class folders", facts["class_folders"])
-    if facts and "text_files" in facts:
-        info.add_row("text files", facts["text_files"])
+    for key, label in (("class_folders", "class folders"), ("text_files", "text files")):
+        if facts and key in facts:
+            info.add_row(label, facts[key])
     for w in task.warnings:
         info.add_row("warning", w)
     console.print(info)
