@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from automind.csv_scan import looks_separated_by, read_csv
-from automind.metrics import Metric, UnknownMetricError, get_metric
+from automind.metrics import LOG_LOSSES, Metric, UnknownMetricError, get_metric
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -254,7 +254,7 @@ def validate_submission(task: Task | str | Path, path: str | Path) -> pd.DataFra
                 raise SubmissionError(
                     f"{path}: column '{c}' has infinite value(s) (ids {quote_values(bad)}). Write finite numbers."
                 )
-            if metric.name == "log_loss" and ((num < 0) | (num > 1)).any():
+            if metric.name in LOG_LOSSES and ((num < 0) | (num > 1)).any():
                 raise SubmissionError(
                     f"{path}: column '{c}' has values outside [0, 1]; log loss needs probabilities."
                 )
@@ -318,7 +318,7 @@ def _targets(
         return yt.iloc[:, 0].to_numpy(), yp.iloc[:, 0].to_numpy()
     y_true, y_pred = yt.to_numpy(), yp.to_numpy()
     one_hot = task.spec.problem_type != "multilabel" and bool((y_true.astype(float).sum(axis=1) == 1).all())
-    if metric.name == "log_loss" and one_hot:  # one-hot answers against per-class probabilities
+    if metric.name in LOG_LOSSES and one_hot:  # one-hot answers against per-class probabilities
         return np.argmax(y_true, axis=1), y_pred.astype(float)
     return y_true, y_pred
 

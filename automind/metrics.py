@@ -23,6 +23,7 @@ import numpy as np
 
 Kind = Literal["label", "proba", "value", "ranking"]
 KINDS: tuple[str, ...] = ("label", "proba", "value", "ranking")
+LOG_LOSSES: tuple[str, ...] = ("log_loss", "balanced_log_loss")  # probabilities only, scored per true class
 
 
 class UnknownMetricError(ValueError):
@@ -135,6 +136,34 @@ def log_loss(y_true, y_pred, eps: float = 1e-15, pos_label: Any = None) -> float
     p = p / p.sum(axis=1, keepdims=True)
     idx = yt.astype(int)
     return float(-np.mean(np.log(p[np.arange(len(idx)), idx])))
+
+
+def balanced_log_loss(y_true, y_pred, eps: float = 1e-15, pos_label: Any = None) -> float:
+    """Log loss with every class weighed alike: the mean over the classes present of each class's mean
+    -log p(true class) (ICR's metric; a rare class counts as much as a common one)."""
+    yt, yp = _arr(y_true), np.asarray(y_pred, dtype=float)
+    if yp.ndim == 1 or yp.shape[1] == 1:
+        p1 = np.clip(yp.reshape(-1), eps, 1 - eps)
+        yp, idx = np.stack([1 - p1, p1], axis=1), _binary(yt, pos_label).astype(int)
+    else:
+        idx = yt.astype(int)
+    p = np.clip(yp, eps, 1 - eps)
+    p = p / p.sum(axis=1, keepdims=True)
+    loss = -np.log(p[np.arange(len(idx)), idx])
+    return float(np.mean([loss[idx == c].mean() for c in np.unique(idx)]))
+
+
+def average_precision(y_true, y_pred, pos_label: Any = None) -> float:
+    """Area under the precision-recall curve as scikit-learn sums it (binary; the column mean for several
+    yes/no targets)."""
+    from sklearn.metrics import average_precision_score
+
+    yt, yp = _arr(y_true), np.asarray(y_pred, dtype=float)
+    if yt.ndim == 2:
+        return float(np.mean([average_precision_score(yt[:, j], yp[:, j]) for j in range(yt.shape[1])]))
+    if yp.ndim == 2:
+        yp = yp[:, 1]
+    return float(average_precision_score(_binary(yt, pos_label), yp))
 
 
 def f1(y_true, y_pred, average: str | None = None, pos_label: Any = None, beta: float = 1.0) -> float:
@@ -402,6 +431,10 @@ _add("mean_columnwise_log_loss", mean_columnwise_log_loss, True, "proba", "mean-
 _add("normalized_gini", normalized_gini, False, "proba", "gini", "normalized gini coefficient")
 _add("log_loss", log_loss, True, "proba", "logloss", "log-loss", "binary log loss", "cross entropy", "multi-class-log-loss",
      "multiclass log loss", "multiclassloss", "multi_logloss", "mlogloss", "binary_logloss", "categorical cross entropy")  # fmt: skip
+_add("balanced_log_loss", balanced_log_loss, True, "proba", "balanced log loss", "balanced logarithmic loss",
+     "balanced-log-loss", "class-balanced log loss")  # fmt: skip
+_add("average_precision", average_precision, False, "proba", "average precision", "average precision score",
+     "pr auc", "area under the precision-recall curve", "auprc", "average_precision_score")  # fmt: skip
 _add("f1", f1, False, "label", "f1 score", "fscore", "f1-score", "binary f1", "f-score", "f1_binary")
 _add("f1_macro", f1_macro, False, "label", "macro f1", "macro-f1-score", "mean f1", "macro-averaged f1")
 _add("f1_micro", f1_micro, False, "label", "micro f1", "micro-f1-score", "micro-averaged f1")

@@ -2142,6 +2142,172 @@ def _zip_codes(out: Path) -> None:
     prepare_task(df, out, "price", "rmse", name=out.name)
 
 
+def _pixels_string(out: Path) -> None:
+    """FER2013's layout: each 12x12 grey image as one 'pixels' cell of 144 space-separated numbers; three
+    classes by where a bright patch sits (top, middle, bottom); accuracy."""
+    rng = np.random.default_rng(145)
+    n = 3000
+    cls = rng.integers(0, 3, n)
+    img = rng.integers(0, 120, (n, 12, 12))
+    for i, c in enumerate(cls):
+        r, col = 1 + 4 * c + rng.integers(0, 2), rng.integers(0, 9)
+        img[i, r : r + 3, col : col + 3] += 120
+    pixels = [" ".join(map(str, v)) for v in img.reshape(n, -1)]
+    df = pd.DataFrame({"emotion": cls, "pixels": pixels})
+    prepare_task(df, out, "emotion", "accuracy", name=out.name)
+
+
+def _balanced_logloss(out: Path) -> None:
+    """ICR's layout: 600 subjects, 40 anonymised measurements with gaps and a two-level code 'EJ', a
+    condition in 17 % of them; balanced log loss (each class weighs half)."""
+    rng = np.random.default_rng(146)
+    n = 600
+    X = rng.lognormal(0, 0.6, size=(n, 40))
+    ej = rng.choice(["A", "B"], n, p=[0.35, 0.65])
+    z = 1.5 * np.log(X[:, 0]) - 1.2 * np.log(X[:, 3]) + 0.8 * (ej == "A") + rng.normal(0, 0.7, n) - 1.9
+    y = (z > 0).astype(int)
+    df = pd.DataFrame(X.round(4), columns=[f"m{i:02d}" for i in range(40)])
+    df = df.mask(rng.random(df.shape) < 0.03)
+    df.insert(20, "EJ", ej)
+    df["Class"] = y
+    prepare_task(df, out, "Class", "balanced_log_loss", name=out.name)
+
+
+def _average_precision(out: Path) -> None:
+    """Fraud among card payments, 3 % positives, amounts and hours and a merchant type; average precision
+    (the area under the precision-recall curve)."""
+    rng = np.random.default_rng(147)
+    n = 8000
+    amount = rng.lognormal(3.5, 1.0, n)
+    hour = rng.integers(0, 24, n)
+    merchant = rng.choice(["grocery", "fuel", "online", "travel", "cash"], n, p=[0.35, 0.2, 0.25, 0.1, 0.1])
+    X = rng.normal(size=(n, 6))
+    z = 0.9 * np.log(amount) + 1.2 * ((hour < 5) | (hour > 22)) + 1.0 * (merchant == "online") + X[:, 0] - 8.2
+    y = (z + rng.logistic(size=n) * 0.6 > 0).astype(int)
+    df = pd.DataFrame(X.round(3), columns=[f"v{i}" for i in range(6)])
+    df["amount"], df["hour"], df["merchant"], df["fraud"] = amount.round(2), hour, merchant, y
+    prepare_task(df, out, "fraud", "average_precision", name=out.name)
+
+
+def _clock_times(out: Path) -> None:
+    """Flights with a departure time written '07:45' and a planned duration written '01:30:00'; the delay in
+    minutes grows in the evening and with the duration; RMSE."""
+    rng = np.random.default_rng(148)
+    n = 5000
+    minute = rng.integers(5 * 60, 23 * 60, n)
+    dur = rng.integers(40, 400, n)
+    carrier = rng.choice(["AA", "BB", "CC", "DD"], n)
+    y = 4 + 12 * (minute > 17 * 60) + 0.03 * dur + 5 * (carrier == "CC") + rng.normal(0, 4, n)
+    df = pd.DataFrame({"carrier": carrier, "dep_time": [f"{m // 60:02d}:{m % 60:02d}" for m in minute],
+                       "planned": [f"{d // 60:02d}:{d % 60:02d}:00" for d in dur], "delay": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "delay", "rmse", name=out.name)
+
+
+def _point_strings(out: Path) -> None:
+    """Places given as one 'location' cell '(40.71280, -74.00600)', as city open-data portals write them; the
+    rent follows the district (a 3 x 3 grid of the area) and the rooms; RMSE."""
+    rng = np.random.default_rng(149)
+    n = 4000
+    lat, lon = rng.uniform(40.5, 40.9, n), rng.uniform(-74.2, -73.7, n)
+    cell = (np.floor((lat - 40.5) / 0.4 * 3) * 3 + np.floor((lon + 74.2) / 0.5 * 3)).astype(int)
+    level = rng.uniform(1000, 4000, 9)
+    rooms = rng.integers(1, 5, n)
+    rent = level[cell] + 400 * rooms + rng.normal(0, 150, n)
+    df = pd.DataFrame({"location": [f"({a:.5f}, {b:.5f})" for a, b in zip(lat, lon, strict=True)],
+                       "rooms": rooms, "rent": rent.round(0)})  # fmt: skip
+    prepare_task(df, out, "rent", "rmse", name=out.name)
+
+
+def _airbnb_listings(out: Path) -> None:
+    """Inside Airbnb's listings: flags written 't'/'f', a response rate '95%', amenities as a set in braces
+    '{Wifi,"Air conditioning",Kitchen}', a room type; the nightly price written '$1,234.00'; RMSLE."""
+    rng = np.random.default_rng(150)
+    n = 4000
+    amen = ["Wifi", "Kitchen", "Air conditioning", "Pool", "Washer", "Free parking", "Hot tub", "TV"]
+    has = rng.random((n, len(amen))) < 0.4
+    room = rng.choice(["Entire home/apt", "Private room", "Shared room"], n, p=[0.55, 0.4, 0.05])
+    guests = rng.integers(1, 9, n)
+    superhost = rng.random(n) < 0.3
+    rate = rng.integers(50, 101, n)
+    price = np.exp(3.6 + 0.12 * guests + 0.6 * (room == "Entire home/apt") - 0.5 * (room == "Shared room")
+                   + 0.35 * has[:, 3] + 0.25 * has[:, 6] + 0.1 * superhost + rng.normal(0, 0.15, n))  # fmt: skip
+    amen_txt = ["{" + ",".join(f'"{a}"' if " " in a else a for a, h in zip(amen, row, strict=True) if h) + "}"
+                for row in has]  # fmt: skip
+    df = pd.DataFrame({"host_is_superhost": np.where(superhost, "t", "f"), "host_response_rate": [f"{r}%" for r in rate],
+                       "room_type": room, "accommodates": guests, "amenities": amen_txt,
+                       "instant_bookable": rng.choice(["t", "f"], n), "price": price.round(2)})  # fmt: skip
+    prepare_task(df, out, "price", "rmsle", name=out.name)
+    train = pd.read_csv(out / "public" / "train.csv")
+    train["price"] = [f"${p:,.2f}" for p in train["price"]]
+    train.to_csv(out / "public" / "train.csv", index=False)
+
+
+def _percent_target(out: Path) -> None:
+    """A share between 0 and 1 (a party's vote share per district), a tenth of the districts at exactly 0 or
+    1 (uncontested), nine census numbers; RMSE."""
+    rng = np.random.default_rng(151)
+    n = 3000
+    X = rng.normal(size=(n, 9))
+    share = 1 / (1 + np.exp(-(1.2 * X[:, 0] - 0.8 * X[:, 1] + 0.5 * X[:, 2] * X[:, 3])))
+    share = np.clip(share + rng.normal(0, 0.04, n), 0, 1)
+    fixed = rng.random(n) < 0.1
+    share[fixed] = (X[fixed, 0] > 0).astype(float)
+    df = pd.DataFrame(X.round(3), columns=[f"c{i}" for i in range(9)])
+    df["share"] = share.round(4)
+    prepare_task(df, out, "share", "rmse", name=out.name)
+
+
+def _fold_column(out: Path) -> None:
+    """A training table shipped with a 'kfold' column 0-4 from someone's notebook (the test rows have none),
+    the rows grouped in blocks of ten by a device id; MAE."""
+    rng = np.random.default_rng(152)
+    n = 4000
+    dev = np.repeat(np.arange(n // 10), 10)
+    bias = rng.normal(0, 3, n // 10)[dev]
+    X = rng.normal(size=(n, 6))
+    y = 10 + 3 * X[:, 0] + 2 * np.abs(X[:, 1]) + bias + rng.normal(0, 1, n)
+    df = pd.DataFrame(X.round(3), columns=[f"s{i}" for i in range(6)])
+    df["device"] = [f"dev{d}" for d in dev]
+    df["reading"] = y.round(3)
+    prepare_task(df, out, "reading", "mae", name=out.name)
+    train = pd.read_csv(out / "public" / "train.csv")
+    train.insert(1, "kfold", np.arange(len(train)) % 5)
+    train.to_csv(out / "public" / "train.csv", index=False)
+
+
+def _date_parts(out: Path) -> None:
+    """Daily bike hires with the date split into 'year', 'month' and 'day' columns and no date column; a
+    trend, a summer peak, weekends lower; the last fifth of the days to predict; RMSE."""
+    rng = np.random.default_rng(153)
+    days = pd.date_range("2019-01-01", periods=1100, freq="D")
+    t = np.arange(len(days))
+    temp = 12 + 10 * np.sin(2 * np.pi * (days.dayofyear - 110) / 365) + rng.normal(0, 2, len(days))
+    y = 2000 + 1.5 * t + 80 * temp - 600 * (days.dayofweek >= 5) + rng.normal(0, 150, len(days))
+    df = pd.DataFrame({"year": days.year, "month": days.month, "day": days.day, "temp": temp.round(1),
+                       "hires": y.round(0), "_t": t})  # fmt: skip
+    prepare_task(df, out, "hires", "rmse", time_col="_t", name=out.name)
+    for part in ("train.csv", "test.csv"):
+        pd.read_csv(out / "public" / part).drop(columns="_t").to_csv(out / "public" / part, index=False)
+
+
+def _mercedes_r2(out: Path) -> None:
+    """Mercedes-Benz's layout: eight letter-coded columns X0-X8 (one constant) and 300 sparse 0/1 columns, a
+    test time in seconds with a few slow outliers; R2."""
+    rng = np.random.default_rng(154)
+    n = 4200
+    cats = {f"X{i}": rng.choice([f"{a}{b}" for a in "abcdefgh" for b in ("", "a")][: 4 + 2 * i], n)
+            for i in range(9) if i != 7}  # fmt: skip
+    cats["X4"] = np.full(n, "d")
+    B = (rng.random((n, 300)) < 0.1).astype(int)
+    x0 = pd.Series(cats["X0"]).astype("category").cat.codes.to_numpy()
+    y = 100 + 2.5 * (x0 % 5) + 6 * B[:, 10] - 4 * B[:, 42] * B[:, 43] + rng.normal(0, 2.5, n)
+    y[rng.random(n) < 0.005] += 60
+    df = pd.DataFrame(cats)
+    df = pd.concat([df, pd.DataFrame(B, columns=[f"X{i}" for i in range(10, 310)])], axis=1)
+    df.insert(0, "y", y.round(2))
+    prepare_task(df, out, "y", "r2", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -2356,6 +2522,22 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "month-names": ("months written 'Mar 2019', the last fifth to predict, RMSE", _month_names),
     "columnwise-mae": ("two targets on different scales, mean columnwise MAE", _columnwise_mae),
     "zip-codes": ("five-digit postcodes with a leading zero, price by region and area, RMSE", _zip_codes),
+    "pixels-string": (
+        "FER2013's 12x12 images as one cell of 144 numbers, 3 classes, accuracy",
+        _pixels_string,
+    ),
+    "balanced-logloss": ("ICR's 600 rows, 17 % positives, a code 'EJ', balanced log loss", _balanced_logloss),
+    "average-precision": ("card fraud, 3 % positives, average precision", _average_precision),
+    "clock-times": ("departures '07:45' and durations '01:30:00', RMSE", _clock_times),
+    "point-strings": ("places as one cell '(40.71280, -74.00600)', rent by district, RMSE", _point_strings),
+    "airbnb-listings": (
+        "'t'/'f' flags, '95%', amenities '{Wifi,\"Air conditioning\"}', a price '$1,234.00', RMSLE",
+        _airbnb_listings,
+    ),
+    "percent-target": ("a share in [0, 1], a tenth exactly 0 or 1, RMSE", _percent_target),
+    "fold-column": ("a training-only 'kfold' column, rows grouped by device, MAE", _fold_column),
+    "date-parts": ("the date as year/month/day columns, the last fifth of the days, RMSE", _date_parts),
+    "mercedes-r2": ("letter codes X0-X8 and 300 sparse 0/1 columns, R2", _mercedes_r2),
 }
 
 
