@@ -19,7 +19,15 @@ from pydantic import BaseModel, Field
 
 from automind.atomic import write_text
 from automind.csv_scan import open_bytes, table_suffix
-from automind.patterns import DATE_RE, ID_NAMES, is_free_text, text_words
+from automind.patterns import (
+    DATE_RE,
+    ID_NAMES,
+    NUMBER_SPLIT,
+    NUMBER_TRIM,
+    is_free_text,
+    is_number_list,
+    text_words,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -510,6 +518,15 @@ def _column(s: pd.Series, name: str) -> ColumnInfo:
         if _looks_datetime(text):
             kind = "datetime"
             summary = f"dates like {text.iloc[0]!r} .. {text.iloc[-1]!r}"
+        elif is_number_list(head[:2000]):
+            counts = {len(NUMBER_SPLIT.split(NUMBER_TRIM.sub("", x))) for x in head[:2000]}
+            kind = "numeric"
+            shape = (
+                f"{counts.pop()} numbers per row"
+                if len(counts) == 1
+                else f"{min(counts)}-{max(counts)} numbers"
+            )
+            summary = f"several numbers in each cell ({shape}, e.g. {_short(text.iloc[0], 40)!r}): split into numbers"
         elif is_free_text(head, round(unique * len(head) / len(text))):
             kind = "text"
             summary = (

@@ -30,6 +30,17 @@ TEXT_WORDS, TEXT_CHARS, TEXT_DISTINCT = 6, 50, 0.3
 # A web address (a scheme or a leading "www."): its words are the runs of letters and digits between the
 # dots, slashes and hyphens ("https://www.ft.com/2019/bank-rates" is seven words), as a text model reads it.
 JSON_LIST_RE = re.compile(r"^\s*\[.*\]\s*$", re.DOTALL)  # a list written as JSON: a bag of items
+# A cell holding several numbers: an image's pixels '0 12 255 ...', a point '(40.71, -74.00)' or
+# 'POINT (-74.0 40.7)', a vector '[0.1, 0.2, 0.3]'. Such a column is a row of numbers, not words: its values
+# are split into columns. recipes/runtime.py holds a copy; a test keeps the two the same.
+NUMBER_LIST_PATTERN = (
+    r"^\s*(?:[A-Za-z]+\s*)?[\[({]?\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+    r"(?:\s*[,;\s]\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)+\s*[\])}]?\s*$"
+)
+NUMBER_LIST_RE = re.compile(NUMBER_LIST_PATTERN)
+NUMBER_TRIM = re.compile(r"^\s*[A-Za-z]*\s*[\[({]?|[\])}]?\s*$")  # the word and brackets around the numbers
+NUMBER_SPLIT = re.compile(r"\s*[,;\s]\s*")  # what stands between them
+ONE_NUMBER_RE = re.compile(r"^\s*[\[({]?\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*[\])}]?\s*$")
 URL_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|www\.)\S+$", re.IGNORECASE)
 URL_WORD = re.compile(r"[^\W_]+")
 
@@ -42,12 +53,21 @@ def text_words(value: str) -> float:
     return len(value.split()) + len(UNSPACED.findall(value)) / 2
 
 
+def is_number_list(values: list[str]) -> bool:
+    """Whether a column's values (a sample, as text) are rows of numbers: every value holds numbers and at
+    least half hold several (NUMBER_LIST_RE; a sequence may be one number long). Pixels, points, vectors,
+    sequences: split into numbers, never read as words."""
+    lists = sum(bool(NUMBER_LIST_RE.match(v)) for v in values)
+    singles = sum(bool(ONE_NUMBER_RE.match(v)) for v in values)
+    return bool(values) and lists + singles == len(values) and 2 * lists >= len(values)
+
+
 def is_free_text(values: list[str], distinct: int) -> bool:
     """Whether a column's values (a sample of them, as text) are free text: many words or long on average
     (TEXT_WORDS, TEXT_CHARS) or lists written as JSON, and mostly distinct (`distinct` of them, at least
     TEXT_DISTINCT): titles and names stay categories. The data analysis and the recipes both ask this, so
     they name the same columns."""
-    if not values:
+    if not values or is_number_list(values):
         return False
     words = sum(map(text_words, values)) / len(values)
     chars = sum(map(len, values)) / len(values)

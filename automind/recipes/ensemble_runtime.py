@@ -13,6 +13,7 @@ from __future__ import annotations
 from automind.recipes.runtime import (  # noqa: F401 - the names the pasted sections provide
     CFG,
     Path,
+    balance_priors,
     blend,
     caruana_weights,
     clip_log_error,
@@ -123,6 +124,7 @@ def finish_predictions(oof, test_pred, y, splits):
     if CFG["kind"] == "label":
         oof, test_pred = tune_threshold(oof, test_pred, y, splits, CFG)
         oof, test_pred = tune_class_scales(oof, test_pred, y, splits, CFG)
+    oof, test_pred = balance_priors(oof, test_pred, y, splits, CFG)
     if CFG["metric"] == "quadratic_weighted_kappa":
         oof, test_pred = decode_grades(oof, test_pred, y, splits, CFG)
     if CFG["problem"] == "regression":

@@ -664,14 +664,80 @@ def _dates_like(s):
     return len(sample) >= 5 and sample.str.match(DATE_TEXT).mean() > 0.9
 
 
+# A date written over three columns: the name stems of its year, month and day (the rest of the three names
+# the same: 'year'/'month'/'day', 'sale_year'/'sale_month'/'sale_day', 'arrival_date_day_of_month').
+DATE_STEMS = {"year": ("year", "yr"), "month": ("month", "mon", "mo", "mnth"),
+              "day": ("day", "dom", "day_of_month", "dayofmonth")}  # fmt: skip
+MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _stem_columns(columns, stems):
+    """{(before, after): column} for the columns named before + stem + after (any case)."""
+    found = {}
+    for c in columns:
+        low = str(c).lower()
+        for stem in sorted(stems, key=len, reverse=True):
+            at = low.rfind(stem)
+            if at >= 0:
+                found.setdefault((low[:at], low[at + len(stem) :]), c)
+                break
+    return found
+
+
+def _month_numbers(values):
+    """Months as 1-12 from numbers or names ('Mar', 'March')."""
+    if pd.api.types.is_numeric_dtype(values):
+        return values
+    text = values.astype(str).str.strip().str[:3].str.lower()
+    return text.map({m: i + 1 for i, m in enumerate(MONTH_NAMES)}).where(values.notna())
+
+
+def split_dates(train, test):
+    """Dates written over a year, a month (a number or its name) and a day column (DATE_STEMS) gain the date's
+    epoch days and day of week: a weekday effect and a trend across months are out of reach of the parts.
+    Only when every filled row reads as a date of 1900-2099; the three columns stay (a month name becomes
+    its number)."""
+    cols = _feature_columns(train, test)
+    groups = {k: _stem_columns(cols, stems) for k, stems in DATE_STEMS.items()}
+    for key, year in groups["year"].items():
+        month, day = groups["month"].get(key), groups["day"].get(key)
+        if month is None or day is None or len({year, month, day}) < 3:
+            continue
+        both = pd.concat([train[[year, month, day]], test[[year, month, day]]])
+        filled = both.dropna()
+        if len(filled) < 5 or not pd.api.types.is_numeric_dtype(filled[year]):
+            continue
+        parts = {"year": filled[year], "month": _month_numbers(filled[month]), "day": filled[day]}
+        if (
+            not all(pd.api.types.is_numeric_dtype(v) for v in parts.values())
+            or not filled[year].between(1900, 2099).all()
+        ):
+            continue
+        if pd.to_datetime(pd.DataFrame(parts), errors="coerce").isna().any():
+            continue
+        before = key[0] if "date" in key[0] else key[0] + "date"
+        name = (before.rstrip("_ ") + key[1]).strip("_ ") or "date"
+        for df in (train, test):
+            df[month] = _month_numbers(df[month])
+            when = pd.to_datetime(
+                pd.DataFrame({"year": df[year], "month": df[month], "day": df[day]}), errors="coerce"
+            )
+            df[name + "_epoch"] = (when - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
+            df[name + "_dayofweek"] = when.dt.dayofweek
+        log(f"clean: '{year}', '{month}' and '{day}' are one date: added its epoch days and day of week")
+    return train, test
+
+
 def date_parts(train, test, cfg):
     """Text columns that parse as dates become epoch days (the time of day as their fraction), year, month,
     day and day of week, and hour and minute when the training column carries times of day: on an hourly
     table the hour is most of the signal (row-wise). A time written with its zone's offset
     ("2021-04-24T20:00:00+02:00") gives its epoch in UTC and its calendar parts as the local clock read
     them: people open shops and switch lights on by their own clock. Numbers that are Unix times or dates
-    written as numbers get their parts too (epoch_parts, number_dates). Dates that name only a month (every
-    training day the 1st) get no day or weekday: the weekday of a month's first day is noise to a model."""
+    written as numbers get their parts too (epoch_parts, number_dates), and so does a date written over
+    year, month and day columns (split_dates). Dates that name only a month (every training day the 1st) get
+    no day or weekday: the weekday of a month's first day is noise to a model."""
+    train, test = split_dates(train, test)
     for c in _feature_columns(train, test):
         if c in cfg.get("text_cols", []):
             continue
@@ -812,18 +878,41 @@ def unit_numbers(train, test, c, share, codes):
     return True
 
 
+CLOCK_TEXT = r"^(\d{1,3}):([0-5]\d)(?::([0-5]\d(?:\.\d+)?))?$"  # '07:45', '01:30:00', '36:15:00'
+
+
+def clock_numbers(train, test, c, share, codes):
+    """A text column of clock readings or durations ('07:45', '01:30:00'; CLOCK_TEXT) becomes minutes since
+    0:00 (the same `share` and placeholder `codes` rules as number_text): as text each reading is a level of
+    its own, and neither an evening nor a long flight can be told apart. True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    fits = values.str.match(CLOCK_TEXT)
+    if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
+        return False
+    for df in (train, test):
+        parts = df[c].astype(str).str.strip().where(df[c].notna()).str.extract(CLOCK_TEXT).astype(float)
+        df[c] = parts[0] * 60 + parts[1] + parts[2].fillna(0) / 60
+    log(f"clean: {c} read as minutes (clock readings or durations, e.g. {values.iloc[0]!r})")
+    return True
+
+
 def number_text(train, test, cfg, share=0.95, codes=5):
     """Text columns whose training values are numbers written with currency signs, thousands separators or
     percent signs become numbers, and so do numbers among a few placeholder codes ("?", "-", "n/a",
     "unknown": at most `codes` distinct non-numbers, the numbers a majority), which pandas leaves as text; a
     value that does not parse becomes missing (`share` of numbers allows any other text). When several codes
     fill the gaps, which one did is kept as a category of its own (`<column>_code`). Codes with leading
-    zeros ("00123") stay categories. Numbers written with their unit ("74 bhp") are read by unit_numbers."""
+    zeros ("00123") stay categories. Numbers written with their unit ("74 bhp") are read by unit_numbers,
+    clock readings and durations ("07:45", "01:30:00") by clock_numbers."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
         values = train[c].dropna().astype(str).str.strip()
-        if len(values) < 5 or unit_numbers(train, test, c, share, codes):
+        if (
+            len(values) < 5
+            or unit_numbers(train, test, c, share, codes)
+            or clock_numbers(train, test, c, share, codes)
+        ):
             continue
         fits = values.str.match(NUMBER_TEXT)
         others = values[~fits].nunique()
@@ -837,6 +926,78 @@ def number_text(train, test, cfg, share=0.95, codes=5):
                 df[c + "_code"] = text.where(~text.str.match(NUMBER_TEXT, na=False))
             df[c] = number_values(df[c])
         log(f"clean: {c} read as numbers (written as text, e.g. {values.iloc[0]!r})")
+    return train, test
+
+
+# automind.patterns.NUMBER_LIST_PATTERN (a test keeps the copy the same): pixels '0 12 255', a point
+# '(40.71, -74.00)' or 'POINT (-74.0 40.7)', a vector '[0.1, 0.2]'.
+NUMBER_LIST_TEXT = (
+    r"^\s*(?:[A-Za-z]+\s*)?[\[({]?\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+    r"(?:\s*[,;\s]\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)+\s*[\])}]?\s*$"
+)
+ONE_NUMBER_TEXT = r"^\s*[\[({]?\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*[\])}]?\s*$"
+LIST_COLUMNS = 4096  # a cell of at most this many numbers, the same count in every row, becomes columns
+LIST_SUMMARY = ("count", "mean", "std", "min", "max", "first", "last")  # what a cell of varying length gives
+
+
+NUMBER_TRIM_TEXT = r"^\s*[A-Za-z]*\s*[\[({]?|[\])}]?\s*$"  # the word and brackets around the numbers
+NUMBER_SPLIT_TEXT = r"\s*[,;\s]\s*"  # what stands between them
+
+
+def _number_rows(values):
+    """Each value's numbers (the word and brackets around them dropped) as an array of floats."""
+    inner = values.astype(str).str.replace(NUMBER_TRIM_TEXT, "", regex=True)
+    return [np.array(v, dtype=np.float32) for v in inner.str.split(NUMBER_SPLIT_TEXT, regex=True)]
+
+
+def number_lists(train, test, cfg):
+    """Text columns whose every training value holds numbers, at least half of them several
+    (NUMBER_LIST_TEXT: an image's pixels, a point, an embedding, a sequence), are rows of numbers: read as words they are noise. The same count in every row
+    (at most LIST_COLUMNS) gives one column per position (`<column>_0`, ...); counts that vary give a
+    summary per row (LIST_SUMMARY). A value that does not hold numbers becomes missing. Numbers written with
+    thousands separators ("1,234") are left to number_text."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]):
+            continue
+        values = train[c].dropna().astype(str)
+        head = values.head(2000)
+        lists, singles = head.str.match(NUMBER_LIST_TEXT), head.str.match(ONE_NUMBER_TEXT)
+        if (
+            len(values) < 5
+            or not (lists | singles).all()
+            or lists.mean() < 0.5
+            or head.str.match(NUMBER_TEXT).all()
+        ):
+            continue
+        rows = []
+        for df in (train, test):
+            text = df[c].astype(str)
+            ok = df[c].notna() & (text.str.match(NUMBER_LIST_TEXT) | text.str.match(ONE_NUMBER_TEXT))
+            rows.append((ok, _number_rows(df[c][ok])))
+        counts = {len(r) for _, found in rows for r in found}
+        frames = []
+        for df, (ok, found) in zip((train, test), rows, strict=True):
+            if len(counts) == 1 and next(iter(counts)) <= LIST_COLUMNS:
+                k = next(iter(counts))
+                block = np.full((len(df), k), np.nan, dtype=np.float32)
+                if found:
+                    block[ok.to_numpy()] = np.vstack(found)
+                cols = [f"{c}_{i}" for i in range(k)]
+            else:
+                stats = [[len(r), r.mean(), r.std(), r.min(), r.max(), r[0], r[-1]] if len(r) else [0] + [np.nan] * 6
+                         for r in found]  # fmt: skip
+                block = np.full((len(df), len(LIST_SUMMARY)), np.nan, dtype=np.float64)
+                if stats:
+                    block[ok.to_numpy()] = np.asarray(stats, dtype=np.float64)
+                cols = [f"{c}_{s}" for s in LIST_SUMMARY]
+            frames.append(
+                pd.concat([df.drop(columns=[c]), pd.DataFrame(block, columns=cols, index=df.index)], axis=1)
+            )
+        train, test = frames
+        shape = f"{next(iter(counts))} per row" if len(counts) == 1 else "varying counts, summarised"
+        log(
+            f"clean: {c} holds several numbers per row ({shape}; e.g. {values.iloc[0][:40]!r}): read as numbers"
+        )
     return train, test
 
 
@@ -2250,6 +2411,40 @@ def tune_class_scales(oof, test_pred, y, splits, cfg):
         return oof, test_pred
     log("class scales " + ", ".join(f"{v:.2f}" for v in w) + " (was the most probable class)")
     return new_oof, scale_classes(test_pred, w)
+
+
+PRIOR_POWERS = (0.0, 0.25, 0.5, 0.75, 1.0)  # how far the probabilities move toward equal class priors
+
+
+def _balanced(P, share, power):
+    Q = np.asarray(P, dtype=float) / np.maximum(share, 1e-12) ** power
+    return Q / np.maximum(Q.sum(axis=1, keepdims=True), 1e-300)
+
+
+def _best_prior_power(P, y, k, back):
+    share = np.bincount(np.asarray(y, dtype=int), minlength=k) / max(len(y), 1)
+    scores = [fast_score(y, back(_balanced(P, share, a))) for a in PRIOR_POWERS]
+    return share, PRIOR_POWERS[scores.index(_direction(scores))]
+
+
+def balance_priors(oof, test_pred, y, splits, cfg):
+    """Probabilities moved toward equal class priors for a log loss that weighs every class alike (ICR's
+    balanced log loss): its best prediction is each class's probability divided by its share of the rows,
+    renormalised. How far (PRIOR_POWERS, 1 = all the way) is chosen on the out-of-fold rows, cross-fitted,
+    and kept only when it beats the probabilities as they are: boosters on few rows are not calibrated."""
+    if cfg["metric"] != "balanced_log_loss" or cfg["problem"] not in ("binary", "multiclass") or len(y) < 50:
+        return oof, test_pred
+    flat = np.ndim(oof) == 1
+    wide = (lambda p: np.stack([1 - p, p], axis=1)) if flat else (lambda p: np.asarray(p, dtype=float))
+    back = (lambda q: q[:, 1]) if flat else (lambda q: q)
+    k = wide(oof).shape[1]
+    new_oof, (share, power) = cross_fit(lambda P, yy: _best_prior_power(P[0], yy, k, back),
+                                        lambda f, P: _balanced(P[0], *f), [wide(oof)], y, splits)  # fmt: skip
+    if power == 0.0 or not better(fast_score(y, back(new_oof)), fast_score(y, oof)):
+        log("class priors: kept the probabilities as they are (balancing does not help out of fold)")
+        return oof, test_pred
+    log(f"class priors: probabilities divided by the class shares to the power {power} (balanced log loss)")
+    return back(new_oof), back(_balanced(wide(test_pred), share, power))
 
 
 def _qwk(y, labels, k):

@@ -49,6 +49,13 @@ P_REG = Y_REG + rng.normal(0, 1, 200)
         ("spearman", Y_REG, P_REG, stats.spearmanr(Y_REG, P_REG).statistic),
         ("pearson", Y_REG, P_REG, stats.pearsonr(Y_REG, P_REG).statistic),
         ("normalized_gini", Y_BIN, P_BIN, 2 * skm.roc_auc_score(Y_BIN, P_BIN) - 1),
+        ("average precision", Y_BIN, P_BIN, skm.average_precision_score(Y_BIN, P_BIN)),
+        (
+            "balanced_log_loss",
+            Y_MC,
+            P_MC,
+            skm.log_loss(Y_MC, P_MC, sample_weight=1 / np.bincount(Y_MC)[Y_MC]),
+        ),
     ],
 )
 def test_matches_reference(name, y, p, expected):
@@ -92,6 +99,10 @@ def test_hand_computed_cases():
     # qwk rounds float ratings; binary log loss by hand
     assert get_metric("qwk")([1, 2, 3], [1.2, 2.4, 2.6]) == 1.0
     assert get_metric("log_loss")([1, 0], [0.8, 0.3]) == pytest.approx(-(math.log(0.8) + math.log(0.7)) / 2)
+    # balanced log loss (ICR): each class's mean -log p, then their mean; one positive among three rows
+    assert get_metric("balanced log loss")([0, 0, 1], [0.2, 0.4, 0.7]) == pytest.approx(
+        (-(math.log(0.8) + math.log(0.6)) / 2 - math.log(0.7)) / 2
+    )
     # edit distances: kitten->sitting 3, abc->abc 0; word jaccard {a b}&{b c} = 1/3, empty pair = 1
     assert get_metric("levenshtein-distance")(["kitten", "abc"], ["sitting", "abc"]) == 1.5
     assert get_metric("word-level-jaccard-score")(["a b", ""], ["B c", ""]) == pytest.approx((1 / 3 + 1) / 2)
