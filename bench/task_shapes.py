@@ -2308,6 +2308,182 @@ def _mercedes_r2(out: Path) -> None:
     prepare_task(df, out, "y", "r2", name=out.name)
 
 
+def _sensor_sequences(out: Path) -> None:
+    """A cell of 20-60 comma-separated sensor readings per row (lengths vary), three machine states by the
+    readings' level and their spikes; log loss."""
+    rng = np.random.default_rng(155)
+    n = 3000
+    state = rng.integers(0, 3, n)
+    cells = []
+    for s_ in state:
+        x = rng.normal(0.5 * (s_ == 1), 1.0, rng.integers(20, 61))
+        if s_ == 2:
+            x[rng.integers(0, len(x), 3)] += 6
+        cells.append(",".join(f"{v:.3f}" for v in x))
+    df = pd.DataFrame({"machine": rng.choice(["m1", "m2", "m3"], n), "signal": cells, "state": state})
+    prepare_task(df, out, "state", "log_loss", name=out.name)
+
+
+def _hotel_bookings(out: Path) -> None:
+    """Hotel bookings' arrival_date_year / arrival_date_month (a name) / arrival_date_day_of_month columns;
+    cancellations follow the lead time, the deposit type and the arrival's day of week; ROC AUC."""
+    rng = np.random.default_rng(156)
+    n = 6000
+    day = pd.Timestamp("2015-07-01") + pd.to_timedelta(rng.integers(0, 790, n), unit="D")
+    lead = rng.exponential(80, n).round()
+    deposit = rng.choice(["No Deposit", "Non Refund", "Refundable"], n, p=[0.8, 0.15, 0.05])
+    z = (
+        -2.0
+        + 0.01 * lead
+        + 2.0 * (deposit == "Non Refund")
+        + 1.2 * (day.dayofweek >= 4)
+        + rng.logistic(size=n)
+    )
+    df = pd.DataFrame({"hotel": rng.choice(["City Hotel", "Resort Hotel"], n), "lead_time": lead,
+                       "arrival_date_year": day.year, "arrival_date_month": day.strftime("%B"),
+                       "arrival_date_day_of_month": day.day, "adults": rng.integers(1, 4, n),
+                       "deposit_type": deposit, "is_canceled": (z > 0).astype(int)})  # fmt: skip
+    prepare_task(df, out, "is_canceled", "roc_auc", name=out.name)
+
+
+def _embedding_column(out: Path) -> None:
+    """A precomputed 16-number embedding per row written as a JSON list '[0.12, -0.3, ...]' beside a
+    category; the target follows three of the embedding's dimensions; RMSE."""
+    rng = np.random.default_rng(157)
+    n = 4000
+    E = rng.normal(size=(n, 16))
+    cat = rng.choice(["a", "b", "c"], n)
+    y = 2 * E[:, 0] - 1.5 * E[:, 5] + E[:, 9] ** 2 + (cat == "b") + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"embedding": ["[" + ", ".join(f"{v:.4f}" for v in row) + "]" for row in E],
+                       "kind": cat, "score": y.round(4)})  # fmt: skip
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _laptop_prices(out: Path) -> None:
+    """The laptop-prices table: 'Ram' '8GB', 'Weight' '1.37kg', 'ScreenResolution' 'IPS Panel Full HD
+    1920x1080', 'Memory' '256GB SSD + 1TB HDD', 'Cpu' 'Intel Core i5 2.3GHz'; the price in euros; RMSLE."""
+    rng = np.random.default_rng(158)
+    n = 1300
+    ram = rng.choice([4, 8, 16, 32], n, p=[0.3, 0.45, 0.2, 0.05])
+    res = rng.choice(["1366x768", "1920x1080", "2560x1440", "3840x2160"], n, p=[0.3, 0.5, 0.12, 0.08])
+    panel = rng.choice(["", "IPS Panel ", "Touchscreen "], n)
+    ssd = rng.choice([0, 128, 256, 512], n)
+    hdd = rng.choice([0, 1], n, p=[0.6, 0.4])
+    cpu = rng.choice(["Intel Core i3", "Intel Core i5", "Intel Core i7", "AMD Ryzen 5"], n)
+    ghz = rng.choice([1.6, 2.3, 2.8, 3.1], n)
+    weight = rng.uniform(1.0, 3.5, n).round(2)
+    pixels = np.array([int(r.split("x")[0]) for r in res])
+    price = np.exp(5.6 + 0.06 * ram + 0.0003 * pixels + 0.0012 * ssd + 0.25 * (cpu == "Intel Core i7")
+                   - 0.1 * weight + 0.1 * (panel == "IPS Panel ") + rng.normal(0, 0.12, n))  # fmt: skip
+    memory = [" + ".join([f"{s}GB SSD"] * bool(s) + ["1TB HDD"] * bool(h)) or "32GB Flash Storage"
+              for s, h in zip(ssd, hdd, strict=True)]  # fmt: skip
+    df = pd.DataFrame({"Company": rng.choice(["Dell", "HP", "Lenovo", "Asus", "Apple"], n),
+                       "Ram": [f"{r}GB" for r in ram], "Weight": [f"{w}kg" for w in weight],
+                       "ScreenResolution": [f"{p}{'Full HD ' if r == '1920x1080' else ''}{r}" for p, r in zip(panel, res, strict=True)],
+                       "Memory": memory, "Cpu": [f"{c} {g}GHz" for c, g in zip(cpu, ghz, strict=True)],
+                       "Price_euros": price.round(2)})  # fmt: skip
+    prepare_task(df, out, "Price_euros", "rmsle", name=out.name)
+
+
+def _minus_999(out: Path) -> None:
+    """The Higgs challenge's gaps written -999.0 (a third of the rows lack the three jet columns, by design);
+    signal or background; ROC AUC."""
+    rng = np.random.default_rng(159)
+    n = 6000
+    X = rng.normal(size=(n, 10))
+    jets = rng.random(n) < 0.67
+    z = X[:, 0] + 0.8 * X[:, 1] * X[:, 2] + np.where(jets, 1.2 * X[:, 7], -0.5) + rng.logistic(size=n) * 0.7
+    df = pd.DataFrame(X.round(3), columns=[f"DER_{i}" for i in range(10)])
+    for c in ("DER_7", "DER_8", "DER_9"):
+        df.loc[~jets, c] = -999.0
+    df["Label"] = np.where(z > 0, "s", "b")
+    prepare_task(df, out, "Label", "roc_auc", name=out.name)
+
+
+def _taxi_trips(out: Path) -> None:
+    """NYC taxi fares: pickup and dropoff latitude/longitude, the fare following the trip's great-circle
+    length, the passenger count and the hour; RMSE."""
+    rng = np.random.default_rng(160)
+    n = 6000
+    plat, plon = rng.uniform(40.60, 40.85, n), rng.uniform(-74.05, -73.75, n)
+    dlat, dlon = plat + rng.normal(0, 0.04, n), plon + rng.normal(0, 0.05, n)
+    p1, p2, dl = np.radians(plat), np.radians(dlat), np.radians(dlon - plon)
+    km = (
+        6371
+        * 2
+        * np.arcsin(np.sqrt(np.sin((p2 - p1) / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(dl / 2) ** 2))
+    )
+    hour = rng.integers(0, 24, n)
+    fare = 2.5 + 1.6 * km + 1.0 * ((hour >= 16) & (hour < 20)) + rng.normal(0, 0.8, n)
+    when = pd.Timestamp("2015-01-01") + pd.to_timedelta(rng.integers(0, 365 * 24, n), unit="h")
+    when = when.floor("D") + pd.to_timedelta(hour, unit="h")
+    df = pd.DataFrame({"pickup_datetime": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "pickup_longitude": plon.round(6),
+                       "pickup_latitude": plat.round(6), "dropoff_longitude": dlon.round(6),
+                       "dropoff_latitude": dlat.round(6), "passenger_count": rng.integers(1, 6, n),
+                       "fare_amount": fare.round(2)})  # fmt: skip
+    prepare_task(df, out, "fare_amount", "rmse", name=out.name)
+
+
+def _age_bands(out: Path) -> None:
+    """Insurance claims with the age as bands '18-24', '25-34', ..., '65+' and the income as '$50k-$75k'
+    bands; the claim cost rises with age; RMSE."""
+    rng = np.random.default_rng(161)
+    n = 4000
+    age = rng.integers(18, 90, n)
+    edges = [18, 25, 35, 45, 55, 65]
+    band = np.array(["18-24", "25-34", "35-44", "45-54", "55-64", "65+"])[
+        np.searchsorted(edges, age, "right") - 1
+    ]
+    income = rng.choice(["<$25k", "$25k-$50k", "$50k-$75k", "$75k-$100k", ">$100k"], n)
+    smoker = rng.choice(["yes", "no"], n, p=[0.2, 0.8])
+    cost = 2000 + 80 * age + 9000 * (smoker == "yes") + rng.normal(0, 1500, n)
+    df = pd.DataFrame({"age_band": band, "income": income, "smoker": smoker, "charges": cost.round(2)})
+    prepare_task(df, out, "charges", "rmse", name=out.name)
+
+
+def _smiles_strings(out: Path) -> None:
+    """Molecules as SMILES strings ('CC(=O)Oc1ccccc1C(=O)O'); a property that grows with carbon and ring
+    atoms and falls with hydroxyl groups; RMSE."""
+    rng = np.random.default_rng(162)
+    parts = ["C", "CC", "O", "N", "c1ccccc1", "C(=O)O", "Cl", "F", "C(=O)N", "OC", "S"]
+    weight = {"C": 0.5, "CC": 1.0, "O": -0.3, "N": -0.2, "c1ccccc1": 2.0, "C(=O)O": -0.8, "Cl": 0.7,
+              "F": 0.1, "C(=O)N": -0.9, "OC": 0.1, "S": 0.3}  # fmt: skip
+    rows = []
+    for _ in range(3500):
+        pick = list(rng.choice(parts, rng.integers(3, 10)))
+        rows.append({"smiles": "".join(pick), "logp": sum(weight[p] for p in pick) + rng.normal(0, 0.2)})
+    prepare_task(pd.DataFrame(rows), out, "logp", "rmse", name=out.name)
+
+
+def _dna_motifs(out: Path) -> None:
+    """DNA reads of 60 bases ('ACGT...'); a read binds when it holds the motif TATAAT or GGGCGG; accuracy."""
+    rng = np.random.default_rng(163)
+    n = 4000
+    reads, bound = [], []
+    for _ in range(n):
+        s_ = list(rng.choice(list("ACGT"), 60))
+        b = int(rng.random() < 0.4)
+        if b:
+            at = rng.integers(0, 54)
+            s_[at : at + 6] = list(rng.choice(["TATAAT", "GGGCGG"]))
+        reads.append("".join(s_))
+        bound.append(b)
+    prepare_task(pd.DataFrame({"sequence": reads, "bound": bound}), out, "bound", "accuracy", name=out.name)
+
+
+def _likert_answers(out: Path) -> None:
+    """Survey answers on a five-point scale written out ('Strongly disagree' ... 'Strongly agree'), eight
+    questions; a satisfaction score that follows three of them; RMSE."""
+    rng = np.random.default_rng(164)
+    n = 3000
+    scale = np.array(["Strongly disagree", "Disagree", "Neutral", "Agree", "Strongly agree"])
+    A = rng.integers(0, 5, (n, 8))
+    y = 3 * A[:, 0] + 2 * A[:, 3] - 1.5 * A[:, 6] + rng.normal(0, 1, n)
+    df = pd.DataFrame({f"q{i + 1}": scale[A[:, i]] for i in range(8)})
+    df["satisfaction"] = y.round(2)
+    prepare_task(df, out, "satisfaction", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -2538,6 +2714,19 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "fold-column": ("a training-only 'kfold' column, rows grouped by device, MAE", _fold_column),
     "date-parts": ("the date as year/month/day columns, the last fifth of the days, RMSE", _date_parts),
     "mercedes-r2": ("letter codes X0-X8 and 300 sparse 0/1 columns, R2", _mercedes_r2),
+    "sensor-sequences": (
+        "20-60 readings in one cell, lengths varying, 3 states, log loss",
+        _sensor_sequences,
+    ),
+    "hotel-bookings": ("arrival year / month name / day columns, cancellations, ROC AUC", _hotel_bookings),
+    "embedding-column": ("a 16-number embedding per row as a JSON list, RMSE", _embedding_column),
+    "laptop-prices": ("'8GB', '1.37kg', '1920x1080', '256GB SSD + 1TB HDD', '2.3GHz', RMSLE", _laptop_prices),
+    "minus-999": ("the Higgs challenge's gaps written -999.0, labels 's'/'b', ROC AUC", _minus_999),
+    "taxi-trips": ("pickup and dropoff coordinates, fare by trip length, RMSE", _taxi_trips),
+    "age-bands": ("ages as bands '25-34', '65+' and incomes as '$50k-$75k', RMSE", _age_bands),
+    "smiles-strings": ("molecules as SMILES strings, a property, RMSE", _smiles_strings),
+    "dna-motifs": ("60-base DNA reads, bound when a motif is present, accuracy", _dna_motifs),
+    "likert-answers": ("eight answers 'Strongly disagree' .. 'Strongly agree', RMSE", _likert_answers),
 }
 
 
