@@ -169,6 +169,17 @@ def _is_text(s) -> bool:
     return len(v) >= 10 and is_free_text(v.tolist(), v.nunique())
 
 
+def _only_strings(train, feats: list[str]) -> list[str]:
+    """The near-unique strings (molecules as SMILES, codes of a sequence) when every other feature is constant:
+    the clean step drops such columns as ids, which would leave nothing to learn from, so they are read as
+    text (by their characters) instead. Empty otherwise."""
+    from automind.recipes import runtime
+
+    strings = [c for c in feats if runtime._id_like(train[c])]
+    rest = [c for c in feats if c not in strings and train[c].nunique(dropna=False) > 1]
+    return strings if strings and not rest else []
+
+
 def _image_files(root: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     for dirpath, _, files in os.walk(root):
@@ -531,6 +542,8 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
                 image_size = min(32, _native_size(images.get(first) or images.get(Path(first).name)
                                                   or images[Path(first).stem]))  # fmt: skip
                 break
+    if not text_cols and image_col is None and folders is None:
+        text_cols = _only_strings(train, feats)
     other = [c for c in feats if c not in text_cols and c != image_col]
     num = [c for c in other if np.issubdtype(train[c].dtype, np.number)]
     cat = [c for c in other if c not in num]

@@ -1001,6 +1001,54 @@ def number_lists(train, test, cfg):
     return train, test
 
 
+# A point written over a latitude and a longitude column, named alike but for those words ('pickup_latitude'
+# and 'pickup_longitude', 'start_lat' and 'start_lng'): a trip is two such points.
+LAT_NAME = r"(?i)latitude|lat"
+LON_NAME = r"(?i)longitude|long|lng|lon"
+EARTH_KM = 6371.0
+TRIP_POINTS = 4  # points paired at most (six trips)
+
+
+def _points(train, test):
+    """[(name, latitude column, longitude column)] of the numeric columns that pair up by name and hold
+    latitudes (-90..90) and longitudes (-180..180)."""
+    cols = [c for c in _feature_columns(train, test) if pd.api.types.is_numeric_dtype(train[c])]
+    lons = {}
+    for c in cols:
+        if re.search(LON_NAME, str(c)) and train[c].dropna().between(-180, 180).all():
+            lons.setdefault(re.sub(LON_NAME, "", str(c), count=1), c)
+    found = []
+    for c in cols:
+        if not re.search(LAT_NAME, str(c)) or re.search(LON_NAME, str(c)):
+            continue
+        lon = lons.get(re.sub(LAT_NAME, "", str(c), count=1))
+        if lon is not None and train[c].dropna().between(-90, 90).all():
+            found.append((re.sub(LAT_NAME, "", str(c), count=1).strip("_ ") or "point", c, lon))
+    return found[:TRIP_POINTS]
+
+
+def trip_lengths(train, test, cfg):
+    """Between every two points given as latitude/longitude column pairs (pickup and dropoff, origin and
+    destination), the great-circle distance in km, the distance along the meridian and the parallel (a
+    grid city's blocks) and the bearing: a fare or a duration follows the trip's length, which trees
+    cannot compose from four coordinates on a few thousand rows."""
+    points = _points(train, test)
+    for i, (a, lat1, lon1) in enumerate(points):
+        for b, lat2, lon2 in points[i + 1 :]:
+            for df in (train, test):
+                p1, p2 = np.radians(df[lat1].astype(float)), np.radians(df[lat2].astype(float))
+                dlon = np.radians(df[lon2].astype(float) - df[lon1].astype(float))
+                h = np.sin((p2 - p1) / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(dlon / 2) ** 2
+                df[f"{a}_{b}_km"] = 2 * EARTH_KM * np.arcsin(np.sqrt(np.clip(h, 0, 1)))
+                df[f"{a}_{b}_blocks_km"] = EARTH_KM * (np.abs(p2 - p1) + np.abs(dlon) * np.cos((p1 + p2) / 2))
+                df[f"{a}_{b}_bearing"] = np.degrees(np.arctan2(np.sin(dlon) * np.cos(p2),
+                                                               np.cos(p1) * np.sin(p2) - np.sin(p1) * np.cos(p2) * np.cos(dlon)))  # fmt: skip
+            log(
+                f"clean: trip from {a} to {b} ({lat1}, {lon1} -> {lat2}, {lon2}): added its length in km and bearing"
+            )
+    return train, test
+
+
 def text_counts(train, test, cfg):
     """Per free-text column: characters, words and the share of upper-case, digit and punctuation
     characters (row-wise, so nothing is fitted)."""

@@ -640,6 +640,46 @@ def test_clock_readings_and_durations_are_read_as_minutes():
     assert train["cabin"].iloc[0] == "12A" and train["day"].iloc[0] == "2021-01-01 07:45"
 
 
+def test_a_trip_between_two_coordinate_pairs_gains_its_length():
+    """NYC taxi fares follow the trip's length (RMSE 1.24 from the four coordinates where the great-circle
+    length gives 0.88): pickup and dropoff latitude/longitude pairs gain the length in km (New York to
+    Boston is about 306 km), the length along a grid and the bearing; one point alone gains nothing."""
+    _cfg("rmse", "regression", "value")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    train = pd.DataFrame({
+        "pickup_latitude": [40.7128, 40.0], "pickup_longitude": [-74.0060, -74.0],
+        "dropoff_latitude": [42.3601, 41.0], "dropoff_longitude": [-71.0589, -74.0],
+        "y": [1.0, 2.0],
+    })  # fmt: skip
+    test = train.drop(columns="y").copy()
+    train, test = rt.trip_lengths(train, test, rt.CFG)
+    assert train["pickup_dropoff_km"].iloc[0] == pytest.approx(306, abs=2)
+    assert train["pickup_dropoff_km"].iloc[1] == pytest.approx(111.2, abs=0.1)  # one degree of latitude
+    assert (
+        train["pickup_dropoff_bearing"].iloc[1] == pytest.approx(0.0) and "pickup_dropoff_blocks_km" in test
+    )
+    single = pd.DataFrame({"latitude": [40.0, 41.0], "longitude": [-74.0, -73.0], "y": [1.0, 2.0]})
+    out, _ = rt.trip_lengths(single.copy(), single.drop(columns="y").copy(), rt.CFG)
+    assert list(out.columns) == list(single.columns)
+
+
+def test_near_unique_strings_are_read_as_text_when_nothing_else_is_left(tmp_path):
+    """Molecules as SMILES strings, the only feature: the clean step dropped them as ids, every model failed
+    on an empty matrix and the run ended on the sample's score. Now the profile reads them as text (by their
+    characters); beside a real feature, a near-unique string stays an id."""
+    from automind.recipes.profile import profile_task
+
+    rng = np.random.default_rng(0)
+    parts = np.array(["C", "CC", "O", "N", "c1ccccc1", "C(=O)O", "Cl"])
+    smiles = ["".join(rng.choice(parts, rng.integers(4, 9))) + str(i) for i in range(300)]
+    df = pd.DataFrame({"smiles": smiles, "logp": rng.normal(size=300)})
+    task = Task.load(prepare_task(df, tmp_path / "mol", "logp", "rmse"))
+    assert profile_task(task).text_cols == ["smiles"]
+    df["weight"] = rng.normal(size=300)
+    task = Task.load(prepare_task(df, tmp_path / "mol2", "logp", "rmse"))
+    assert profile_task(task).text_cols == []
+
+
 def test_numbers_written_as_text_are_read_as_numbers():
     """Prices with currency signs and thousands separators, percentages, accounting negatives and plain
     numbers with a '?' placeholder become numbers (the model sees their order); zip codes with leading zeros,
