@@ -2484,6 +2484,162 @@ def _likert_answers(out: Path) -> None:
     prepare_task(df, out, "satisfaction", "rmse", name=out.name)
 
 
+def _ip_addresses(out: Path) -> None:
+    """Network requests with the client's IPv4 address '10.12.3.45'; attacks come from two /16 subnets;
+    ROC AUC."""
+    rng = np.random.default_rng(165)
+    n = 6000
+    a, b = rng.choice([10, 172, 192], n), rng.integers(0, 40, n)
+    ip = [f"{x}.{y}.{rng.integers(0, 256)}.{rng.integers(1, 255)}" for x, y in zip(a, b, strict=True)]
+    size = rng.lognormal(6, 1, n)
+    bad = ((a == 172) & (b == 16)) | ((a == 10) & (b == 7))
+    z = -2.5 + 4 * bad + 0.3 * (np.log(size) - 6) + rng.logistic(size=n) * 0.5
+    df = pd.DataFrame({"client_ip": ip, "bytes": size.round(), "attack": (z > 0).astype(int)})
+    prepare_task(df, out, "attack", "roc_auc", name=out.name)
+
+
+def _iso_weeks(out: Path) -> None:
+    """Weekly sales of 20 stores with the week written '2019-W05', a trend and a summer peak; the last fifth
+    of the weeks to predict; RMSE."""
+    rng = np.random.default_rng(166)
+    weeks = pd.date_range("2018-01-01", periods=156, freq="W-MON")
+    store = np.repeat(np.arange(20), 156)
+    w = np.tile(np.arange(156), 20)
+    level = rng.uniform(100, 300, 20)
+    y = level[store] + 0.7 * w + 40 * np.sin(2 * np.pi * (weeks[w].isocalendar().week.to_numpy() - 13) / 52)
+    y = y + rng.normal(0, 5, len(w))
+    iso = weeks[w].isocalendar()
+    df = pd.DataFrame({"week": [f"{yy}-W{ww:02d}" for yy, ww in zip(iso.year, iso.week, strict=True)],
+                       "store": [f"s{v}" for v in store], "sales": y.round(1), "_t": w})  # fmt: skip
+    prepare_task(df, out, "sales", "rmse", time_col="_t", name=out.name)
+    for part in ("train.csv", "test.csv"):
+        pd.read_csv(out / "public" / part).drop(columns="_t").to_csv(out / "public" / part, index=False)
+
+
+def _quarters(out: Path) -> None:
+    """Quarterly revenue of 40 firms with the quarter written '2015Q3', a trend and a fourth-quarter peak; the
+    last fifth of the quarters to predict; MAE."""
+    rng = np.random.default_rng(167)
+    q = pd.period_range("2010Q1", periods=48, freq="Q")
+    firm = np.repeat(np.arange(40), 48)
+    t = np.tile(np.arange(48), 40)
+    y = rng.uniform(50, 500, 40)[firm] + 3 * t + 30 * (q[t].quarter == 4) + rng.normal(0, 4, len(t))
+    df = pd.DataFrame({"quarter": q[t].astype(str), "firm": [f"f{v}" for v in firm], "revenue": y.round(1),
+                       "_t": t})  # fmt: skip
+    prepare_task(df, out, "revenue", "mae", time_col="_t", name=out.name)
+    for part in ("train.csv", "test.csv"):
+        pd.read_csv(out / "public" / part).drop(columns="_t").to_csv(out / "public" / part, index=False)
+
+
+def _excel_serial_dates(out: Path) -> None:
+    """Dates as Excel writes them when a sheet is saved without formats: day numbers since 1899-12-30 (43831
+    is 2020-01-01) in an 'order_date' column; orders fall at weekends; the last fifth to predict; RMSE."""
+    rng = np.random.default_rng(168)
+    days = pd.date_range("2019-01-01", periods=900, freq="D")
+    t = np.arange(900)
+    y = 500 + 0.8 * t + 150 * (days.dayofweek >= 5) + rng.normal(0, 20, 900)
+    serial = (days - pd.Timestamp("1899-12-30")).days
+    df = pd.DataFrame({"order_date": serial, "promo": rng.integers(0, 2, 900), "orders": y.round(0), "_t": t})
+    prepare_task(df, out, "orders", "rmse", time_col="_t", name=out.name)
+    for part in ("train.csv", "test.csv"):
+        pd.read_csv(out / "public" / part).drop(columns="_t").to_csv(out / "public" / part, index=False)
+
+
+def _scientific_text(out: Path) -> None:
+    """Lab readings written in scientific notation as text ('1.2E+05', '3.4e-3') with 'n.d.' (not detected)
+    for a tenth of them; a concentration; RMSE."""
+    rng = np.random.default_rng(169)
+    n = 3000
+    a, b = rng.lognormal(10, 1.5, n), rng.lognormal(-6, 1, n)
+    y = 2 * np.log(a) - np.log(b) + rng.normal(0, 0.3, n)
+    text_a = np.array([f"{v:.2E}" for v in a], dtype=object)
+    text_a[rng.random(n) < 0.1] = "n.d."
+    df = pd.DataFrame({"reading_a": text_a, "reading_b": [f"{v:.3e}" for v in b], "conc": y.round(3)})
+    prepare_task(df, out, "conc", "rmse", name=out.name)
+
+
+def _json_objects(out: Path) -> None:
+    """Google Analytics' layout: a 'totals' cell holding a JSON object of counts written as strings
+    ('{"visits": "1", "hits": "7", "pageviews": "5"}') and a 'device' object; the log revenue follows the
+    page views; RMSE."""
+    rng = np.random.default_rng(170)
+    n = 4000
+    hits = rng.integers(1, 60, n)
+    views = np.minimum(hits, rng.integers(1, 40, n))
+    browser = rng.choice(["Chrome", "Safari", "Firefox"], n)
+    mobile = rng.random(n) < 0.4
+    y = 0.08 * views - 0.5 * mobile + 0.3 * (browser == "Chrome") + rng.normal(0, 0.3, n)
+    totals = [
+        json.dumps({"visits": "1", "hits": str(h), "pageviews": str(v)})
+        for h, v in zip(hits, views, strict=True)
+    ]
+    device = [json.dumps({"browser": b, "isMobile": bool(m)}) for b, m in zip(browser, mobile, strict=True)]
+    df = pd.DataFrame({"totals": totals, "device": device, "revenue": y.round(3)})
+    prepare_task(df, out, "revenue", "rmse", name=out.name)
+
+
+def _pipe_lists(out: Path) -> None:
+    """MovieLens' genres written 'Action|Comedy|Drama' (one to four of twelve); the rating follows two
+    genres; RMSE."""
+    rng = np.random.default_rng(171)
+    genres = np.array(["Action", "Comedy", "Drama", "Horror", "Romance", "Sci-Fi", "Thriller", "Animation",
+                       "Documentary", "Crime", "War", "Western"])  # fmt: skip
+    rows = []
+    for _ in range(4000):
+        g = list(rng.choice(genres, rng.integers(1, 5), replace=False))
+        y = 3.3 + 0.6 * ("Documentary" in g) - 0.7 * ("Horror" in g) + rng.normal(0, 0.3)
+        rows.append({"genres": "|".join(g), "year": int(rng.integers(1950, 2020)), "rating": round(y, 2)})
+    prepare_task(pd.DataFrame(rows), out, "rating", "rmse", name=out.name)
+
+
+def _decimal_commas(out: Path) -> None:
+    """A comma-separated file whose 'price' column writes decimals with a comma, quoted ('"3,14"'), as
+    spreadsheets in much of Europe do; the demand falls with the price; RMSE."""
+    rng = np.random.default_rng(172)
+    n = 3000
+    price = rng.uniform(0.5, 9.5, n).round(2)
+    y = 100 - 8 * price + rng.normal(0, 3, n)
+    df = pd.DataFrame(
+        {"price": price, "shelf": rng.choice(["top", "middle", "bottom"], n), "demand": y.round(1)}
+    )
+    prepare_task(df, out, "demand", "rmse", name=out.name)
+    for part in ("train.csv", "test.csv"):
+        t = pd.read_csv(out / "public" / part)
+        t["price"] = t["price"].map(lambda v: f"{v:.2f}".replace(".", ","))
+        t.to_csv(out / "public" / part, index=False)
+
+
+def _ordinal_floors(out: Path) -> None:
+    """Flats on the '1st' to '12th' floor ('Ground' for 0) and a size band 'S'/'M'/'L'/'XL'; the rent rises
+    with the floor; RMSE."""
+    rng = np.random.default_rng(173)
+    n = 3000
+    floor = rng.integers(0, 13, n)
+    suffix = {1: "st", 2: "nd", 3: "rd"}
+    written = ["Ground" if f == 0 else f"{f}{suffix.get(f if f < 20 else f % 10, 'th')}" for f in floor]
+    size = rng.choice(["S", "M", "L", "XL"], n)
+    y = 800 + 40 * floor + 300 * (pd.Series(size).map({"S": 0, "M": 1, "L": 2, "XL": 3}).to_numpy())
+    df = pd.DataFrame({"floor": written, "size": size, "rent": (y + rng.normal(0, 50, n)).round(0)})
+    prepare_task(df, out, "rent", "rmse", name=out.name)
+
+
+def _mixed_case_flags(out: Path) -> None:
+    """Yes/no answers written every way a form allows ('Yes', 'YES', 'y', 'no', 'N', 'false', '0'); a
+    default follows two of them; log loss."""
+    rng = np.random.default_rng(174)
+    n = 4000
+    A = rng.random((n, 4)) < 0.4
+    yes = np.array(["Yes", "YES", "yes", "y", "Y", "true", "1"])
+    no = np.array(["No", "NO", "no", "n", "N", "false", "0"])
+    z = -1 + 2 * A[:, 0] - 1.5 * A[:, 2] + rng.logistic(size=n) * 0.5
+    df = pd.DataFrame(
+        {f"flag{i}": np.where(A[:, i], rng.choice(yes, n), rng.choice(no, n)) for i in range(4)}
+    )
+    df["income"] = rng.lognormal(10, 0.5, n).round(0)
+    df["default"] = (z > 0).astype(int)
+    prepare_task(df, out, "default", "log_loss", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -2727,6 +2883,22 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "smiles-strings": ("molecules as SMILES strings, a property, RMSE", _smiles_strings),
     "dna-motifs": ("60-base DNA reads, bound when a motif is present, accuracy", _dna_motifs),
     "likert-answers": ("eight answers 'Strongly disagree' .. 'Strongly agree', RMSE", _likert_answers),
+    "ip-addresses": ("clients' IPv4 addresses, attacks from two subnets, ROC AUC", _ip_addresses),
+    "iso-weeks": ("weeks written '2019-W05', the last fifth to predict, RMSE", _iso_weeks),
+    "quarters": ("quarters written '2015Q3', the last fifth to predict, MAE", _quarters),
+    "excel-serial-dates": (
+        "dates as Excel day numbers (43831), the last fifth to predict, RMSE",
+        _excel_serial_dates,
+    ),
+    "scientific-text": ("readings '1.2E+05' as text with 'n.d.' gaps, RMSE", _scientific_text),
+    "json-objects": ("Google Analytics' JSON objects of counts per cell, RMSE", _json_objects),
+    "pipe-lists": ("MovieLens' genres 'Action|Comedy', RMSE", _pipe_lists),
+    "decimal-commas": (
+        "a quoted price with a decimal comma '3,14' in a comma-separated file, RMSE",
+        _decimal_commas,
+    ),
+    "ordinal-floors": ("floors written '1st' .. '12th', 'Ground', sizes S-XL, RMSE", _ordinal_floors),
+    "mixed-case-flags": ("yes/no written 'Yes', 'YES', 'y', 'false', '0', log loss", _mixed_case_flags),
 }
 
 
