@@ -10,12 +10,14 @@ ID_NAMES = re.compile(
     r"(^|_)(user|item|customer|product|movie|article|session|song|artist|book|shop|store)(_?id)?$"
 )
 # dates, with an optional time of day: 2021-01-13, 2021/1/13 08:30, 13/01/2021; a month of a year 2021-01;
+# an ISO week 2019-W05 (or 2019W05, 2019-W05-3); a quarter 2015Q3, 2015-Q3, Q3 2015;
 # a month's name and a four-digit year, with or without a day (and a weekday before it): 'Mar 2019',
 # 'Mar-2019', '3 March 2019', 'March 3, 2019', 'Tue, 03 Mar 2019 10:00'. recipes/runtime.py holds a copy
 # (its scripts import nothing from automind); a test keeps the two the same.
 DATE_PATTERN = (
     r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?|^\d{1,2}[-/]\d{1,2}[-/]\d{4}"
-    r"|^(19|20)\d{2}[-/](0?[1-9]|1[0-2])$"
+    r"|^(19|20)\d{2}[-/](0?[1-9]|1[0-2])$|^(19|20)\d{2}-?W(0[1-9]|[1-4]\d|5[0-3])(-?[1-7])?$"
+    r"|^(?i:(19|20)\d{2}[-\s]?Q[1-4]|Q[1-4][-\s]?(19|20)\d{2})$"
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?(\d{1,2}(st|nd|rd|th)?[\s-])?"
     r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?"
     r"|dec(ember)?)\.?([\s,-]+\d{1,2}(st|nd|rd|th)?,?)?[\s,-]+\d{4}"

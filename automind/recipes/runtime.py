@@ -174,6 +174,33 @@ def day_first(values):
     return bool((a > 12).any() and not (b > 12).any())
 
 
+ISO_WEEK = r"^(\d{4})-?W(\d{2})(?:-?([1-7]))?$"
+QUARTER = r"(?i)^(?:(\d{4})[-\s]?Q([1-4])|Q([1-4])[-\s]?(\d{4}))$"
+
+
+def period_dates(text):
+    """ISO weeks ('2019-W05': its Monday, or the day given) and quarters ('2015Q3', 'Q3 2015': its first
+    day) written as ISO dates, which pandas reads; other values as they are."""
+    import datetime
+
+    text = pd.Series(text, dtype=object).copy()  # the caller maps its own values to what is read
+    week = text.str.extract(ISO_WEEK)
+    for i in week.index[week[0].notna()]:
+        y, w, d = week.loc[i]
+        try:
+            text[i] = datetime.date.fromisocalendar(
+                int(y), int(w), int(d) if isinstance(d, str) else 1
+            ).isoformat()
+        except ValueError:
+            text[i] = None
+    quarter = text.str.extract(QUARTER)
+    for i in quarter.index[quarter[0].notna() | quarter[3].notna()]:
+        y = quarter.loc[i, 0] if isinstance(quarter.loc[i, 0], str) else quarter.loc[i, 3]
+        q = quarter.loc[i, 1] if isinstance(quarter.loc[i, 1], str) else quarter.loc[i, 2]
+        text[i] = f"{y}-{3 * int(q) - 2:02d}-01"
+    return text
+
+
 def read_times(values, first=None, mixed=False):
     """Text dates as naive UTC timestamps, NaT where unreadable; `first` says whether the day comes first
     (None: decide from these values); `mixed` reads each value on its own (slower; for columns whose values
@@ -184,13 +211,14 @@ def read_times(values, first=None, mixed=False):
     first = day_first(text) if first is None else first
     extra = {"format": "mixed"} if mixed else {}
     distinct = pd.Series(text.dropna().unique(), dtype=object)  # a month column of a million rows: 72 values
+    written = period_dates(distinct)
     with warnings.catch_warnings():  # 'Mar 2019' has no format pandas infers: each value is read on its own
         warnings.simplefilter("ignore", UserWarning)
-        read = pd.to_datetime(distinct, errors="coerce", utc=True, dayfirst=first, **extra)
+        read = pd.to_datetime(written, errors="coerce", utc=True, dayfirst=first, **extra)
         missed = read.isna()
         if not mixed and missed.any():
             read[missed] = pd.to_datetime(
-                distinct[missed], errors="coerce", utc=True, dayfirst=first, format="mixed"
+                written[missed], errors="coerce", utc=True, dayfirst=first, format="mixed"
             )
     out = text.map(pd.Series(read.to_numpy(), index=distinct.to_numpy()))
     return pd.to_datetime(out, utc=True).dt.tz_convert(None)
@@ -567,11 +595,11 @@ def better(a, b):
 # A number written for people: a sign or parentheses, a currency sign, thousands separators, a decimal part, a
 # percent sign ("$1,234.50", "(12.5)", "45 %", "-3"); dates, codes with letters and European "1.234,5" do not
 # match.
-NUMBER_TEXT = r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?%?\)?$"
+NUMBER_TEXT = r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\s?%?\)?$"
 
 
 def number_values(values):
-    """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %") as floats, parentheses as a
+    """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %", "1.2E+05") as floats, parentheses as a
     minus sign; NaN for a gap or a value that does not match."""
     values = pd.Series(values)
     text = values.astype(str).str.strip().where(values.notna())
@@ -647,10 +675,12 @@ def _feature_columns(train, test):
     return [c for c in train.columns if c in test.columns and c not in keep]
 
 
-# automind.patterns.DATE_PATTERN (a test keeps the copy the same): 2024-01-31, 31/01/2024, 2024-01, 'Mar 2024'
+# automind.patterns.DATE_PATTERN (a test keeps the copy the same): 2024-01-31, 31/01/2024, 2024-01, 'Mar 2024',
+# 2024-W05, 2024Q3
 DATE_TEXT = (
     r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?|^\d{1,2}[-/]\d{1,2}[-/]\d{4}"
-    r"|^(19|20)\d{2}[-/](0?[1-9]|1[0-2])$"
+    r"|^(19|20)\d{2}[-/](0?[1-9]|1[0-2])$|^(19|20)\d{2}-?W(0[1-9]|[1-4]\d|5[0-3])(-?[1-7])?$"
+    r"|^(?i:(19|20)\d{2}[-\s]?Q[1-4]|Q[1-4][-\s]?(19|20)\d{2})$"
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?(\d{1,2}(st|nd|rd|th)?[\s-])?"
     r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?"
     r"|dec(ember)?)\.?([\s,-]+\d{1,2}(st|nd|rd|th)?,?)?[\s,-]+\d{4}"
@@ -998,6 +1028,32 @@ def number_lists(train, test, cfg):
         log(
             f"clean: {c} holds several numbers per row ({shape}; e.g. {values.iloc[0][:40]!r}): read as numbers"
         )
+    return train, test
+
+
+IPV4 = r"^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$"
+
+
+def ip_addresses(train, test, cfg, share=0.95):
+    """Text columns of IPv4 addresses ('10.12.3.45'; `share` of the training values, each part at most 255)
+    become their four parts and the /16 and /24 networks as numbers (a tree isolates a subnet in two
+    splits): as text every address is a level of its own and the column is dropped as an id."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        values = train[c].dropna().astype(str).str.strip()
+        parts = values.head(2000).str.extract(IPV4).astype(float)
+        if len(values) < 5 or parts[0].notna().mean() < share or (parts.max() > 255).any():
+            continue
+        for df in (train, test):
+            p = df[c].astype(str).str.strip().where(df[c].notna()).str.extract(IPV4).astype(float)
+            p = p.where((p <= 255).all(axis=1))
+            for i in range(4):
+                df[f"{c}_part{i + 1}"] = p[i]
+            df[f"{c}_net16"] = p[0] * 256 + p[1]
+            df[f"{c}_net24"] = (p[0] * 256 + p[1]) * 256 + p[2]
+            df.drop(columns=[c], inplace=True)
+        log(f"clean: {c} holds IPv4 addresses (e.g. {values.iloc[0]!r}): read as their parts and networks")
     return train, test
 
 
