@@ -105,6 +105,9 @@ def recipe_tasks(tmp_path_factory):
                          ("text", "accuracy"))}  # fmt: skip
     # a metric some tricks are only for (balanced class weights: F1, not accuracy)
     made["binary-f1"] = prepare_task(_frame(120, "binary"), root / "binary-f1", "y", "f1", name="binary-f1")
+    # class-balanced log loss (the postprocess choice that moves probabilities toward equal priors)
+    made["binary-bll"] = prepare_task(_frame(120, "binary"), root / "binary-bll", "y", "balanced_log_loss",
+                                      name="binary-bll")  # fmt: skip
     # ordered grades (the postprocess choice that cuts the expected grade is only for QWK)
     grades = _frame(120, "multiclass")
     grades["y"] = grades["y"].map({"low": 0, "mid": 1, "high": 2})
