@@ -2521,8 +2521,8 @@ PRIOR_POWERS = (0.0, 0.25, 0.5, 0.75, 1.0)  # how far the probabilities move tow
 
 
 def _balanced(P, share, power):
-    Q = np.asarray(P, dtype=float) / np.maximum(share, 1e-12) ** power
-    return Q / np.maximum(Q.sum(axis=1, keepdims=True), 1e-300)
+    """Each class's probability divided by its share to `power`, renormalised (class scales of share^-power)."""
+    return scale_classes(P, np.maximum(share, 1e-12) ** -power)
 
 
 def _best_prior_power(P, y, k, back):
