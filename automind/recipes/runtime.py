@@ -982,8 +982,8 @@ def _number_rows(values):
 
 def number_lists(train, test, cfg):
     """Text columns whose every training value holds numbers, at least half of them several
-    (NUMBER_LIST_TEXT: an image's pixels, a point, an embedding, a sequence), are rows of numbers: read as words they are noise. The same count in every row
-    (at most LIST_COLUMNS) gives one column per position (`<column>_0`, ...); counts that vary give a
+    (NUMBER_LIST_TEXT: an image's pixels, a point, an embedding, a sequence), are rows of numbers: read
+    as words they are noise. The same count in every row (at most LIST_COLUMNS) gives one column per position (`<column>_0`, ...); counts that vary give a
     summary per row (LIST_SUMMARY). A value that does not hold numbers becomes missing. Numbers written with
     thousands separators ("1,234") are left to number_text."""
     for c in _feature_columns(train, test):
@@ -1014,8 +1014,8 @@ def number_lists(train, test, cfg):
                     block[ok.to_numpy()] = np.vstack(found)
                 cols = [f"{c}_{i}" for i in range(k)]
             else:
-                stats = [[len(r), r.mean(), r.std(), r.min(), r.max(), r[0], r[-1]] if len(r) else [0] + [np.nan] * 6
-                         for r in found]  # fmt: skip
+                # every matched cell holds at least one number, so r[0] and r[-1] exist
+                stats = [[len(r), r.mean(), r.std(), r.min(), r.max(), r[0], r[-1]] for r in found]
                 block = np.full((len(df), len(LIST_SUMMARY)), np.nan, dtype=np.float64)
                 if stats:
                     block[ok.to_numpy()] = np.asarray(stats, dtype=np.float64)
