@@ -2640,6 +2640,198 @@ def _mixed_case_flags(out: Path) -> None:
     prepare_task(df, out, "default", "log_loss", name=out.name)
 
 
+def _flight_durations(out: Path) -> None:
+    """The flight-price table: a departure '22:20', an arrival '01:10 22 Mar', a duration '2h 50m', stops
+    'non-stop' / '1 stop' / '2 stops', a journey date '24/03/2019'; the price follows the duration, the
+    stops and the days before a holiday; RMSE."""
+    rng = np.random.default_rng(175)
+    n = 5000
+    minutes = rng.integers(50, 1500, n)
+    stops = np.minimum(minutes // 400, 3)
+    dep = rng.integers(0, 24 * 60, n)
+    day = pd.Timestamp("2019-03-01") + pd.to_timedelta(rng.integers(0, 120, n), unit="D")
+    arr = day + pd.to_timedelta(dep + minutes, unit="m")
+    airline = rng.choice(["IndiGo", "Air India", "Jet Airways", "SpiceJet", "Vistara"], n)
+    price = 3000 + 4 * minutes + 1500 * stops + 2000 * (airline == "Jet Airways") + rng.normal(0, 500, n)
+    df = pd.DataFrame({
+        "Airline": airline, "Date_of_Journey": day.strftime("%d/%m/%Y"),
+        "Dep_Time": [f"{d // 60:02d}:{d % 60:02d}" for d in dep],
+        "Arrival_Time": [a.strftime("%H:%M") + ("" if a.normalize() == d else a.strftime(" %d %b"))
+                         for a, d in zip(arr, day, strict=True)],
+        "Duration": [f"{m // 60}h {m % 60}m" if m % 60 else f"{m // 60}h" for m in minutes],
+        "Total_Stops": np.array(["non-stop", "1 stop", "2 stops", "3 stops"])[stops],
+        "Price": price.round(0),
+    })  # fmt: skip
+    prepare_task(df, out, "Price", "rmse", name=out.name)
+
+
+def _feet_inches(out: Path) -> None:
+    """NFL combine rows: a height written '6-2' (feet-inches) and a weight '225 lbs'; the forty-yard time
+    follows the weight per inch; RMSE."""
+    rng = np.random.default_rng(176)
+    n = 3000
+    inches = rng.integers(66, 80, n)
+    lbs = (inches * 3.1 + rng.normal(0, 25, n)).round()
+    y = 4.2 + 0.25 * (lbs / inches - 3) + rng.normal(0, 0.05, n)
+    df = pd.DataFrame({"Ht": [f"{i // 12}-{i % 12}" for i in inches], "Wt": [f"{w:.0f} lbs" for w in lbs],
+                       "Pos": rng.choice(["WR", "RB", "OL", "DL", "LB", "QB"], n), "Forty": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "Forty", "rmse", name=out.name)
+
+
+def _number_words(out: Path) -> None:
+    """The automobile table's counts written as words ('four' doors, 'six' cylinders, 'twelve'); the price
+    follows the cylinders; RMSE."""
+    rng = np.random.default_rng(177)
+    n = 3000
+    words = np.array(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                      "eleven", "twelve"])  # fmt: skip
+    cyl = rng.choice([2, 3, 4, 5, 6, 8, 10, 12], n, p=[0.02, 0.05, 0.5, 0.08, 0.2, 0.1, 0.03, 0.02])
+    doors = rng.choice([2, 4], n)
+    hp = 40 * cyl + rng.normal(0, 20, n)
+    y = 5000 + 2500 * cyl + 40 * hp + 800 * (doors == 4) + rng.normal(0, 1500, n)
+    df = pd.DataFrame({"num_of_doors": words[doors], "num_of_cylinders": words[cyl], "horsepower": hp.round(),
+                       "price": y.round(0)})  # fmt: skip
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _play_store(out: Path) -> None:
+    """Google Play apps: installs '10,000+', a size '19M' / '201k' / 'Varies with device', a price '$4.99'
+    or '0', the Android version '4.0.3 and up', an update date 'January 7, 2018'; the rating follows the
+    installs and the size; RMSE."""
+    rng = np.random.default_rng(178)
+    n = 5000
+    installs = 10 ** rng.integers(1, 9, n) * rng.choice([1, 5], n)
+    size_kb = rng.lognormal(9.5, 1.2, n)
+    paid = rng.random(n) < 0.1
+    y = 3.2 + 0.12 * np.log10(installs) + 0.1 * np.log(size_kb / 1000) + rng.normal(0, 0.15, n)
+    size = np.where(size_kb >= 1000, [f"{s / 1024:.1f}M" for s in size_kb], [f"{s:.0f}k" for s in size_kb])
+    size[rng.random(n) < 0.15] = "Varies with device"
+    updated = pd.Timestamp("2016-01-01") + pd.to_timedelta(rng.integers(0, 900, n), unit="D")
+    df = pd.DataFrame({
+        "Category": rng.choice(["GAME", "FAMILY", "TOOLS", "FINANCE", "MEDICAL"], n),
+        "Installs": [f"{v:,}+" for v in installs], "Size": size,
+        "Price": np.where(paid, [f"${p:.2f}" for p in rng.uniform(0.99, 9.99, n)], "0"),
+        "Android Ver": rng.choice(["4.0.3 and up", "4.1 and up", "5.0 and up", "Varies with device"], n),
+        "Last Updated": [f"{d:%B} {d.day}, {d.year}" for d in updated],
+        "Rating": y.clip(1, 5).round(1),
+    })  # fmt: skip
+    prepare_task(df, out, "Rating", "rmse", name=out.name)
+
+
+def _ndcg_at_5(out: Path) -> None:
+    """Airbnb's first destination: twelve countries, NDCG@5 (up to five countries per row, best first, one
+    right answer)."""
+    rng = np.random.default_rng(179)
+    n = 6000
+    X = rng.normal(size=(n, 5))
+    countries = np.array(["NDF", "US", "other", "FR", "IT", "GB", "ES", "CA", "DE", "NL", "AU", "PT"])
+    logits = (
+        X @ rng.normal(size=(5, 12))
+        + np.log([40, 30, 6, 5, 4, 3, 3, 2, 2, 1.5, 1, 0.5])
+        + rng.normal(0, 1.0, (n, 12))
+    )
+    df = pd.DataFrame(X, columns=[f"f{i}" for i in range(5)]).assign(
+        gender=rng.choice(["MALE", "FEMALE", "-unknown-"], n), country_destination=countries[np.argmax(logits, axis=1)]
+    )  # fmt: skip
+    prepare_task(df, out, "country_destination", "ndcg@5", name=out.name)
+
+
+def _iso_durations(out: Path) -> None:
+    """YouTube videos with their length as ISO 8601 durations ('PT4M13S', 'PT1H2M', 'PT45S'); the log views
+    follow the length and the category; RMSE."""
+    rng = np.random.default_rng(180)
+    n = 4000
+    secs = rng.integers(15, 3 * 3600, n)
+    cat = rng.choice(["Music", "Gaming", "News", "Education"], n)
+    y = 10 - 1.2 * np.abs(np.log(secs / 600)) + 0.8 * (cat == "Music") + rng.normal(0, 0.3, n)
+
+    def iso(s: int) -> str:
+        h, m, sec = s // 3600, s % 3600 // 60, s % 60
+        return "PT" + (f"{h}H" if h else "") + (f"{m}M" if m else "") + (f"{sec}S" if sec else "")
+
+    df = pd.DataFrame({"duration": [iso(int(s)) for s in secs], "category": cat, "log_views": y.round(3)})
+    prepare_task(df, out, "log_views", "rmse", name=out.name)
+
+
+def _wide_date_columns(out: Path) -> None:
+    """Web traffic's layout: a row per page, a column per day named by its date ('2017-01-01' .. 60 days);
+    the next week's mean visits; SMAPE."""
+    rng = np.random.default_rng(181)
+    n = 3000
+    level = rng.lognormal(5, 1.5, n)
+    trend = rng.normal(0, 0.01, n)
+    days = pd.date_range("2017-01-01", periods=67, freq="D")
+    t = np.arange(67)
+    weekly = 1 + 0.2 * np.sin(2 * np.pi * t / 7)
+    visits = level[:, None] * np.exp(trend[:, None] * t) * weekly * rng.lognormal(0, 0.1, (n, 67))
+    df = pd.DataFrame(visits[:, :60].round(0), columns=[d.strftime("%Y-%m-%d") for d in days[:60]])
+    df.insert(
+        0, "Page", [f"page_{i}_{rng.choice(['en', 'de', 'ja'])}.wikipedia.org_all-access" for i in range(n)]
+    )
+    df["next_week_mean"] = visits[:, 60:].mean(axis=1).round(1)
+    prepare_task(df, out, "next_week_mean", "smape", name=out.name)
+
+
+def _fractions(out: Path) -> None:
+    """Horse racing: the odds written as fractions ('5/2', '11/4', '100/30', 'Evens') and the draw; a win
+    follows the odds' implied chance; log loss."""
+    rng = np.random.default_rng(182)
+    n = 6000
+    pairs = [(1, 1), (5, 4), (6, 4), (2, 1), (5, 2), (11, 4), (3, 1), (100, 30), (4, 1), (9, 2), (5, 1),
+             (6, 1), (8, 1), (10, 1), (12, 1), (16, 1), (20, 1), (33, 1), (50, 1)]  # fmt: skip
+    pick = rng.integers(0, len(pairs), n)
+    chance = np.array([b / (a + b) for a, b in pairs])[pick]
+    won = (rng.random(n) < chance * 0.9).astype(int)
+    odds = ["Evens" if pairs[i] == (1, 1) else f"{pairs[i][0]}/{pairs[i][1]}" for i in pick]
+    df = pd.DataFrame({"odds": odds, "draw": rng.integers(1, 15, n), "going": rng.choice(["Good", "Soft", "Firm"], n),
+                       "won": won})  # fmt: skip
+    prepare_task(df, out, "won", "log_loss", name=out.name)
+
+
+def _relative_dates(out: Path) -> None:
+    """Job posts scraped with their age as text ('Just posted', 'Today', '3 days ago', '2 weeks ago', '30+
+    days ago'); the applications follow the age; RMSE."""
+    rng = np.random.default_rng(183)
+    n = 4000
+    age = rng.integers(0, 45, n)
+
+    def said(d: int) -> str:
+        if d == 0:
+            return str(rng.choice(["Just posted", "Today"]))
+        if d >= 30:
+            return "30+ days ago"
+        if d % 7 == 0 and rng.random() < 0.5:
+            return f"{d // 7} week{'s' if d > 7 else ''} ago"
+        return f"{d} day{'s' if d > 1 else ''} ago"
+
+    y = 5 + 3 * np.sqrt(age) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"posted": [said(int(d)) for d in age], "remote": rng.choice(["yes", "no"], n),
+                       "applications": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "applications", "rmse", name=out.name)
+
+
+def _structured_codes(out: Path) -> None:
+    """M5's item codes 'FOODS_3_090' and store codes 'CA_3': the category and department inside each code
+    set the sales; the test rows are items the training rows never name; RMSE."""
+    rng = np.random.default_rng(184)
+    cats = {"FOODS": 3, "HOBBIES": 2, "HOUSEHOLD": 2}
+    items = [f"{c}_{d}_{k:03d}" for c, nd in cats.items() for d in range(1, nd + 1) for k in range(1, 60)]
+    base = {f"{c}_{d}": rng.uniform(1, 20) for c, nd in cats.items() for d in range(1, nd + 1)}
+    rows = []
+    for item in items:
+        for store in rng.choice(["CA_1", "CA_2", "TX_1", "TX_2", "WI_1"], 8):
+            y = base[item.rsplit("_", 1)[0]] * (1.5 if store.startswith("CA") else 1) + rng.normal(0, 1)
+            rows.append(
+                {
+                    "item_id": item,
+                    "store_id": store,
+                    "price": round(rng.uniform(1, 10), 2),
+                    "sales": round(y, 2),
+                }
+            )
+    prepare_task(pd.DataFrame(rows), out, "sales", "rmse", group_col="item_id", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -2899,6 +3091,16 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     ),
     "ordinal-floors": ("floors written '1st' .. '12th', 'Ground', sizes S-XL, RMSE", _ordinal_floors),
     "mixed-case-flags": ("yes/no written 'Yes', 'YES', 'y', 'false', '0', log loss", _mixed_case_flags),
+    "flight-durations": ("flight prices: '2h 50m', '1 stop', '01:10 22 Mar', RMSE", _flight_durations),
+    "feet-inches": ("heights written '6-2', weights '225 lbs', RMSE", _feet_inches),
+    "number-words": ("counts written 'four', 'six', 'twelve', RMSE", _number_words),
+    "play-store": ("Google Play: '10,000+', '19M', '$4.99', '4.0.3 and up', RMSE", _play_store),
+    "ndcg-at-5": ("Airbnb destinations, twelve countries, NDCG@5", _ndcg_at_5),
+    "iso-durations": ("YouTube lengths 'PT4M13S', RMSE", _iso_durations),
+    "wide-date-columns": ("web traffic: a column per day named by its date, SMAPE", _wide_date_columns),
+    "fractions": ("odds written '5/2', '100/30', 'Evens', log loss", _fractions),
+    "relative-dates": ("posts aged '3 days ago', '2 weeks ago', '30+ days ago', RMSE", _relative_dates),
+    "structured-codes": ("M5 codes 'FOODS_3_090', unseen items, RMSE", _structured_codes),
 }
 
 
