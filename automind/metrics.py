@@ -4,7 +4,7 @@
 - "label": predicted class labels (one column);
 - "proba": probabilities (one column for binary / per target column, or one column per class);
 - "value": numbers (one column, or several column-wise targets);
-- "ranking": space-separated ranked predictions per row (MAP@K).
+- "ranking": space-separated ranked predictions per row (MAP@K, NDCG@K).
 
 Names are matched loosely ("ROC AUC", "roc-auc", "auc" are one metric) so task.yaml files,
 MLE-bench grader names and Kaggle wording all resolve. Custom metrics are `module:function`
@@ -352,6 +352,25 @@ def map_at_k(y_true, y_pred, k: int = 5) -> float:
     return float(np.mean(scores)) if scores else 0.0
 
 
+def ndcg_at_k(y_true, y_pred, k: int = 5) -> float:
+    """Normalised discounted cumulative gain at k with binary relevance (Airbnb's destinations): a right
+    label at rank i (from 1) gains 1 / log2(i + 1), divided by the best gain the row's truths allow; each
+    truth is one label or a space-separated set, each prediction a ranked list; repeats count once."""
+    scores = []
+    for actual, predicted in zip(y_true, y_pred, strict=True):
+        truth = set(_as_list(actual))
+        if not truth:
+            continue
+        seen: set[str] = set()
+        gain = 0.0
+        for i, p in enumerate(_as_list(predicted)[:k]):
+            if p in truth and p not in seen:
+                gain += 1 / np.log2(i + 2)
+            seen.add(p)
+        scores.append(gain / sum(1 / np.log2(i + 2) for i in range(min(len(truth), k))))
+    return float(np.mean(scores)) if scores else 0.0
+
+
 # ---------------------------------------------------------------- text
 
 
@@ -499,13 +518,14 @@ _add(
     "mapatk",
     k=5,
 )
+_add("ndcg_at_k", ndcg_at_k, False, "ranking", "ndcg@k", "ndcg", "normalized discounted cumulative gain", k=5)
 
 _add(
     "levenshtein", levenshtein, True, "label", "levenshtein-distance", "levenhstein-distance", "edit distance"
 )
 _add("word_jaccard", word_jaccard, False, "label", "word-level-jaccard-score", "jaccard", "word jaccard")
 
-_MAP_K = re.compile(r"^(?:map|mean_average_precision)_(?:at_)?(\d+)$")
+_AT_K = re.compile(r"^(map|mean_average_precision|ndcg)_(?:at_)?(\d+)$")  # map@5, ndcg@5: the k in the name
 
 
 def metric_names() -> list[str]:
@@ -542,12 +562,13 @@ def get_metric(name: str, lower_is_better: bool | None = None, kind: str | None 
     metric: Metric | None = None
     if key in _ALIASES:
         metric = _REGISTRY[_ALIASES[key]]
-    elif m := _MAP_K.match(key):
-        base = _REGISTRY["map_at_k"]
-        metric = Metric(f"map@{m.group(1)}", base.fn, False, "ranking", {"k": int(m.group(1))})
+    elif m := _AT_K.match(key):
+        short = "ndcg" if m.group(1) == "ndcg" else "map"
+        base = _REGISTRY[f"{short}_at_k"]
+        metric = Metric(f"{short}@{m.group(2)}", base.fn, False, "ranking", {"k": int(m.group(2))})
     if metric is None:
         raise UnknownMetricError(
-            f"unknown metric '{name}'. Known metrics: {', '.join(metric_names())} (also map@K for any K, aliases such "
+            f"unknown metric '{name}'. Known metrics: {', '.join(metric_names())} (also map@K and ndcg@K for any K, aliases such "
             "as auc/qwk/logloss, and custom `module:function` with `lower_is_better` set in task.yaml)."
         )
     if lower_is_better is not None and lower_is_better != metric.lower_is_better:

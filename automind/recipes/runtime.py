@@ -2324,7 +2324,9 @@ def fast_score(y, pred):
         p = np.stack([1 - pred, pred], axis=1) if pred.ndim == 1 else pred
         k = int(metric_params().get("k", 5))
         hits = top_classes(p, k) == np.asarray(y, dtype=int)[:, None]
-        return float((hits / np.arange(1, hits.shape[1] + 1)).sum(axis=1).mean())
+        rank = np.arange(1, hits.shape[1] + 1)
+        gain = 1 / np.log2(rank + 1) if str(name).startswith("ndcg") else 1 / rank  # NDCG@k or MAP@k
+        return float((hits * gain).sum(axis=1).mean())
     if problem == "regression" and pred.ndim == 1:
         err = np.asarray(y, dtype=float) - pred
         if name in ("rmse", "mse"):

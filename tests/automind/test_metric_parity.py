@@ -79,6 +79,7 @@ CASES = [
     ("mcc", "yes_no", {}),
     ("cohen_kappa", "colours", {}),
     ("map_at_k", "ratings", {"k": 3}),  # each row's 3 likeliest of 5 grades, best first
+    ("ndcg_at_k", "ratings", {"k": 3}),
     ("quadratic_weighted_kappa", "ratings", {}),
     ("levenshtein", "colours", {}),
     ("word_jaccard", "colours", {}),

@@ -93,6 +93,13 @@ def test_hand_computed_cases():
     # duplicate predictions count once; k limits the list
     assert get_metric("MAP@5")(["a"], ["b a a c d e"]) == pytest.approx(0.5)
     assert get_metric("map@1")(["a"], ["b a"]) == 0.0
+    # NDCG@5 (Airbnb): a hit at rank 2 gains 1/log2(3), one at rank 1 gains 1; k in the name is honoured
+    assert get_metric("ndcg@5")(["a", "b", "c"], ["x a y", "b", "z y x"]) == pytest.approx(
+        (1 / np.log2(3) + 1) / 3
+    )
+    assert get_metric("NDCG@1")(["a"], ["b a"]) == 0.0 and get_metric("ndcg@3").params == {"k": 3}
+    # two truths: the best possible gain is 1 + 1/log2(3); the second is missed
+    assert get_metric("ndcg")(["a b"], ["a c d"]) == pytest.approx(1 / (1 + 1 / np.log2(3)))
     # string labels: positive class is the last label in natural order
     assert get_metric("auc")(["no", "yes", "no", "yes"], [0.1, 0.9, 0.2, 0.8]) == 1.0
     assert get_metric("f1")(["no", "yes", "yes"], ["yes", "yes", "no"]) == pytest.approx(0.5)

@@ -393,17 +393,18 @@ def test_the_positive_class_of_true_false_labels_is_true_itself():
     assert positive_label(np.array([0, 1])) == 1 and positive_label(["no", "yes"]) == "yes"
 
 
-def test_the_fast_map_score_of_ensemble_selection_is_the_metric_itself():
-    from automind.metrics import map_at_k
+@pytest.mark.parametrize("metric", ["map@3", "ndcg@3"])
+def test_the_fast_ranking_score_of_ensemble_selection_is_the_metric_itself(metric):
+    from automind.metrics import get_metric
 
     rng = np.random.default_rng(0)
     saved = dict(rt.CFG), rt.METRIC_FN, dict(rt.METRIC_DEFAULTS)
     try:
         rt.CFG.clear()
         rt.CFG.update(
-            metric="map@3", problem="multiclass", kind="ranking", classes=list("abcdef"), n_classes=6
+            metric=metric, problem="multiclass", kind="ranking", classes=list("abcdef"), n_classes=6
         )
-        rt.METRIC_FN, rt.METRIC_DEFAULTS = map_at_k, {"k": 3}
+        rt.METRIC_FN, rt.METRIC_DEFAULTS = get_metric(metric).fn, {"k": 3}
         y = rng.integers(0, 6, 300)
         p = rng.dirichlet(np.ones(6), 300)
         p[np.arange(300), y] += rng.random(300) * 0.5
