@@ -58,7 +58,9 @@ def text_words(value: str) -> float:
 def is_number_list(values: list[str]) -> bool:
     """Whether a column's values (a sample, as text) are rows of numbers: every value holds numbers and at
     least half hold several (NUMBER_LIST_RE; a sequence may be one number long). Pixels, points, vectors,
-    sequences: split into numbers, never read as words."""
+    sequences: split into numbers, never read as words. Dates ('March 26, 2018') are not lists."""
+    if values and sum(bool(DATE_RE.match(v)) for v in values) > 0.9 * len(values):
+        return False
     lists = sum(bool(NUMBER_LIST_RE.match(v)) for v in values)
     singles = sum(bool(ONE_NUMBER_RE.match(v)) for v in values)
     return bool(values) and lists + singles == len(values) and 2 * lists >= len(values)

@@ -985,9 +985,9 @@ def number_lists(train, test, cfg):
     (NUMBER_LIST_TEXT: an image's pixels, a point, an embedding, a sequence), are rows of numbers: read
     as words they are noise. The same count in every row (at most LIST_COLUMNS) gives one column per position (`<column>_0`, ...); counts that vary give a
     summary per row (LIST_SUMMARY). A value that does not hold numbers becomes missing. Numbers written with
-    thousands separators ("1,234") are left to number_text."""
+    thousands separators ("1,234") are left to number_text, dates ('March 26, 2018') to date_parts."""
     for c in _feature_columns(train, test):
-        if pd.api.types.is_numeric_dtype(train[c]):
+        if pd.api.types.is_numeric_dtype(train[c]) or _dates_like(train[c]):
             continue
         values = train[c].dropna().astype(str)
         head = values.head(2000)

@@ -584,7 +584,7 @@ def test_cells_holding_several_numbers_become_numbers():
     summary per row when the counts vary; a test cell without numbers is missing; thousands separators,
     sentences and single numbers are left alone. Profile and data analysis do not call such columns text."""
     from automind.analysis import _column
-    from automind.patterns import NUMBER_LIST_PATTERN, NUMBER_SPLIT, NUMBER_TRIM, is_free_text
+    from automind.patterns import NUMBER_LIST_PATTERN, NUMBER_SPLIT, NUMBER_TRIM, is_free_text, is_number_list
     from automind.recipes.profile import _is_text
 
     assert (
@@ -599,9 +599,11 @@ def test_cells_holding_several_numbers_become_numbers():
         "signal": [", ".join(str(j) for j in range(1 + i % 4)) for i in range(n)],
         "amount": [f"{1234 * (i + 1):,}" for i in range(n)],
         "note": [f"called back {i} times about 3 issues" for i in range(n)],
+        "updated": [f"March {i + 1}, 2018" for i in range(n)],  # Play Store's dates: a word and two numbers
         "y": np.arange(n, dtype=float),
     })  # fmt: skip
     assert not _is_text(train["pixels"]) and not is_free_text(pixels, n)
+    assert not is_number_list(train["updated"].tolist())
     assert _column(train["pixels"], "pixels").summary.startswith("several numbers in each cell (64 numbers")
     test = train.drop(columns="y").head(2).copy()
     test.loc[0, "location"] = "unknown"
@@ -616,6 +618,7 @@ def test_cells_holding_several_numbers_become_numbers():
     assert np.isnan(test["location_0"].iloc[0]) and test["location_1"].iloc[1] == pytest.approx(-73.9)
     assert train["signal_count"].tolist()[:4] == [1, 2, 3, 4] and train["signal_max"].iloc[3] == 3
     assert train["amount"].iloc[1] == 2468 and train["note"].iloc[0].startswith("called")
+    assert train["updated"].iloc[2] == "March 3, 2018"  # left whole for date_parts
     assert list(test.columns) == [c for c in train.columns if c != "y"]
 
 
