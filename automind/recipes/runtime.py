@@ -926,6 +926,58 @@ def clock_numbers(train, test, c, share, codes):
     return True
 
 
+# A length of time spelled with its units ('2h 50m', '1 hour 30 minutes', '3 weeks', '2 years', '3 days ago',
+# '30+ days ago') or in ISO 8601 ('PT4M13S', 'P1DT2H'): the minutes in each unit.
+DURATION_UNITS = {"y": 525960.0, "mo": 43830.0, "w": 10080.0, "d": 1440.0, "h": 60.0, "m": 1.0, "s": 1 / 60}
+DURATION_WORDS = {"y": "years?|yrs?|y", "mo": "months?|mos?|mths?", "w": "weeks?|wks?|w", "d": "days?|d",
+                  "h": "hours?|hrs?|h", "m": "minutes?|mins?|m", "s": "seconds?|secs?|s"}  # fmt: skip
+DURATION_TEXT = (
+    "(?i)^"
+    + "".join(rf"(?:(?P<{u}>\d+(?:\.\d+)?)\+?\s*(?:{w})(?![a-z])[\s,]*(?:and\s+)?)?" for u, w in DURATION_WORDS.items())
+    + r"(?:ago)?$"
+)  # fmt: skip
+ISO_DURATION_TEXT = (
+    r"^P(?:(?P<y>\d+(?:\.\d+)?)Y)?(?:(?P<mo>\d+(?:\.\d+)?)M)?(?:(?P<w>\d+(?:\.\d+)?)W)?(?:(?P<d>\d+(?:\.\d+)?)D)?"
+    r"(?:T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?(?:(?P<s>\d+(?:\.\d+)?)S)?)?$"
+)  # fmt: skip
+
+
+def _duration_parts(values):
+    """Each value's count of every DURATION_UNITS unit, spelled (DURATION_TEXT) or ISO 8601, and whether it
+    was ISO."""
+    text = values.astype(str).str.strip().where(values.notna())
+    iso = text.str.extract(ISO_DURATION_TEXT).astype(float)
+    return text.str.extract(DURATION_TEXT).astype(float).combine_first(iso), iso.notna().any(axis=1)
+
+
+def duration_minutes(values):
+    """Minutes of each spelled or ISO 8601 duration; NaN where a value is neither or names no unit."""
+    found, _ = _duration_parts(values)
+    minutes = sum(found[u].fillna(0) * k for u, k in DURATION_UNITS.items())
+    return minutes.where(found.notna().any(axis=1))
+
+
+def duration_numbers(train, test, c, share, codes):
+    """A text column of durations ('2h 50m', 'PT4M13S', '3 days' beside '2 weeks ago') becomes minutes (the
+    same `share` and placeholder `codes` rules as number_text; a placeholder such as 'Today' is kept as
+    `<column>_code`): as text '2h 5m' and '2h 50m' are unrelated levels, and a length between two seen
+    ones has no level at all. A column whose values all name one unit ('3 years') is unit_numbers'.
+    True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    found, iso = _duration_parts(values)
+    fits = found.notna().any(axis=1)
+    others = values[~fits].nunique()
+    if not (iso.any() or found.notna().any().sum() > 1) or not _mostly_numbers(fits, others, share, codes):
+        return False
+    for df in (train, test):
+        minutes = duration_minutes(df[c])
+        if 1 < others <= codes:
+            df[c + "_code"] = df[c].astype(str).str.strip().where(df[c].notna() & minutes.isna())
+        df[c] = minutes
+    log(f"clean: {c} read as minutes (lengths of time with their units, e.g. {values.iloc[0]!r})")
+    return True
+
+
 def number_text(train, test, cfg, share=0.95, codes=5):
     """Text columns whose training values are numbers written with currency signs, thousands separators or
     percent signs become numbers, and so do numbers among a few placeholder codes ("?", "-", "n/a",
@@ -933,13 +985,15 @@ def number_text(train, test, cfg, share=0.95, codes=5):
     value that does not parse becomes missing (`share` of numbers allows any other text). When several codes
     fill the gaps, which one did is kept as a category of its own (`<column>_code`). Codes with leading
     zeros ("00123") stay categories. Numbers written with their unit ("74 bhp") are read by unit_numbers,
-    clock readings and durations ("07:45", "01:30:00") by clock_numbers."""
+    clock readings and durations ("07:45", "01:30:00") by clock_numbers, lengths of time spelled with
+    their units ("2h 50m", "PT4M13S", "3 days ago") by duration_numbers."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
         values = train[c].dropna().astype(str).str.strip()
         if (
             len(values) < 5
+            or duration_numbers(train, test, c, share, codes)
             or unit_numbers(train, test, c, share, codes)
             or clock_numbers(train, test, c, share, codes)
         ):

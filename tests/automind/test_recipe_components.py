@@ -643,6 +643,34 @@ def test_clock_readings_and_durations_are_read_as_minutes():
     assert train["cabin"].iloc[0] == "12A" and train["day"].iloc[0] == "2021-01-01 07:45"
 
 
+def test_lengths_of_time_spelled_with_units_are_read_as_minutes():
+    """Flight durations '2h 50m', YouTube lengths 'PT4M13S' and job posts aged '3 days ago' were levels of
+    a category (a length between two seen ones had none): minutes now, the placeholder 'Today' kept as a
+    code; sizes in metres ('5 m') keep their number, and codes ('12A', '6-2') stay text."""
+    _cfg("rmse", "regression", "value")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    train = pd.DataFrame({
+        "flight": ["2h 50m", "10h", "45m", "1 hour and 30 minutes", "23h 5m", "1h 5m"],
+        "video": ["PT4M13S", "PT1H2M", "PT45S", "P1DT2H", "PT10M", "PT3M"],
+        "posted": ["3 days ago", "30+ days ago", "Today", "2 weeks ago", "Just posted", "1 day ago"],
+        "height": ["6-2", "5-11", "6-0", "6-4", "5-9", "6-1"],
+        "cabin": ["12A", "13B", "12A", "14C", "12B", "11A"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(3).copy()
+    test.loc[0, "flight"] = "3h 7m"
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["flight"].tolist() == [170, 600, 45, 90, 1385, 65] and test["flight"].iloc[0] == 187
+    assert train["video"].iloc[:3].tolist() == pytest.approx([4 + 13 / 60, 62, 0.75])
+    assert train["video"].iloc[3] == 26 * 60
+    assert train["posted"].iloc[[0, 1, 3, 5]].tolist() == [3 * 1440, 30 * 1440, 14 * 1440, 1440]
+    assert np.isnan(train["posted"].iloc[2]) and train["posted_code"].iloc[[2, 4]].tolist() == [
+        "Today",
+        "Just posted",
+    ]
+    assert train["height"].iloc[0] == "6-2" and train["cabin"].iloc[0] == "12A"
+
+
 def test_a_trip_between_two_coordinate_pairs_gains_its_length():
     """NYC taxi fares follow the trip's length (RMSE 1.24 from the four coordinates where the great-circle
     length gives 0.88): pickup and dropoff latitude/longitude pairs gain the length in km (New York to
