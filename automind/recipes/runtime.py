@@ -595,17 +595,17 @@ def better(a, b):
 # A number written for people: a sign or parentheses, a currency sign, thousands separators, a decimal part, a
 # percent sign ("$1,234.50", "(12.5)", "45 %", "-3"); dates, codes with letters and European "1.234,5" do not
 # match.
-NUMBER_TEXT = r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\s?%?\)?$"
+NUMBER_TEXT = r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\+?\s?%?\)?$"
 
 
 def number_values(values):
-    """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %", "1.2E+05") as floats, parentheses as a
-    minus sign; NaN for a gap or a value that does not match."""
+    """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %", "1.2E+05", "10,000+") as
+    floats, parentheses as a minus sign; NaN for a gap or a value that does not match."""
     values = pd.Series(values)
     text = values.astype(str).str.strip().where(values.notna())
     parsed = text.str.match(NUMBER_TEXT, na=False)
     sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
-    digits = text.str.replace(r"[\s$€£¥,%()]", "", regex=True)
+    digits = text.str.replace(r"[\s$€£¥,%()]|\+$", "", regex=True)  # '10,000+' (at least) is 10000
     return sign * pd.to_numeric(digits.where(parsed), errors="coerce")
 
 
@@ -978,6 +978,32 @@ def duration_numbers(train, test, c, share, codes):
     return True
 
 
+# A number with a magnitude suffix ('19M', '201k', '$1.2B', '850K'): thousands, millions, billions.
+MAGNITUDE_TEXT = r"^[$€£¥]?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn)\+?$"
+MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9}
+
+
+def magnitude_numbers(train, test, c, share, codes):
+    """A text column of numbers with magnitude suffixes, at least two of them ('19M' beside '201k': Play
+    Store sizes, YouTube views; MAGNITUDE_TEXT), becomes the numbers scaled (the same `share` and
+    placeholder `codes` rules as number_text): as text '19M' and '201k' are levels that cannot be ordered.
+    One suffix alone ('12B' seats) says nothing of scale and is left as it is. True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    parts = values.str.extract(MAGNITUDE_TEXT)
+    fits = parts[0].notna()
+    others = values[~fits].nunique()
+    if parts[1][fits].map(MAGNITUDES).nunique() < 2 or not _mostly_numbers(fits, others, share, codes):
+        return False
+    for df in (train, test):
+        text = df[c].astype(str).str.strip().where(df[c].notna())
+        found = text.str.extract(MAGNITUDE_TEXT)
+        if 1 < others <= codes:
+            df[c + "_code"] = text.where(found[0].isna())
+        df[c] = pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES)
+    log(f"clean: {c} read as numbers scaled by their suffix (k, M, B; e.g. {values.iloc[0]!r})")
+    return True
+
+
 def number_text(train, test, cfg, share=0.95, codes=5):
     """Text columns whose training values are numbers written with currency signs, thousands separators or
     percent signs become numbers, and so do numbers among a few placeholder codes ("?", "-", "n/a",
@@ -986,7 +1012,8 @@ def number_text(train, test, cfg, share=0.95, codes=5):
     fill the gaps, which one did is kept as a category of its own (`<column>_code`). Codes with leading
     zeros ("00123") stay categories. Numbers written with their unit ("74 bhp") are read by unit_numbers,
     clock readings and durations ("07:45", "01:30:00") by clock_numbers, lengths of time spelled with
-    their units ("2h 50m", "PT4M13S", "3 days ago") by duration_numbers."""
+    their units ("2h 50m", "PT4M13S", "3 days ago") by duration_numbers, sizes such as "19M" beside "201k"
+    by magnitude_numbers."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
@@ -994,6 +1021,7 @@ def number_text(train, test, cfg, share=0.95, codes=5):
         if (
             len(values) < 5
             or duration_numbers(train, test, c, share, codes)
+            or magnitude_numbers(train, test, c, share, codes)
             or unit_numbers(train, test, c, share, codes)
             or clock_numbers(train, test, c, share, codes)
         ):

@@ -671,6 +671,25 @@ def test_lengths_of_time_spelled_with_units_are_read_as_minutes():
     assert train["height"].iloc[0] == "6-2" and train["cabin"].iloc[0] == "12A"
 
 
+def test_play_store_counts_and_sizes_are_read_as_numbers():
+    """Google Play's installs '10,000+' and sizes '19M' beside '201k' were categories whose order a tree
+    could not see: numbers now ('+' read as 'at least', the suffix as a scale); 'Varies with device' is a
+    gap; seat codes with one suffix letter ('12B') stay text."""
+    _cfg("rmse", "regression", "value")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    train = pd.DataFrame({
+        "installs": ["10,000+", "500+", "1,000,000+", "5+", "100,000+", "50+"],
+        "size": ["19M", "201k", "Varies with device", "1.5M", "8.7M", "950k"],
+        "seat": ["12B", "13B", "4B", "9B", "1B", "2B"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["installs"].tolist() == [10_000, 500, 1_000_000, 5, 100_000, 50]
+    assert train["size"].iloc[[0, 1, 3]].tolist() == [19e6, 201e3, 1.5e6] and np.isnan(train["size"].iloc[2])
+    assert test["size"].iloc[1] == 201e3 and train["seat"].iloc[0] == "12B"
+
+
 def test_a_trip_between_two_coordinate_pairs_gains_its_length():
     """NYC taxi fares follow the trip's length (RMSE 1.24 from the four coordinates where the great-circle
     length gives 0.88): pickup and dropoff latitude/longitude pairs gain the length in km (New York to
