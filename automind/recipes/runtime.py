@@ -1187,6 +1187,54 @@ def trip_lengths(train, test, cfg):
     return train, test
 
 
+CODE_SEPARATORS = ("_", "/", "-", ":", "|")
+CODE_PARTS = (2, 6)  # the fewest and most parts a code is split into
+
+
+def code_parts(train, test, cfg, share=0.95):
+    """Text columns of codes built from parts (M5's item 'FOODS_3_090', Spaceship Titanic's cabin 'B/0/P'):
+    `share` of the training values split by one separator into the same number of parts (CODE_PARTS),
+    none of them empty and no value holding a space. Each part becomes a column, a number when every
+    filled part is one, so a code the training rows never name still tells its category, deck or side;
+    the code itself stays. Dates and clock times are read before this."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        values = train[c].dropna().astype(str).head(5000)
+        if len(values) < 5 or values.str.contains(r"\s").any():
+            continue
+        for sep in CODE_SEPARATORS:
+            counts = values.str.count(re.escape(sep)) + 1
+            k = int(counts.mode().iloc[0])
+            split = values.str.split(sep, regex=False)
+            if (
+                CODE_PARTS[0] <= k <= CODE_PARTS[1]
+                and (counts == k).mean() >= share
+                and not split[counts == k].map(lambda p: "" in p).any()
+            ):
+                break
+        else:
+            continue
+        numeric = []
+        for df in (train, test):
+            text = df[c].astype(str).where(df[c].notna())
+            parts = text.str.split(sep, regex=False).map(
+                lambda p, k=k: p if isinstance(p, list) and len(p) == k else [None] * k
+            )
+            block = pd.DataFrame(parts.tolist(), index=df.index, columns=[f"{c}_part{i}" for i in range(k)])
+            if not numeric:  # decided on the training rows, applied to both
+                numeric = [
+                    pd.to_numeric(block[p], errors="coerce").notna().sum() == block[p].notna().sum()
+                    for p in block
+                ]
+            for p, is_number in zip(block.columns, numeric, strict=True):
+                df[p] = pd.to_numeric(block[p], errors="coerce") if is_number else block[p]
+        log(
+            f"clean: {c} holds codes of {k} parts split by {sep!r} (e.g. {values.iloc[0]!r}): a column per part"
+        )
+    return train, test
+
+
 def text_counts(train, test, cfg):
     """Per free-text column: characters, words and the share of upper-case, digit and punctuation
     characters (row-wise, so nothing is fitted)."""

@@ -690,6 +690,34 @@ def test_play_store_counts_and_sizes_are_read_as_numbers():
     assert test["size"].iloc[1] == 201e3 and train["seat"].iloc[0] == "12B"
 
 
+def test_codes_built_from_parts_gain_a_column_per_part():
+    """M5's items 'FOODS_3_090' whose test rows name items no training row does carried their category only
+    inside the code: each part is a column now (numbers where every part is one), and so is Spaceship
+    Titanic's cabin 'B/0/P'; the code stays; words with spaces, codes of varying length and dates do not
+    split."""
+    _cfg("rmse", "regression", "value")
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    train = pd.DataFrame({
+        "item": ["FOODS_3_090", "HOBBIES_1_002", "FOODS_1_010", "HOUSEHOLD_2_100", "FOODS_3_001", "HOBBIES_2_050"],
+        "cabin": ["B/0/P", "F/12/S", None, "A/3/S", "G/1500/P", "B/1/S"],
+        "title": ["Mr_Smith X", "a_b", "c_d", "e_f", "g_h", "i_j"],
+        "path": ["a/b", "a/b/c", "a", "b/c/d/e", "x/y", "z"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    test.loc[0, "item"] = "FOODS_2_777"
+    train, test = rt.code_parts(train, test, rt.CFG)
+    assert train["item_part0"].tolist()[:2] == ["FOODS", "HOBBIES"] and train["item_part2"].iloc[0] == 90
+    assert (test["item_part0"].iloc[0], test["item_part1"].iloc[0], test["item_part2"].iloc[0]) == (
+        "FOODS",
+        2,
+        777,
+    )
+    assert train["cabin_part1"].iloc[4] == 1500 and train["cabin_part2"].iloc[1] == "S"
+    assert train["cabin_part0"].isna().iloc[2] and train["item"].iloc[0] == "FOODS_3_090"
+    assert not any(c.startswith(("title_", "path_")) for c in train.columns)
+
+
 def test_a_trip_between_two_coordinate_pairs_gains_its_length():
     """NYC taxi fares follow the trip's length (RMSE 1.24 from the four coordinates where the great-circle
     length gives 0.88): pickup and dropoff latitude/longitude pairs gain the length in km (New York to
