@@ -1065,8 +1065,8 @@ def _number_rows(values):
 def number_lists(train, test, cfg):
     """Text columns whose every training value holds numbers, at least half of them several
     (NUMBER_LIST_TEXT: an image's pixels, a point, an embedding, a sequence), are rows of numbers: read
-    as words they are noise. The same count in every row (at most LIST_COLUMNS) gives one column per position (`<column>_0`, ...); counts that vary give a
-    summary per row (LIST_SUMMARY). A value that does not hold numbers becomes missing. Numbers written with
+    as words they are noise. The same count in every row (at most LIST_COLUMNS) gives one column per
+    position (`<column>_0`, ...); counts that vary give a summary per row (LIST_SUMMARY). A value that does not hold numbers becomes missing. Numbers written with
     thousands separators ("1,234") are left to number_text, dates ('March 26, 2018') to date_parts."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or _dates_like(train[c]):
