@@ -302,13 +302,22 @@ class RecipeRoles(RecipeSearchActions):
         fresh = [d for d in drafts if d not in tried]
         state = State(draft=fresh[0] if fresh else drafts[len(tried) % len(drafts)], seed=ctx.seed,
                       budget=self.budget(ctx, "draft"))  # fmt: skip
-        # Recipes that only express the metric's own scale (log target for RMSLE) belong in every draft.
+        # Recipes that only express the metric's own scale (log target for RMSLE) belong in every draft; those
+        # that suit a metric on a target of some shape (log target for SMAPE on a skewed target) when it has it.
         profile, family = self.profile(ctx), _families(reg[state.draft])
+        flags = self._flags(ctx, profile)
         for rid in sorted(reg):
             rec = reg[rid]
+            if rec.get("hook") == "draft":
+                continue
             loose = {**rec, "applies": {k: v for k, v in (rec.get("applies") or {}).items() if k != "needs"}}
-            auto = profile.metric in (rec.get("auto_for_metrics") or []) and rec.get("hook") != "draft"
-            if auto and _applies(loose, profile, family, self._flags(ctx, profile)):
+            if (
+                profile.metric in (rec.get("auto_for_metrics") or [])
+                and _applies(loose, profile, family, flags)
+            ) or (
+                profile.metric in (rec.get("auto_when_needed_for") or [])
+                and _applies(rec, profile, family, flags)
+            ):
                 state.tricks.append(rid)
         return state
 
