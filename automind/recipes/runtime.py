@@ -986,6 +986,8 @@ def duration_numbers(train, test, c, share, codes):
     ones has no level at all. A column whose values all name one unit ('3 years') is unit_numbers'.
     True when done."""
     values = train[c].dropna().astype(str).str.strip()
+    if _duration_parts(values.head(2000))[0].notna().any(axis=1).mean() <= 0.5:  # cheap look first
+        return False
     found, iso = _duration_parts(values)
     fits = found.notna().any(axis=1)
     others = values[~fits].nunique()
@@ -1011,6 +1013,8 @@ def magnitude_numbers(train, test, c, share, codes):
     placeholder `codes` rules as number_text): as text '19M' and '201k' are levels that cannot be ordered.
     One suffix alone ('12B' seats) says nothing of scale and is left as it is. True when done."""
     values = train[c].dropna().astype(str).str.strip()
+    if values.head(2000).str.match(MAGNITUDE_TEXT).mean() <= 0.5:  # cheap look first
+        return False
     parts = values.str.extract(MAGNITUDE_TEXT)
     fits = parts[0].notna()
     others = values[~fits].nunique()
