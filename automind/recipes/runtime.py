@@ -800,37 +800,15 @@ def calendar_parts(train, test, c, dates, clocks, parts):
 # Whole numbers that are dates: yyyymmdd (20210304) or yyyymm (201903), in a column whose name says so.
 DATE_NUMBER_NAME = r"(?i)date|time|day|month|period"
 DATE_NUMBER_FORMATS = {8: ("%Y%m%d", ["year", "month", "day", "dayofweek"]), 6: ("%Y%m", ["year", "month"])}
-# Excel's day numbers (days since 1899-12-30, the time of day as the fraction): 1990-01-01 .. 2049-12-31.
-EXCEL_DAYS = (32874, 54789)
-
-
-def excel_dates(train, test, c):
-    """A column named for a date (not only 'time': seconds of a day reach these numbers) whose every
-    value is an Excel day number (EXCEL_DAYS; 43831 is 2020-01-01), as a sheet saved without formats
-    writes dates: as a number it keeps the trend but hides the weekday and the month. It becomes epoch
-    days and calendar parts, as a text date does. True when done."""
-    values = pd.concat([train[c], test[c]]).dropna()
-    if not re.search(r"(?i)date", str(c)) or len(values) < 5 or not values.between(*EXCEL_DAYS).all():
-        return False
-    dates = [pd.Timestamp("1899-12-30") + pd.to_timedelta(df[c], unit="D") for df in (train, test)]
-    parts = ["year", "month", "day", "dayofweek"] + (["hour", "minute"] if (values % 1 != 0).any() else [])
-    calendar_parts(train, test, c, dates, dates, parts)
-    log(
-        f"'{c}' holds Excel day numbers (e.g. {values.iloc[0]}): read as dates ({', '.join(parts)}, epoch days)"
-    )
-    return True
 
 
 def number_dates(train, test, c):
     """A column of whole numbers written as dates, yyyymmdd (20210304) or yyyymm (201903), its name saying
     date, day, month, time or period and every value reading as such in the years 1900-2099: as a quantity
     20191231 and 20200101 lie 8,870 apart, so a linear model's trend on it breaks at each new month and year.
-    It becomes epoch days and calendar parts, as a text date does; so do Excel day numbers (excel_dates).
-    True when done."""
+    It becomes epoch days and calendar parts, as a text date does. True when done."""
     if not re.search(DATE_NUMBER_NAME, str(c)):
         return False
-    if excel_dates(train, test, c):
-        return True
     values = pd.concat([train[c], test[c]]).dropna()
     if len(values) < 5 or not bool((values % 1 == 0).all()):
         return False

@@ -889,29 +889,6 @@ def test_dates_written_as_numbers_become_epoch_days_and_calendar_parts():
     assert list(test.columns) == [c for c in train.columns if c != "y"]
 
 
-def test_excel_day_numbers_in_a_date_column_become_dates():
-    """Orders dated as Excel writes a date saved without formats (43831 is 2020-01-01) scored RMSE 72 with
-    noise 20: the trend was there, the weekend peak was not. A column named for a date whose every value is
-    such a day number becomes epoch days and calendar parts; a 'time' column of seconds in the same range
-    and a 'date' column reaching past 2049 stay numbers."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
-    days = pd.date_range("2019-12-28", periods=20, freq="D")
-    serial = (days - pd.Timestamp("1899-12-30")).days
-    train = pd.DataFrame({"order_date": serial, "time": serial, "ship_date": [*serial[:-1], 60000],
-                          "y": np.arange(20.0)})  # fmt: skip
-    test = train.drop(columns="y").tail(3).copy()
-    train, test = rt.date_parts(train, test, rt.CFG)
-    assert (
-        serial[4] == 43831
-        and train["order_date_year"].iloc[4] == 2020
-        and train["order_date_day"].iloc[4] == 1
-    )
-    assert list(train["order_date_dayofweek"]) == list(days.dayofweek)
-    assert list(train["order_date_epoch"]) == list((days - pd.Timestamp("1970-01-01")).days)
-    assert "time" in train.columns and "ship_date" in train.columns and "order_date" not in test.columns
-
-
 @pytest.mark.parametrize("fmt", ["%b %Y", "%B %Y", "%b-%Y", "%Y-%m"])
 def test_months_written_with_their_name_or_as_year_month_are_dates_without_a_weekday(fmt):
     """Monthly sales with the month written 'Mar 2019' scored RMSE 33.5 against 4 possible on the last fifth
