@@ -123,14 +123,18 @@ def test_mae_tasks_train_the_boosters_on_absolute_error(tasks, roles, tmp_path):
 
 
 def test_relative_error_metrics_fit_a_skewed_target_on_its_log_scale(roles, tmp_path):
-    """Web traffic's next-week visits (a level spanning four orders of magnitude) scored SMAPE 34 with the
-    target fitted as it is; relative errors are what the log scale measures. SMAPE, MAPE and RMSPE drafts
-    carry rcp-log1p-target when the target is non-negative and skewed, not when it is symmetric."""
+    """Web traffic's next-week visits (a level spanning four orders of magnitude) scored SMAPE 38.5 with the
+    target fitted as it is (4.0 on its log scale); relative errors are what the log scale measures. SMAPE and
+    MAPE drafts
+    carry rcp-log1p-target when the target is non-negative and skewed, not when it is symmetric; RMSPE
+    drafts do not (measured worse on the rmspe shape, 0.206 -> 0.216)."""
     skewed = _frame(300, target="reg")
     symmetric = skewed.assign(y=np.log(skewed["y"]) + 10)
     for metric in ("smape", "mape", "rmspe"):
         task = Task.load(prepare_task(skewed, tmp_path / metric, "y", metric, name=f"c-{metric}"))
-        assert "rcp-log1p-target" in State.from_code(_draft(roles, task)).tricks, metric
+        assert ("rcp-log1p-target" in State.from_code(_draft(roles, task)).tricks) == (metric != "rmspe"), (
+            metric
+        )
     flat = Task.load(prepare_task(symmetric, tmp_path / "flat", "y", "smape", name="c-flat"))
     assert "rcp-log1p-target" not in State.from_code(_draft(roles, flat)).tricks
 
