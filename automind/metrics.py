@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -333,41 +333,40 @@ def _as_list(x: Any) -> list[str]:
     return str(x).split()
 
 
-def map_at_k(y_true, y_pred, k: int = 5) -> float:
-    """Mean average precision at k. Each truth is one label or a space-separated set of labels;
-    each prediction is a ranked list (or space-separated string); repeats count once."""
-    scores = []
+def _hit_ranks(y_true, y_pred, k: int) -> Iterator[tuple[int, list[int]]]:
+    """Per row with a truth (one label or a space-separated set): how many truths it has and the ranks
+    (from 0, within the first k) where the prediction names one for the first time."""
     for actual, predicted in zip(y_true, y_pred, strict=True):
         truth = set(_as_list(actual))
         if not truth:
             continue
         seen: set[str] = set()
-        hits, total = 0, 0.0
+        ranks = []
         for i, p in enumerate(_as_list(predicted)[:k]):
             if p in truth and p not in seen:
-                hits += 1
-                total += hits / (i + 1)
+                ranks.append(i)
             seen.add(p)
-        scores.append(total / min(len(truth), k))
+        yield len(truth), ranks
+
+
+def map_at_k(y_true, y_pred, k: int = 5) -> float:
+    """Mean average precision at k. Each truth is one label or a space-separated set of labels;
+    each prediction is a ranked list (or space-separated string); repeats count once."""
+    scores = [
+        sum((hits + 1) / (i + 1) for hits, i in enumerate(ranks)) / min(n, k)
+        for n, ranks in _hit_ranks(y_true, y_pred, k)
+    ]
     return float(np.mean(scores)) if scores else 0.0
 
 
 def ndcg_at_k(y_true, y_pred, k: int = 5) -> float:
     """Normalised discounted cumulative gain at k with binary relevance (Airbnb's destinations): a right
-    label at rank i (from 1) gains 1 / log2(i + 1), divided by the best gain the row's truths allow; each
-    truth is one label or a space-separated set, each prediction a ranked list; repeats count once."""
-    scores = []
-    for actual, predicted in zip(y_true, y_pred, strict=True):
-        truth = set(_as_list(actual))
-        if not truth:
-            continue
-        seen: set[str] = set()
-        gain = 0.0
-        for i, p in enumerate(_as_list(predicted)[:k]):
-            if p in truth and p not in seen:
-                gain += 1 / np.log2(i + 2)
-            seen.add(p)
-        scores.append(gain / sum(1 / np.log2(i + 2) for i in range(min(len(truth), k))))
+    label at rank i (from 1) gains 1 / log2(i + 1), divided by the best gain the row's truths allow; truths
+    and predictions as for map_at_k."""
+    scores = [
+        sum(1 / np.log2(i + 2) for i in ranks) / sum(1 / np.log2(i + 2) for i in range(min(n, k)))
+        for n, ranks in _hit_ranks(y_true, y_pred, k)
+    ]
     return float(np.mean(scores)) if scores else 0.0
 
 
