@@ -151,7 +151,8 @@ def test_compressed_tables_solve_end_to_end_with_the_holdout(tmp_path, suffix):
         pd.read_csv(src).to_csv(src.with_name(name + suffix), sep=sep, index=False)  # compressed by the name
         src.unlink()
     out = tmp_path / "run"
-    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "2", "--out", str(out),
+    # one draft: every recipe script reads its tables through the same runtime reader
+    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out),
                                    "--holdout", "on"])  # fmt: skip
     assert res.exit_code == 0, res.output
     view = out / "holdout" / "view" / "public" / f"train{suffix}"
@@ -187,7 +188,7 @@ def test_txt_tables_solve_end_to_end_with_the_holdout(tmp_path, sep):
     if sep == ",":
         return  # the solve below reads the table the same way
     out = tmp_path / "run"
-    res = runner.invoke(app, ["solve", str(root), "--llm", "none", "--steps", "2", "--out", str(out),
+    res = runner.invoke(app, ["solve", str(root), "--llm", "none", "--steps", "1", "--out", str(out),
                               "--holdout", "on"])  # fmt: skip
     assert res.exit_code == 0, res.output
     copy = pd.read_csv(out / "holdout" / "view" / "public" / "train.txt", sep=sep)
