@@ -952,9 +952,22 @@ def _duration_parts(values):
 
 def duration_minutes(values):
     """Minutes of each spelled or ISO 8601 duration; NaN where a value is neither or names no unit."""
-    found, _ = _duration_parts(values)
-    minutes = sum(found[u].fillna(0) * k for u, k in DURATION_UNITS.items())
-    return minutes.where(found.notna().any(axis=1))
+    return _minutes(_duration_parts(values)[0])
+
+
+def _minutes(found):
+    return sum(found[u].fillna(0) * k for u, k in DURATION_UNITS.items()).where(found.notna().any(axis=1))
+
+
+def _numbers_with_codes(train, test, c, numbers, codes):
+    """Column `c` of train and test replaced by `numbers` (a pair of Series, NaN where a value did not read);
+    with 2..`codes` distinct unread training values, which one filled a gap is kept as `<column>_code`."""
+    text = [df[c].astype(str).str.strip().where(df[c].notna()) for df in (train, test)]
+    keep = 1 < text[0][numbers[0].isna()].dropna().nunique() <= codes
+    for df, t, n in zip((train, test), text, numbers, strict=True):
+        if keep:
+            df[c + "_code"] = t.where(n.isna())
+        df[c] = n
 
 
 def duration_numbers(train, test, c, share, codes):
@@ -966,16 +979,12 @@ def duration_numbers(train, test, c, share, codes):
     values = train[c].dropna().astype(str).str.strip()
     if _duration_parts(values.head(2000))[0].notna().any(axis=1).mean() <= 0.5:  # cheap look first
         return False
-    found, iso = _duration_parts(values)
-    fits = found.notna().any(axis=1)
-    others = values[~fits].nunique()
+    found, iso = _duration_parts(train[c])
+    fits = found.notna().any(axis=1)[train[c].notna()]
+    others = values[~fits.to_numpy()].nunique()
     if not (iso.any() or found.notna().any().sum() > 1) or not _mostly_numbers(fits, others, share, codes):
         return False
-    for df in (train, test):
-        minutes = duration_minutes(df[c])
-        if 1 < others <= codes:
-            df[c + "_code"] = df[c].astype(str).str.strip().where(df[c].notna() & minutes.isna())
-        df[c] = minutes
+    _numbers_with_codes(train, test, c, (_minutes(found), duration_minutes(test[c])), codes)
     log(f"clean: {c} read as minutes (lengths of time with their units, e.g. {values.iloc[0]!r})")
     return True
 
@@ -995,15 +1004,15 @@ def magnitude_numbers(train, test, c, share, codes):
         return False
     parts = values.str.extract(MAGNITUDE_TEXT)
     fits = parts[0].notna()
-    others = values[~fits].nunique()
-    if parts[1][fits].map(MAGNITUDES).nunique() < 2 or not _mostly_numbers(fits, others, share, codes):
+    if parts[1][fits].map(MAGNITUDES).nunique() < 2 or not _mostly_numbers(
+        fits, values[~fits].nunique(), share, codes
+    ):
         return False
+    scaled = []
     for df in (train, test):
-        text = df[c].astype(str).str.strip().where(df[c].notna())
-        found = text.str.extract(MAGNITUDE_TEXT)
-        if 1 < others <= codes:
-            df[c + "_code"] = text.where(found[0].isna())
-        df[c] = pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES)
+        found = df[c].astype(str).str.strip().where(df[c].notna()).str.extract(MAGNITUDE_TEXT)
+        scaled.append(pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES))
+    _numbers_with_codes(train, test, c, scaled, codes)
     log(f"clean: {c} read as numbers scaled by their suffix (k, M, B; e.g. {values.iloc[0]!r})")
     return True
 
@@ -1070,8 +1079,9 @@ def number_lists(train, test, cfg):
     """Text columns whose every training value holds numbers, at least half of them several
     (NUMBER_LIST_TEXT: an image's pixels, a point, an embedding, a sequence), are rows of numbers: read
     as words they are noise. The same count in every row (at most LIST_COLUMNS) gives one column per
-    position (`<column>_0`, ...); counts that vary give a summary per row (LIST_SUMMARY). A value that does not hold numbers becomes missing. Numbers written with
-    thousands separators ("1,234") are left to number_text, dates ('March 26, 2018') to date_parts."""
+    position (`<column>_0`, ...); counts that vary give a summary per row (LIST_SUMMARY). A value that does
+    not hold numbers becomes missing. Numbers written with thousands separators ("1,234") are left to
+    number_text, dates ('March 26, 2018') to date_parts."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or _dates_like(train[c]):
             continue
