@@ -146,24 +146,29 @@ def test_side_tables_in_a_folder_are_found_and_a_folder_of_many_tables_is_left_o
 
 
 def test_infinite_numbers_become_gaps_before_any_model(tmp_path):
-    """A ratio divided by zero ("inf" in the file) crashed the linear draft (scikit-learn refuses infinity)."""
-    from typer.testing import CliRunner
-
-    from automind.cli import app
+    """A ratio divided by zero ("inf" in the file) crashed the linear draft (scikit-learn refuses infinity):
+    its script, run in the sandbox as a search runs it, reads them as gaps and scores."""
+    from automind.recipes import State, read_metric
+    from automind.recipes.compose import render
+    from automind.sandbox import Sandbox
 
     rng = np.random.default_rng(2)
     x = rng.normal(size=300)
     with np.errstate(divide="ignore"):
         ratio = x / np.where(rng.random(300) < 0.1, 0.0, 1.0)
     df = pd.DataFrame({"x": x, "ratio": ratio, "y": 2 * x})
-    root = prepare_task(df, tmp_path / "t", "y", "rmse")
-    out = tmp_path / "run"
-    res = CliRunner().invoke(app, ["solve", str(root), "--llm", "none", "--steps", "3", "--out", str(out)])
-    assert res.exit_code == 0, res.output
-    nodes = json.loads((out / "journal.json").read_text())["nodes"]
-    assert "rcp-linear-baseline" in " ".join(n["plan"] for n in nodes)  # the draft that crashed
-    assert not [n for n in nodes if n["is_buggy"]]
-    assert any("infinite values read as gaps in ['ratio']" in n["output"] for n in nodes)
+    task = Task.load(prepare_task(df, tmp_path / "t", "y", "rmse"))
+    settings = load_config({}).settings
+    roles, ctx, state = (
+        RecipeRoles(settings),
+        Context(task=task, action="draft", analysis=""),
+        State(draft="rcp-linear-baseline"),
+    )
+    code = render(roles.profile(ctx), state, roles.recipes, defaults=roles.defaults(ctx, state))
+    res = Sandbox.from_settings(task, tmp_path / "ws", settings).run_script(code)
+    assert res.exc_type is None, res.stdout
+    assert "infinite values read as gaps in ['ratio']" in res.stdout
+    assert read_metric(res.workspace, res.stdout) < 0.1  # y is 2x: a linear model on x is near exact
 
 
 def test_a_side_table_that_cannot_be_read_is_left_out_with_the_reason(tmp_path, monkeypatch):
