@@ -895,15 +895,14 @@ def unit_numbers(train, test, c, share, codes):
     units = parts[1].combine_first(parts[2])[fits].astype(str).str.lower().unique()
     if len(units) > UNITS:
         return False
+    numbers = []
     for df in (train, test):
-        text = df[c].astype(str).str.strip().where(df[c].notna())
-        found = text.str.extract(UNIT_TEXT)
+        found = df[c].astype(str).str.strip().where(df[c].notna()).str.extract(UNIT_TEXT)
         if len(units) > 1:
             unit = found[1].combine_first(found[2])
             df[c + "_unit"] = unit.astype(str).str.lower().where(unit.notna())
-        if 1 < others <= codes:  # "10+ years" beside "< 1 year": which code it was, as number_text keeps it
-            df[c + "_code"] = text.where(found[0].isna())
-        df[c] = pd.to_numeric(found[0], errors="coerce")
+        numbers.append(pd.to_numeric(found[0], errors="coerce"))
+    _numbers_with_codes(train, test, c, numbers, codes)  # "10+ years" beside "< 1 year": which code it was
     log(f"clean: {c} read as numbers with their unit ({', '.join(map(str, units))}; e.g. {values.iloc[0]!r})")
     return True
 
