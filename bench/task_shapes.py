@@ -2832,6 +2832,178 @@ def _structured_codes(out: Path) -> None:
     prepare_task(pd.DataFrame(rows), out, "sales", "rmse", group_col="item_id", name=out.name)
 
 
+def _temperatures(out: Path) -> None:
+    """Weather-station rows: a temperature '23.5°C' (a degree sign before the unit), humidity '65%', wind
+    '12 km/h', pressure '1013 hPa', a few 'N/A'; the power demand follows how far the temperature is from
+    18 °C; RMSE."""
+    rng = np.random.default_rng(185)
+    n = 4000
+    temp = rng.uniform(-5, 35, n).round(1)
+    hum = rng.integers(20, 100, n)
+    y = 500 + 1.5 * (temp - 18) ** 2 + 0.5 * hum + rng.normal(0, 20, n)
+    text = np.array([f"{t}°C" for t in temp], dtype=object)
+    text[rng.random(n) < 0.02] = "N/A"
+    df = pd.DataFrame({"Temp": text, "Humidity": [f"{h}%" for h in hum],
+                       "Wind": [f"{w} km/h" for w in rng.integers(0, 60, n)],
+                       "Pressure": [f"{p} hPa" for p in rng.integers(990, 1035, n)], "Demand": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "Demand", "rmse", name=out.name)
+
+
+def _am_pm_times(out: Path) -> None:
+    """Call-centre rows: a time of day written '2:30 PM' (twelve-hour clock), a date '03/14/2019', a
+    district; the waiting minutes peak at 9 AM and 5 PM; RMSE."""
+    rng = np.random.default_rng(186)
+    n = 5000
+    minute = rng.integers(0, 24 * 60, n)
+    hour = minute / 60
+    y = 5 + 6 * np.exp(-((hour - 9) ** 2) / 2) + 8 * np.exp(-((hour - 17) ** 2) / 2) + rng.normal(0, 1, n)
+    day = pd.Timestamp("2019-01-01") + pd.to_timedelta(rng.integers(0, 365, n), unit="D")
+    clock = [f"{(m // 60) % 12 or 12}:{m % 60:02d} {'AM' if m < 720 else 'PM'}" for m in minute]
+    df = pd.DataFrame({"Date": day.strftime("%m/%d/%Y"), "Time": clock,
+                       "District": rng.choice(["North", "South", "East", "West"], n), "Wait": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "Wait", "rmse", name=out.name)
+
+
+def _accounting_negatives(out: Path) -> None:
+    """Company accounts as a spreadsheet exports them: losses in brackets '(1,234.50)', '$12,345' revenue,
+    '-' for nothing; distress follows the net margin; ROC AUC."""
+    rng = np.random.default_rng(187)
+    n = 4000
+    revenue = rng.lognormal(10, 1, n)
+    margin = rng.normal(0.02, 0.1, n)
+    income = revenue * margin
+    distress = (margin + rng.normal(0, 0.03, n) < -0.03).astype(int)
+    income_text = np.array([f"({-v:,.2f})" if v < 0 else f"{v:,.2f}" for v in income], dtype=object)
+    income_text[rng.random(n) < 0.03] = "-"
+    df = pd.DataFrame({"Revenue": [f"${v:,.0f}" for v in revenue], "Net Income": income_text,
+                       "Employees": rng.integers(5, 500, n), "Distress": distress})  # fmt: skip
+    prepare_task(df, out, "Distress", "roc_auc", name=out.name)
+
+
+def _twitter_dates(out: Path) -> None:
+    """Tweets with Twitter's own time format 'Tue Mar 05 14:22:01 +0000 2019' for the post and for the
+    account's creation; the engagement follows the hour, the weekend and the account's age; RMSE."""
+    rng = np.random.default_rng(188)
+    n = 5000
+    posted = pd.Timestamp("2019-01-01") + pd.to_timedelta(rng.integers(0, 365 * 24 * 3600, n), unit="s")
+    created = posted - pd.to_timedelta(rng.integers(30, 3000, n), unit="D")
+    age_years = (posted - created).days / 365
+    y = (1 + np.sin(posted.hour.to_numpy() / 24 * 2 * np.pi) + 0.8 * (posted.dayofweek.to_numpy() >= 5)
+         + 0.3 * age_years + rng.normal(0, 0.3, n))  # fmt: skip
+    fmt = "%a %b %d %H:%M:%S +0000 %Y"
+    df = pd.DataFrame({"created_at": posted.strftime(fmt), "user_created_at": created.strftime(fmt),
+                       "lang": rng.choice(["en", "es", "fr"], n), "engagement": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "engagement", "rmse", name=out.name)
+
+
+def _version_strings(out: Path) -> None:
+    """App releases: a version '2.13.4' (hundreds of levels, most test versions never seen in training), an
+    OS floor '4.0.3 and up' or 'Varies with device'; the crash rate falls with the major and minor version;
+    RMSE."""
+    rng = np.random.default_rng(189)
+    n = 4000
+    major, minor, patch = rng.integers(1, 6, n), rng.integers(0, 20, n), rng.integers(0, 30, n)
+    y = 3 - 0.4 * major - 0.05 * minor + rng.normal(0, 0.1, n)
+    df = pd.DataFrame({
+        "Version": [f"{a}.{b}.{c}" for a, b, c in zip(major, minor, patch, strict=True)],
+        "OS": rng.choice(["4.0.3 and up", "4.1 and up", "5.0 and up", "Varies with device"], n),
+        "Downloads": rng.integers(100, 100000, n), "CrashRate": y.round(3),
+    })  # fmt: skip
+    prepare_task(df, out, "CrashRate", "rmse", name=out.name)
+
+
+def _currency_codes(out: Path) -> None:
+    """Listings priced in their own currency, the code first: 'USD 1,200.00', 'EUR 950.00', 'JPY 130,000';
+    the import duty is a tenth of the price in dollars; RMSE."""
+    rng = np.random.default_rng(190)
+    n = 5000
+    rates = {"USD": 1.0, "EUR": 1.1, "GBP": 1.27, "JPY": 0.0068}
+    cur = rng.choice(list(rates), n)
+    usd = rng.lognormal(6.5, 0.8, n)
+    local = usd / np.array([rates[c] for c in cur])
+    df = pd.DataFrame({"Price": [f"{c} {v:,.0f}" if c == "JPY" else f"{c} {v:,.2f}" for c, v in zip(cur, local, strict=True)],
+                       "Weight": rng.uniform(0.1, 20, n).round(2), "Duty": (0.1 * usd + rng.normal(0, 5, n)).round(2)})  # fmt: skip
+    prepare_task(df, out, "Duty", "rmse", name=out.name)
+
+
+def _street_addresses(out: Path) -> None:
+    """House listings with one address column '1234 Oak St, Springfield, IL 62704' (every value different):
+    the city and state set the price per square foot; RMSE."""
+    rng = np.random.default_rng(191)
+    n = 5000
+    cities = [(f"{c}", s) for c, s in zip(
+        ["Springfield", "Riverton", "Fairview", "Madison", "Georgetown", "Salem", "Franklin", "Clinton",
+         "Greenville", "Bristol", "Dover", "Oxford", "Ashland", "Milton", "Newport", "Jackson"],
+        ["IL", "IL", "OH", "OH", "TX", "TX", "MA", "MA", "NC", "NC", "CA", "CA", "OR", "OR", "WA", "WA"],
+        strict=True)]  # fmt: skip
+    per_sqft = {c: rng.uniform(80, 600) for c, _ in cities}
+    pick = rng.integers(0, len(cities), n)
+    sqft = rng.integers(600, 4000, n)
+    streets = ["Oak St", "Maple Ave", "Pine Rd", "Cedar Ln", "Elm St", "Lake Dr", "Hill Rd", "Main St"]
+    address = [f"{rng.integers(1, 9999)} {rng.choice(streets)}, {cities[i][0]}, {cities[i][1]} {10000 + 97 * i + rng.integers(0, 5):05d}"
+               for i in pick]  # fmt: skip
+    price = np.array([per_sqft[cities[i][0]] for i in pick]) * sqft / 1000 + rng.normal(0, 20, n)
+    df = pd.DataFrame(
+        {"address": address, "sqft": sqft, "beds": rng.integers(1, 6, n), "price_k": price.round(1)}
+    )
+    prepare_task(df, out, "price_k", "rmse", name=out.name)
+
+
+def _file_sizes(out: Path) -> None:
+    """Downloads with sizes in mixed units '850 KB', '14.2 MB', '1.2 GB' and a connection '3G' / '4G' /
+    'WiFi'; the seconds taken are the bytes over the connection's speed; RMSLE."""
+    rng = np.random.default_rng(192)
+    n = 5000
+    kb = rng.lognormal(9, 2, n)
+    size = [
+        f"{k:.0f} KB" if k < 1024 else f"{k / 1024:.1f} MB" if k < 1024**2 else f"{k / 1024**2:.2f} GB"
+        for k in kb
+    ]
+    speed = {"3G": 200.0, "4G": 2000.0, "WiFi": 8000.0}
+    conn = rng.choice(list(speed), n)
+    secs = kb / np.array([speed[c] for c in conn]) * rng.lognormal(0, 0.1, n) + 0.5
+    df = pd.DataFrame({"Size": size, "Connection": conn, "Seconds": secs.round(3)})
+    prepare_task(df, out, "Seconds", "rmsle", name=out.name)
+
+
+def _lat_lon_dms(out: Path) -> None:
+    """Sightings with coordinates in degrees, minutes and seconds 40°26'46"N, 79°58'56"W; the count
+    falls with the distance from one site; RMSE."""
+    rng = np.random.default_rng(193)
+    n = 4000
+    lat, lon = rng.uniform(35, 45, n), rng.uniform(-85, -75, n)
+    y = 10 * np.exp(-((lat - 40.4) ** 2 + (lon + 80) ** 2) / 4) + rng.normal(0, 0.5, n)
+
+    def dms(v: float, pos: str, neg: str) -> str:
+        a = abs(v)
+        d, m = int(a), int(a % 1 * 60)
+        s = round((a * 3600) % 60)
+        return f"{d}°{m:02d}'{min(s, 59):02d}\"{pos if v >= 0 else neg}"
+
+    df = pd.DataFrame({"Latitude": [dms(v, "N", "S") for v in lat], "Longitude": [dms(v, "E", "W") for v in lon],
+                       "Observers": rng.integers(1, 10, n), "Count": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "Count", "rmse", name=out.name)
+
+
+def _epoch_millis(out: Path) -> None:
+    """Click logs stamped in milliseconds since 1970 (1553000000000); the click rate follows the hour of day
+    and the weekend; RMSE."""
+    rng = np.random.default_rng(194)
+    n = 6000
+    ms = rng.integers(1_546_300_800_000, 1_577_836_800_000, n)
+    t = pd.to_datetime(ms, unit="ms")
+    y = (
+        2
+        + np.cos((t.hour.to_numpy() - 20) / 24 * 2 * np.pi)
+        + 0.7 * (t.dayofweek.to_numpy() >= 5)
+        + rng.normal(0, 0.3, n)
+    )
+    df = pd.DataFrame(
+        {"timestamp": ms, "device": rng.choice(["ios", "android", "web"], n), "rate": y.round(3)}
+    )
+    prepare_task(df, out, "rate", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -3101,6 +3273,25 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "fractions": ("odds written '5/2', '100/30', 'Evens', log loss", _fractions),
     "relative-dates": ("posts aged '3 days ago', '2 weeks ago', '30+ days ago', RMSE", _relative_dates),
     "structured-codes": ("M5 codes 'FOODS_3_090', unseen items, RMSE", _structured_codes),
+    "temperatures": (
+        "'23.5°C', '65%', '12 km/h', '1013 hPa', demand by distance from 18 °C, RMSE",
+        _temperatures,
+    ),
+    "am-pm-times": ("times of day '2:30 PM', waits peaking at 9 AM and 5 PM, RMSE", _am_pm_times),
+    "accounting-negatives": (
+        "losses in brackets '(1,234.50)', '-' for nothing, distress, ROC AUC",
+        _accounting_negatives,
+    ),
+    "twitter-dates": ("Twitter's 'Tue Mar 05 14:22:01 +0000 2019' times, RMSE", _twitter_dates),
+    "version-strings": ("versions '2.13.4', most test versions unseen, RMSE", _version_strings),
+    "currency-codes": ("prices 'EUR 950.00', 'JPY 130,000', duty by the dollar price, RMSE", _currency_codes),
+    "street-addresses": ("one address column '1234 Oak St, Springfield, IL 62704', RMSE", _street_addresses),
+    "file-sizes": (
+        "sizes '850 KB', '14.2 MB', '1.2 GB', seconds by bytes and connection, RMSLE",
+        _file_sizes,
+    ),
+    "lat-lon-dms": ("coordinates 40°26'46\"N, counts by distance from a site, RMSE", _lat_lon_dms),
+    "epoch-millis": ("times in milliseconds since 1970, rate by hour and weekend, RMSE", _epoch_millis),
 }
 
 
