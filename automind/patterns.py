@@ -12,7 +12,8 @@ ID_NAMES = re.compile(
 # dates, with an optional time of day: 2021-01-13, 2021/1/13 08:30, 13/01/2021; a month of a year 2021-01;
 # an ISO week 2019-W05 (or 2019W05, 2019-W05-3); a quarter 2015Q3, 2015-Q3, Q3 2015;
 # a month's name and a four-digit year, with or without a day (and a weekday before it): 'Mar 2019',
-# 'Mar-2019', '3 March 2019', 'March 3, 2019', 'Tue, 03 Mar 2019 10:00'. recipes/runtime.py holds a copy
+# 'Mar-2019', '3 March 2019', 'March 3, 2019', 'Tue, 03 Mar 2019 10:00'; C's and Twitter's
+# 'Tue Mar 05 14:22:01 +0000 2019' (the year last). recipes/runtime.py holds a copy
 # (its scripts import nothing from automind); a test keeps the two the same.
 DATE_PATTERN = (
     r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?|^\d{1,2}[-/]\d{1,2}[-/]\d{4}"
@@ -22,6 +23,8 @@ DATE_PATTERN = (
     r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?"
     r"|dec(ember)?)\.?([\s,-]+\d{1,2}(st|nd|rd|th)?,?)?[\s,-]+\d{4}"
     r"(\s+\d{1,2}:\d{2}(:\d{2})?(\s*([+-]\d{4}|[a-z]{1,4}))?)?)$"
+    r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+"
+    r"\d{1,2}\s+\d{1,2}:\d{2}(:\d{2})?(\s+([+-]\d{4}|[a-z]{1,4}))?\s+\d{4})$"
 )
 DATE_RE = re.compile(DATE_PATTERN)
 
@@ -55,11 +58,16 @@ def text_words(value: str) -> float:
     return len(value.split()) + len(UNSPACED.findall(value)) / 2
 
 
+def mostly_dates(values: list[str]) -> bool:
+    """Whether nine in ten of a column's values (a sample, as text) are dates (DATE_RE)."""
+    return bool(values) and sum(bool(DATE_RE.match(v)) for v in values) > 0.9 * len(values)
+
+
 def is_number_list(values: list[str]) -> bool:
     """Whether a column's values (a sample, as text) are rows of numbers: every value holds numbers and at
     least half hold several (NUMBER_LIST_RE; a sequence may be one number long). Pixels, points, vectors,
     sequences: split into numbers, never read as words. Dates ('March 26, 2018') are not lists."""
-    if values and sum(bool(DATE_RE.match(v)) for v in values) > 0.9 * len(values):
+    if mostly_dates(values):
         return False
     lists = sum(bool(NUMBER_LIST_RE.match(v)) for v in values)
     singles = sum(bool(ONE_NUMBER_RE.match(v)) for v in values)
@@ -69,9 +77,9 @@ def is_number_list(values: list[str]) -> bool:
 def is_free_text(values: list[str], distinct: int) -> bool:
     """Whether a column's values (a sample of them, as text) are free text: many words or long on average
     (TEXT_WORDS, TEXT_CHARS) or lists written as JSON, and mostly distinct (`distinct` of them, at least
-    TEXT_DISTINCT): titles and names stay categories. The data analysis and the recipes both ask this, so
+    TEXT_DISTINCT): titles and names stay categories, dates are dates. The data analysis and the recipes both ask this, so
     they name the same columns."""
-    if not values or is_number_list(values):
+    if not values or is_number_list(values) or mostly_dates(values):  # 'Tue Mar 05 14:22:01 +0000 2019'
         return False
     words = sum(map(text_words, values)) / len(values)
     chars = sum(map(len, values)) / len(values)

@@ -178,12 +178,21 @@ ISO_WEEK = r"^(\d{4})-?W(\d{2})(?:-?([1-7]))?$"
 QUARTER = r"(?i)^(?:(\d{4})[-\s]?Q([1-4])|Q([1-4])[-\s]?(\d{4}))$"
 
 
+# C's and Twitter's 'Tue Mar 05 14:22:01 +0000 2019': the year after the time, where pandas infers no format
+# and reads each value on its own (4 s per 50,000 values); with the year moved before the time it does.
+CTIME_TEXT = (
+    r"^(\w+\s+\w+\s+\d{1,2})\s+(\d{1,2}:\d{2}(?::\d{2})?)((?:\s+(?:[+-]\d{4}|[A-Za-z]{1,4}))?)\s+(\d{4})$"
+)
+
+
 def period_dates(text):
     """ISO weeks ('2019-W05': its Monday, or the day given) and quarters ('2015Q3', 'Q3 2015': its first
-    day) written as ISO dates, which pandas reads; other values as they are."""
+    day) written as ISO dates, and times with the year last (CTIME_TEXT) with it before the time, which
+    pandas reads; other values as they are."""
     import datetime
 
     text = pd.Series(text, dtype=object).copy()  # the caller maps its own values to what is read
+    text = text.str.replace(CTIME_TEXT, r"\1 \4 \2\3", regex=True).where(text.notna())
     week = text.str.extract(ISO_WEEK)
     for i in week.index[week[0].notna()]:
         y, w, d = week.loc[i]
@@ -676,7 +685,7 @@ def _feature_columns(train, test):
 
 
 # automind.patterns.DATE_PATTERN (a test keeps the copy the same): 2024-01-31, 31/01/2024, 2024-01, 'Mar 2024',
-# 2024-W05, 2024Q3
+# 2024-W05, 2024Q3, 'Tue Mar 05 14:22:01 +0000 2019'
 DATE_TEXT = (
     r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?|^\d{1,2}[-/]\d{1,2}[-/]\d{4}"
     r"|^(19|20)\d{2}[-/](0?[1-9]|1[0-2])$|^(19|20)\d{2}-?W(0[1-9]|[1-4]\d|5[0-3])(-?[1-7])?$"
@@ -685,6 +694,8 @@ DATE_TEXT = (
     r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?"
     r"|dec(ember)?)\.?([\s,-]+\d{1,2}(st|nd|rd|th)?,?)?[\s,-]+\d{4}"
     r"(\s+\d{1,2}:\d{2}(:\d{2})?(\s*([+-]\d{4}|[a-z]{1,4}))?)?)$"
+    r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+"
+    r"\d{1,2}\s+\d{1,2}:\d{2}(:\d{2})?(\s+([+-]\d{4}|[a-z]{1,4}))?\s+\d{4})$"
 )
 
 
@@ -869,10 +880,15 @@ def local_clock(values, utc, first):
     return read_times(text.str.replace(ZONE_OFFSET, "", regex=True).where(values.notna()), first)
 
 
-# A number with its unit after it ("18.9 kmpl", "1248 CC", "26.6 km/kg", "30min"): a unit of one letter must
-# stand apart ("5 m"), so codes such as "12A" stay codes.
-UNIT_TEXT = r"^([-+]?\d+(?:\.\d+)?)(?:\s+([^\W\d_][^\s\d]*)|([^\W\d_][^\s\d]+))$"
+# A number with its unit after it ("18.9 kmpl", "1248 CC", "26.6 km/kg", "30min", "23.5°C", "45°"): a unit
+# of one letter must stand apart ("5 m"), so codes such as "12A" stay codes. Or a unit of up to four letters
+# before it, standing apart ("EUR 950.00", "Rs. 1,200", "R$ 12", "Room 101"): "A1" and "C85" stay codes.
+UNIT_TEXT = r"^([-+]?\d+(?:\.\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*)|((?:[^\W\d_]|°)[^\s\d]+|[°℃℉]))$"
+PREFIX_UNIT_TEXT = r"^([^\W\d_]{1,4}(?:\.\s?|\$\s?|\s+))([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)$"
 UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity
+MONEY_CODE = (
+    r"^[A-Z]{3}$"  # a unit written as three capitals is a currency's ISO 4217 code: any number of them
+)
 
 
 def _mostly_numbers(fits, others, share, codes):
@@ -881,46 +897,67 @@ def _mostly_numbers(fits, others, share, codes):
     return bool(fits.mean() >= share or (fits.mean() > 0.5 and others <= codes))
 
 
+def unit_parts(values):
+    """Each value's number and unit (lower case; NaN where it is neither form of UNIT_TEXT /
+    PREFIX_UNIT_TEXT), and the units as written."""
+    text = values.astype(str).str.strip().where(values.notna())
+    after, before = text.str.extract(UNIT_TEXT), text.str.extract(PREFIX_UNIT_TEXT)
+    number = pd.to_numeric(after[0].combine_first(before[1].str.replace(",", "")), errors="coerce")
+    written = after[1].combine_first(after[2]).combine_first(before[0].str.strip().str.rstrip("."))
+    return number, written.str.lower(), written
+
+
 def unit_numbers(train, test, c, share, codes):
-    """A text column of numbers with their unit (UNIT_TEXT, at most UNITS distinct units, the same `share`
-    and placeholder `codes` rules as number_text) becomes the numbers; with several units (km/kg beside kmpl)
-    the unit stays as a category of its own (`<column>_unit`): the numbers are not converted. True when
-    done."""
+    """A text column of numbers with their unit (UNIT_TEXT or PREFIX_UNIT_TEXT, at most UNITS distinct units
+    unless they are currency codes (MONEY_CODE), the same `share` and placeholder `codes` rules as
+    number_text) becomes the numbers; with several units (km/kg beside kmpl, EUR beside USD) the unit stays
+    as a category of its own (`<column>_unit`): the numbers are not converted. True when done."""
     values = train[c].dropna().astype(str).str.strip()
-    parts = values.str.extract(UNIT_TEXT)
-    fits = parts[0].notna()
+    number, unit, written = unit_parts(values)
+    fits = number.notna()
     others = values[~fits].nunique()
     if not _mostly_numbers(fits, others, share, codes):
         return False
-    units = parts[1].combine_first(parts[2])[fits].astype(str).str.lower().unique()
-    if len(units) > UNITS:
+    units = unit[fits].unique()
+    if len(units) > UNITS and not written[fits].str.match(MONEY_CODE).all():
         return False
     numbers = []
     for df in (train, test):
-        found = df[c].astype(str).str.strip().where(df[c].notna()).str.extract(UNIT_TEXT)
+        number, unit, _ = unit_parts(df[c])
         if len(units) > 1:
-            unit = found[1].combine_first(found[2])
-            df[c + "_unit"] = unit.astype(str).str.lower().where(unit.notna())
-        numbers.append(pd.to_numeric(found[0], errors="coerce"))
+            df[c + "_unit"] = unit
+        numbers.append(number)
     _numbers_with_codes(train, test, c, numbers, codes)  # "10+ years" beside "< 1 year": which code it was
     log(f"clean: {c} read as numbers with their unit ({', '.join(map(str, units))}; e.g. {values.iloc[0]!r})")
     return True
 
 
 CLOCK_TEXT = r"^(\d{1,3}):([0-5]\d)(?::([0-5]\d(?:\.\d+)?))?$"  # '07:45', '01:30:00', '36:15:00'
+CLOCK12_TEXT = r"(?i)^(0?[1-9]|1[0-2])(?::([0-5]\d))?(?::([0-5]\d))?\s?([ap])\.?\s?m\.?$"  # '2:30 PM', '9am'
+
+
+def clock_minutes(values):
+    """Minutes since 0:00 of each clock reading or duration (CLOCK_TEXT) or twelve-hour time of day
+    (CLOCK12_TEXT: 12 AM is midnight, 12 PM noon); NaN where a value is neither."""
+    text = values.astype(str).str.strip().where(values.notna())
+    clock = text.str.extract(CLOCK_TEXT).astype(float)
+    half = text.str.extract(CLOCK12_TEXT)
+    hour = half[0].astype(float) % 12 + 12 * half[3].str.lower().eq("p")
+    twelve = hour * 60 + half[1].astype(float).fillna(0) + half[2].astype(float).fillna(0) / 60
+    return (clock[0] * 60 + clock[1] + clock[2].fillna(0) / 60).combine_first(twelve.where(half[0].notna()))
 
 
 def clock_numbers(train, test, c, share, codes):
-    """A text column of clock readings or durations ('07:45', '01:30:00'; CLOCK_TEXT) becomes minutes since
-    0:00 (the same `share` and placeholder `codes` rules as number_text): as text each reading is a level of
-    its own, and neither an evening nor a long flight can be told apart. True when done."""
+    """A text column of clock readings or durations ('07:45', '01:30:00'; CLOCK_TEXT) or times of day on a
+    twelve-hour clock ('2:30 PM', '9am'; CLOCK12_TEXT) becomes minutes since 0:00 (the same `share` and
+    placeholder `codes` rules as number_text; a placeholder is kept as `<column>_code`): as text each
+    reading is a level of its own, and neither an evening nor a long flight can be told apart. True when
+    done."""
     values = train[c].dropna().astype(str).str.strip()
-    fits = values.str.match(CLOCK_TEXT)
+    fits = clock_minutes(values).notna()
     if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
-    for df in (train, test):
-        parts = df[c].astype(str).str.strip().where(df[c].notna()).str.extract(CLOCK_TEXT).astype(float)
-        df[c] = parts[0] * 60 + parts[1] + parts[2].fillna(0) / 60
+    _numbers_with_codes(train, test, c, [clock_minutes(df[c]) for df in (train, test)], codes)
     log(f"clean: {c} read as minutes (clock readings or durations, e.g. {values.iloc[0]!r})")
     return True
 
@@ -1016,6 +1053,45 @@ def magnitude_numbers(train, test, c, share, codes):
     return True
 
 
+# An angle in degrees, minutes and seconds with its hemisphere (40°26'46"N, 79° 58' 56" W, N 40°26.8',
+# -33°52'): a latitude or longitude.
+DMS_TEXT = (
+    r"^([NSEWnsew])?\s?([-+])?(\d{1,3}(?:\.\d+)?)\s?[°º]\s?(?:(\d{1,2}(?:\.\d+)?)\s?['′’]\s?)?"
+    r"(?:(\d{1,2}(?:\.\d+)?)\s?(?:\"|″|''|”)\s?)?([NSEWnsew])?$"
+)
+
+
+def dms_degrees(values):
+    """Decimal degrees of each DMS_TEXT angle, negative to the south and west; NaN where a value is not one
+    or names no minutes and no hemisphere (a bare '45°' is unit_numbers')."""
+    text = values.astype(str).str.strip().where(values.notna())
+    p = text.str.extract(DMS_TEXT)
+    side = p[0].combine_first(p[5]).str.upper()
+    sign = np.where(side.isin(["S", "W"]) | p[1].eq("-"), -1.0, 1.0)
+    degrees = p[2].astype(float) + p[3].astype(float).fillna(0) / 60 + p[4].astype(float).fillna(0) / 3600
+    return (sign * degrees).where(p[3].notna() | side.notna())
+
+
+def dms_numbers(train, test, c, share, codes):
+    """A text column of coordinates in degrees, minutes and seconds (DMS_TEXT) becomes decimal degrees (the
+    same `share` and placeholder `codes` rules as number_text): as text every place is a level of its own
+    and no distance can be read. True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    if not values.head(2000).str.contains("[°º]").mean() > 0.5:  # cheap look first
+        return False
+    fits = dms_degrees(values).notna()
+    if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
+        return False
+    _numbers_with_codes(train, test, c, [dms_degrees(df[c]) for df in (train, test)], codes)
+    log(f"clean: {c} read as decimal degrees (degrees, minutes and seconds, e.g. {values.iloc[0]!r})")
+    return True
+
+
+# The readers of numbers written with more than digits, tried in this order on each text column; the first
+# that takes it ends the search (a duration's '2h' is not a unit's, an angle's '45°' is a unit's).
+TEXT_NUMBER_READERS = (duration_numbers, magnitude_numbers, dms_numbers, unit_numbers, clock_numbers)
+
+
 def number_text(train, test, cfg, share=0.95, codes=5):
     """Text columns whose training values are numbers written with currency signs, thousands separators or
     percent signs become numbers, and so do numbers among a few placeholder codes ("?", "-", "n/a",
@@ -1025,18 +1101,12 @@ def number_text(train, test, cfg, share=0.95, codes=5):
     zeros ("00123") stay categories. Numbers written with their unit ("74 bhp") are read by unit_numbers,
     clock readings and durations ("07:45", "01:30:00") by clock_numbers, lengths of time spelled with
     their units ("2h 50m", "PT4M13S", "3 days ago") by duration_numbers, sizes such as "19M" beside "201k"
-    by magnitude_numbers."""
+    by magnitude_numbers, coordinates such as 40°26'46"N by dms_numbers (TEXT_NUMBER_READERS)."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
         values = train[c].dropna().astype(str).str.strip()
-        if (
-            len(values) < 5
-            or duration_numbers(train, test, c, share, codes)
-            or magnitude_numbers(train, test, c, share, codes)
-            or unit_numbers(train, test, c, share, codes)
-            or clock_numbers(train, test, c, share, codes)
-        ):
+        if len(values) < 5 or any(read(train, test, c, share, codes) for read in TEXT_NUMBER_READERS):
             continue
         fits = values.str.match(NUMBER_TEXT)
         others = values[~fits].nunique()
@@ -1200,23 +1270,29 @@ def trip_lengths(train, test, cfg):
     return train, test
 
 
-CODE_SEPARATORS = ("_", "/", "-", ":", "|")
+CODE_SEPARATORS = ("_", "/", "-", ":", "|", ".")  # "." last: versions "2.13.4"
 CODE_PARTS = (2, 6)  # the fewest and most parts a code is split into
+# between the fields of a value written with spaces: '1234 Oak St, Springfield, IL 62704'
+FIELD_SEPARATOR = ", "
 
 
 def code_parts(train, test, cfg, share=0.95):
-    """Text columns of codes built from parts (M5's item 'FOODS_3_090', Spaceship Titanic's cabin 'B/0/P'):
-    `share` of the training values split by one separator into the same number of parts (CODE_PARTS),
-    none of them empty and no value holding a space. Each part becomes a column, a number when every
-    filled part is one, so a code the training rows never name still tells its category, deck or side;
-    the code itself stays. Dates and clock times are read before this."""
+    """Text columns of codes built from parts (M5's item 'FOODS_3_090', Spaceship Titanic's cabin 'B/0/P',
+    a version '2.13.4'): `share` of the training values split by one separator into the same number of parts
+    (CODE_PARTS), none of them empty. Values holding spaces, free text included, split only into fields
+    (FIELD_SEPARATOR: an address '1234 Oak St, Springfield, IL 62704'; lists of varying length do not).
+    Each part becomes a column, a number when every filled part is one, so a code the training rows never
+    name still tells its category, deck or side, and an address its city; the value itself stays (a text
+    model still reads it; a near-unique part is left out by screen_columns). Dates and clock times are read
+    before this."""
     for c in _feature_columns(train, test):
-        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+        if pd.api.types.is_numeric_dtype(train[c]):
             continue
         values = train[c].dropna().astype(str).head(5000)
-        if len(values) < 5 or values.str.contains(r"\s").any():
+        spaced = c in cfg.get("text_cols", []) or values.str.contains(r"\s").any()
+        if len(values) < 5:
             continue
-        for sep in CODE_SEPARATORS:
+        for sep in (FIELD_SEPARATOR,) if spaced else CODE_SEPARATORS:
             counts = values.str.count(re.escape(sep)) + 1
             k = int(counts.mode().iloc[0])
             split = values.str.split(sep, regex=False)
@@ -2309,9 +2385,8 @@ def fit_linear(X_tr, y_tr, X_va, y_va, X_te, params, cfg):
             if scores and stop_at is not None and time.time() > stop_at:
                 break
             m = make(s).fit(a, ya)
-            scores.append(
-                metric_score(yb, m.predict(b) if cfg["problem"] == "regression" else class_proba(m, b))
-            )
+            pred = m.predict(b) if cfg["problem"] == "regression" else class_proba(m, b)
+            scores.append(metric_score(yb, log_error_floor(pred, yb)))
         sign = 1 if cfg["lower_is_better"] else -1
         strength = grid[min(range(len(scores)), key=lambda i: (sign * scores[i], factors[i]))]
         log(f"linear strength chosen on the fold's inner split: {key}={strength:g} ({len(scores)} tried)")
@@ -2400,7 +2475,7 @@ def run_portfolio(data, y, y_fit, n_test, reserve):
         oof = oof / np.maximum(hits, 1).reshape((-1,) + (1,) * (oof.ndim - 1))
         for hook in reversed(TARGET_HOOKS):
             oof, test_pred = hook(oof, CFG, inverse=True), hook(test_pred, CFG, inverse=True)
-        score = metric_score(y, oof)
+        score = metric_score(y, log_error_floor(oof, y))
         done.append(
             {"name": m["name"], "oof": oof, "test": test_pred, "score": score, "time": time.time() - t0}
         )
@@ -2865,12 +2940,17 @@ def solve_1d(train, test, y):
 LOG_ERROR_METRICS = ("rmsle", "msle", "mean_columnwise_rmsle")
 
 
-def clip_log_error(oof, test_pred, y):
-    """Log errors reject predictions <= -1, and a non-negative target has no business below 0: clip both, so
-    the validation score sees what is submitted."""
+def log_error_floor(pred, y):
+    """Log errors reject predictions <= -1, and a non-negative target has no business below 0: `pred` clipped
+    at 0 for them, so every score (a member's, an inner split's) sees what would be submitted."""
     if CFG["metric"] in LOG_ERROR_METRICS and float(np.min(y)) >= 0:
-        return np.clip(oof, 0, None), np.clip(test_pred, 0, None)
-    return oof, test_pred
+        return np.clip(pred, 0, None)
+    return pred
+
+
+def clip_log_error(oof, test_pred, y):
+    """log_error_floor on the out-of-fold and the test predictions alike."""
+    return log_error_floor(oof, y), log_error_floor(test_pred, y)
 
 
 def cross_validate(train, test, y):

@@ -123,3 +123,17 @@ def test_sparse_columns_with_several_classes_get_one_binary_model_per_class():
     raw = np.column_stack([m.predict_proba(X[150:])[:, 1] for m in per_class])
     np.testing.assert_allclose(pred[:, [0, 2, 3]], raw / raw.sum(axis=1, keepdims=True), rtol=1e-6)
     assert (pred.argmax(axis=1) == y[150:]).mean() > 0.9
+
+
+def test_a_log_error_search_scores_predictions_below_minus_one_as_zero():
+    """File sizes scored by RMSLE: a ridge on the raw seconds predicted below -1 on the inner split, RMSLE
+    refused them and the linear draft failed on every try; the search scores them floored at 0, as they
+    would be submitted."""
+    X, y = _data()
+    y = np.exp(y / 2)  # skewed, non-negative: a ridge goes below -1 on some rows
+    cfg = _cfg(metric="rmsle")
+    rt.CFG["metric"] = "rmsle"
+    a, b, ya, _ = train_test_split(X[:200], y[:200], test_size=0.25, random_state=0)
+    assert (_ridge(3.0, a, ya, b) <= -1).any()
+    _, pred = rt.fit_linear(X[:200], y[:200], X[200:], y[200:], X[200:], {"alpha": 3.0, "tune": True}, cfg)
+    assert np.isfinite(pred).all()
