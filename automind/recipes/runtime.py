@@ -1282,9 +1282,9 @@ def code_parts(train, test, cfg, share=0.95):
     (CODE_PARTS), none of them empty. Values holding spaces, free text included, split only into fields
     (FIELD_SEPARATOR: an address '1234 Oak St, Springfield, IL 62704'; lists of varying length do not).
     Each part becomes a column, a number when every filled part is one, so a code the training rows never
-    name still tells its category, deck or side, and an address its city; the value itself stays (a text
-    model still reads it; a near-unique part is left out by screen_columns). Dates and clock times are read
-    before this."""
+    name still tells its category, deck or side, and an address its city; of fields, only those whose
+    levels repeat (_repeats). The value itself stays (a text model still reads it). Dates and clock times
+    are read before this."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]):
             continue
@@ -1304,24 +1304,41 @@ def code_parts(train, test, cfg, share=0.95):
                 break
         else:
             continue
-        numeric = []
-        for df in (train, test):
-            text = df[c].astype(str).where(df[c].notna())
-            parts = text.str.split(sep, regex=False).map(
-                lambda p, k=k: p if isinstance(p, list) and len(p) == k else [None] * k
-            )
-            block = pd.DataFrame(parts.tolist(), index=df.index, columns=[f"{c}_part{i}" for i in range(k)])
-            if not numeric:  # decided on the training rows, applied to both
-                numeric = [
-                    pd.to_numeric(block[p], errors="coerce").notna().sum() == block[p].notna().sum()
-                    for p in block
-                ]
-            for p, is_number in zip(block.columns, numeric, strict=True):
-                df[p] = pd.to_numeric(block[p], errors="coerce") if is_number else block[p]
+        blocks = [_split_parts(df[c], sep, k) for df in (train, test)]
+        numeric = {p: _all_numbers(blocks[0][p]) for p in blocks[0]}  # decided on the training rows
+        keep = [p for p in blocks[0] if sep != FIELD_SEPARATOR or numeric[p] or _repeats(blocks[0][p])]
+        if not keep:  # 'Braund, Mr. Owen Harris': a surname and given names, nearly one per row
+            continue
+        for df, block in zip((train, test), blocks, strict=True):
+            for p in keep:
+                df[p] = pd.to_numeric(block[p], errors="coerce") if numeric[p] else block[p]
         log(
-            f"clean: {c} holds codes of {k} parts split by {sep!r} (e.g. {values.iloc[0]!r}): a column per part"
+            f"clean: {c} holds values of {k} parts split by {sep!r} (e.g. {values.iloc[0]!r}): "
+            f"a column per part{'' if len(keep) == k else f' that repeats ({len(keep)})'}"
         )
     return train, test
+
+
+def _split_parts(values, sep, k):
+    """`values` split by `sep` into columns `<name>_part0..k-1`; a value of another part count is a gap."""
+    text = values.astype(str).where(values.notna())
+    parts = text.str.split(sep, regex=False).map(
+        lambda p: p if isinstance(p, list) and len(p) == k else [None] * k
+    )
+    return pd.DataFrame(
+        parts.tolist(), index=values.index, columns=[f"{values.name}_part{i}" for i in range(k)]
+    )
+
+
+def _all_numbers(values):
+    return bool(pd.to_numeric(values, errors="coerce").notna().sum() == values.notna().sum())
+
+
+def _repeats(values):
+    """Whether a field's levels repeat: at most half as many levels as filled rows (a city, a state), not
+    nearly one per row (a street, a person's given names), which would only be memorised."""
+    filled = values.dropna()
+    return len(filled) > 0 and filled.nunique() <= 0.5 * len(filled)
 
 
 def text_counts(train, test, cfg):
