@@ -953,12 +953,21 @@ def clock_numbers(train, test, c, share, codes):
     placeholder `codes` rules as number_text; a placeholder is kept as `<column>_code`): as text each
     reading is a level of its own, and neither an evening nor a long flight can be told apart. True when
     done."""
+    return _read_numbers(
+        train, test, c, share, codes, clock_minutes, "minutes", "clock readings or durations"
+    )
+
+
+def _read_numbers(train, test, c, share, codes, read, what, written):
+    """Column `c` of train and test replaced by `read` of its values (NaN where one does not read) when the
+    training values mostly read (_mostly_numbers), placeholder codes kept (_numbers_with_codes); logged as
+    `what` read from values `written` so. True when done."""
     values = train[c].dropna().astype(str).str.strip()
-    fits = clock_minutes(values).notna()
+    fits = read(values).notna()
     if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
-    _numbers_with_codes(train, test, c, [clock_minutes(df[c]) for df in (train, test)], codes)
-    log(f"clean: {c} read as minutes (clock readings or durations, e.g. {values.iloc[0]!r})")
+    _numbers_with_codes(train, test, c, [read(df[c]) for df in (train, test)], codes)
+    log(f"clean: {c} read as {what} ({written}, e.g. {values.iloc[0]!r})")
     return True
 
 
@@ -1076,15 +1085,12 @@ def dms_numbers(train, test, c, share, codes):
     """A text column of coordinates in degrees, minutes and seconds (DMS_TEXT) becomes decimal degrees (the
     same `share` and placeholder `codes` rules as number_text): as text every place is a level of its own
     and no distance can be read. True when done."""
-    values = train[c].dropna().astype(str).str.strip()
-    if not values.head(2000).str.contains("[°º]").mean() > 0.5:  # cheap look first
+    head = train[c].dropna().astype(str).head(2000)
+    if not head.str.contains("[°º]").mean() > 0.5:  # cheap look first
         return False
-    fits = dms_degrees(values).notna()
-    if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
-        return False
-    _numbers_with_codes(train, test, c, [dms_degrees(df[c]) for df in (train, test)], codes)
-    log(f"clean: {c} read as decimal degrees (degrees, minutes and seconds, e.g. {values.iloc[0]!r})")
-    return True
+    return _read_numbers(
+        train, test, c, share, codes, dms_degrees, "decimal degrees", "degrees, minutes, seconds"
+    )
 
 
 # The readers of numbers written with more than digits, tried in this order on each text column; the first
