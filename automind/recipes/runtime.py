@@ -898,13 +898,12 @@ def _mostly_numbers(fits, others, share, codes):
 
 
 def unit_parts(values):
-    """Each value's number and unit (lower case; NaN where it is neither form of UNIT_TEXT /
-    PREFIX_UNIT_TEXT), and the units as written."""
+    """Each value's number and unit as written (NaN where it is neither form of UNIT_TEXT /
+    PREFIX_UNIT_TEXT)."""
     text = values.astype(str).str.strip().where(values.notna())
     after, before = text.str.extract(UNIT_TEXT), text.str.extract(PREFIX_UNIT_TEXT)
     number = pd.to_numeric(after[0].combine_first(before[1].str.replace(",", "")), errors="coerce")
-    written = after[1].combine_first(after[2]).combine_first(before[0].str.strip().str.rstrip("."))
-    return number, written.str.lower(), written
+    return number, after[1].combine_first(after[2]).combine_first(before[0].str.strip().str.rstrip("."))
 
 
 def unit_numbers(train, test, c, share, codes):
@@ -913,19 +912,18 @@ def unit_numbers(train, test, c, share, codes):
     number_text) becomes the numbers; with several units (km/kg beside kmpl, EUR beside USD) the unit stays
     as a category of its own (`<column>_unit`): the numbers are not converted. True when done."""
     values = train[c].dropna().astype(str).str.strip()
-    number, unit, written = unit_parts(values)
+    number, written = unit_parts(values)
     fits = number.notna()
-    others = values[~fits].nunique()
-    if not _mostly_numbers(fits, others, share, codes):
+    if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
-    units = unit[fits].unique()
+    units = written[fits].str.lower().unique()
     if len(units) > UNITS and not written[fits].str.match(MONEY_CODE).all():
         return False
     numbers = []
     for df in (train, test):
-        number, unit, _ = unit_parts(df[c])
+        number, written = unit_parts(df[c])
         if len(units) > 1:
-            df[c + "_unit"] = unit
+            df[c + "_unit"] = written.str.lower()
         numbers.append(number)
     _numbers_with_codes(train, test, c, numbers, codes)  # "10+ years" beside "< 1 year": which code it was
     log(f"clean: {c} read as numbers with their unit ({', '.join(map(str, units))}; e.g. {values.iloc[0]!r})")
@@ -1120,11 +1118,7 @@ def number_text(train, test, cfg, share=0.95, codes=5):
             continue
         if values[fits].str.match(r"^0\d").mean() > 0.5:
             continue
-        for df in (train, test):
-            if 1 < others <= codes:
-                text = df[c].astype(str).str.strip().where(df[c].notna())
-                df[c + "_code"] = text.where(~text.str.match(NUMBER_TEXT, na=False))
-            df[c] = number_values(df[c])
+        _numbers_with_codes(train, test, c, [number_values(df[c]) for df in (train, test)], codes)
         log(f"clean: {c} read as numbers (written as text, e.g. {values.iloc[0]!r})")
     return train, test
 
