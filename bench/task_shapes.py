@@ -3004,6 +3004,193 @@ def _epoch_millis(out: Path) -> None:
     prepare_task(df, out, "rate", "rmse", name=out.name)
 
 
+def _employment_length(out: Path) -> None:
+    """Loans as Lending Club lists them: employment '10+ years', '< 1 year', '3 years' or 'n/a', a term
+    ' 36 months', a rate '13.56%'; default falls with the years employed and rises with the rate; ROC AUC."""
+    rng = np.random.default_rng(195)
+    n = 6000
+    years = rng.integers(0, 11, n)
+    rate = rng.uniform(5, 28, n)
+    term = rng.choice([36, 60], n)
+    logit = -2.5 - 0.25 * years + 0.12 * (rate - 15) + 0.5 * (term == 60) + rng.normal(0, 0.5, n)
+    default = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    emp = np.array(["< 1 year" if y == 0 else "10+ years" if y == 10 else "1 year" if y == 1 else f"{y} years"
+                    for y in years], dtype=object)  # fmt: skip
+    emp[rng.random(n) < 0.05] = "n/a"
+    df = pd.DataFrame({"emp_length": emp, "term": [f" {t} months" for t in term],
+                       "int_rate": [f"{r:.2f}%" for r in rate], "default": default})  # fmt: skip
+    prepare_task(df, out, "default", "roc_auc", name=out.name)
+
+
+def _email_addresses(out: Path) -> None:
+    """Sign-ups with an e-mail address each (every value different, 'j.smith42@gmail.com'); fraud is
+    common on a few throw-away domains and rare on the big providers; ROC AUC."""
+    rng = np.random.default_rng(196)
+    n = 6000
+    domains = {"gmail.com": 0.02, "yahoo.com": 0.03, "outlook.com": 0.02, "hotmail.com": 0.04,
+               "mailinator.com": 0.6, "tempmail.net": 0.5, "protonmail.com": 0.1, "aol.com": 0.05}  # fmt: skip
+    names = ["j.smith", "anna", "mike_b", "lee", "sara.k", "tom", "x", "user", "kim", "dave"]
+    pick = rng.choice(list(domains), n, p=[0.3, 0.15, 0.15, 0.1, 0.08, 0.07, 0.08, 0.07])
+    fraud = (rng.random(n) < np.array([domains[d] for d in pick])).astype(int)
+    email = [f"{rng.choice(names)}{rng.integers(1, 99999)}@{d}" for d in pick]
+    df = pd.DataFrame({"email": email, "age": rng.integers(18, 80, n), "fraud": fraud})
+    prepare_task(df, out, "fraud", "roc_auc", name=out.name)
+
+
+def _ordinal_dates(out: Path) -> None:
+    """Event rows dated in words with ordinal days, 'March 3rd, 2019' or '21st Jan 2020'; attendance has a
+    summer peak and a yearly rise; RMSE."""
+    rng = np.random.default_rng(197)
+    n = 5000
+    day = pd.Timestamp("2018-01-01") + pd.to_timedelta(rng.integers(0, 3 * 365, n), unit="D")
+
+    def ordinal(d: int) -> str:
+        return f"{d}{'th' if 10 <= d % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(d % 10, 'th')}"
+
+    text = [f"{t.strftime('%B')} {ordinal(t.day)}, {t.year}" if rng.random() < 0.5
+            else f"{ordinal(t.day)} {t.strftime('%b')} {t.year}" for t in day]  # fmt: skip
+    doy = day.dayofyear.to_numpy()
+    y = (
+        100
+        + 40 * np.sin((doy - 80) / 365 * 2 * np.pi)
+        + 15 * (day.year.to_numpy() - 2018)
+        + rng.normal(0, 5, n)
+    )
+    df = pd.DataFrame(
+        {"date": text, "venue": rng.choice(["hall", "park", "arena"], n), "attendance": y.round(1)}
+    )
+    prepare_task(df, out, "attendance", "rmse", name=out.name)
+
+
+def _count_suffixes(out: Path) -> None:
+    """Videos with counts shortened as a site shows them, '980', '12.5K', '3.4M', for views and for the
+    channel's subscribers; the likes are a share of the views; RMSLE."""
+    rng = np.random.default_rng(198)
+    n = 5000
+    views = rng.lognormal(10, 2.5, n)
+    subs = rng.lognormal(9, 2, n)
+
+    def short(v: float) -> str:
+        return f"{v / 1e6:.1f}M" if v >= 1e6 else f"{v / 1e3:.1f}K" if v >= 1e3 else f"{v:.0f}"
+
+    likes = views * rng.uniform(0.01, 0.05, n) * (1 + 0.1 * np.log1p(subs))
+    df = pd.DataFrame({"views": [short(v) for v in views], "subscribers": [short(v) for v in subs],
+                       "category": rng.choice(["music", "gaming", "news"], n), "likes": likes.round()})  # fmt: skip
+    prepare_task(df, out, "likes", "rmsle", name=out.name)
+
+
+def _salary_ranges(out: Path) -> None:
+    """Job postings with a salary estimate '$85K-$120K (Glassdoor est.)' (hundreds of ranges) or
+    '-1' when none; the applications follow the middle of the range; RMSE."""
+    rng = np.random.default_rng(199)
+    n = 5000
+    low = rng.integers(30, 150, n)
+    high = low + rng.integers(10, 80, n)
+    mid = (low + high) / 2
+    y = 20 + 0.8 * mid + rng.normal(0, 8, n)
+    text = np.array([f"${a}K-${b}K (Glassdoor est.)" for a, b in zip(low, high, strict=True)], dtype=object)
+    gone = rng.random(n) < 0.05
+    text[gone] = "-1"
+    y[gone] = 20 + 0.8 * 90 + rng.normal(0, 8, gone.sum())
+    df = pd.DataFrame({"Salary Estimate": text, "Rating": rng.uniform(2.5, 5, n).round(1),
+                       "Applications": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "Applications", "rmse", name=out.name)
+
+
+def _opening_hours(out: Path) -> None:
+    """Shops with opening hours '09:00-17:00', '8:30 - 21:00' or 'Closed' per day for two days; the week's
+    visitors follow the hours open; RMSE."""
+    rng = np.random.default_rng(200)
+    n = 5000
+
+    def hours() -> tuple[str, float]:
+        if rng.random() < 0.1:
+            return "Closed", 0.0
+        start = rng.integers(12, 22) / 2
+        end = start + rng.integers(8, 26) / 2
+        sep = "-" if rng.random() < 0.7 else " - "
+        clock = lambda h: f"{int(h):02d}:{int(h % 1 * 60):02d}"  # noqa: E731
+        return f"{clock(start)}{sep}{clock(end)}", end - start
+
+    sat, sun = zip(*(hours() for _ in range(n)), strict=True), zip(*(hours() for _ in range(n)), strict=True)
+    sat_text, sat_h = sat
+    sun_text, sun_h = sun
+    y = 50 + 30 * np.array(sat_h) + 20 * np.array(sun_h) + rng.normal(0, 20, n)
+    df = pd.DataFrame({"saturday": sat_text, "sunday": sun_text, "floor_m2": rng.integers(50, 500, n),
+                       "visitors": y.round()})  # fmt: skip
+    prepare_task(df, out, "visitors", "rmse", name=out.name)
+
+
+def _unicode_units(out: Path) -> None:
+    """Air-quality readings with units in Unicode, '12.5 µg/m³' (a micro sign and a superscript three),
+    '40 ppb', '0.8 mg/m³'; asthma visits rise with the particles; RMSE."""
+    rng = np.random.default_rng(201)
+    n = 5000
+    pm = rng.lognormal(2.5, 0.6, n)
+    no2 = rng.uniform(5, 80, n)
+    co = rng.uniform(0.1, 2, n)
+    y = 3 + 0.4 * pm + 0.05 * no2 + rng.normal(0, 1.5, n)
+    df = pd.DataFrame({"PM2.5": [f"{v:.1f} µg/m³" for v in pm], "NO₂": [f"{v:.0f} ppb" for v in no2],
+                       "CO": [f"{v:.1f} mg/m³" for v in co], "visits": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "visits", "rmse", name=out.name)
+
+
+def _cancer_stages(out: Path) -> None:
+    """Patients with a stage in Roman numerals and a letter ('Stage IIIA', 'Stage IV'), a grade 'G2' and an
+    age; survival months fall with the stage; RMSE."""
+    rng = np.random.default_rng(202)
+    n = 4000
+    stage = rng.integers(1, 5, n)
+    sub = rng.choice(["", "A", "B"], n)
+    roman = {1: "I", 2: "II", 3: "III", 4: "IV"}
+    grade = rng.integers(1, 4, n)
+    age = rng.integers(30, 90, n)
+    y = 120 - 25 * stage - 5 * (sub == "B") - 6 * grade - 0.3 * (age - 60) + rng.normal(0, 10, n)
+    df = pd.DataFrame({"stage": [f"Stage {roman[s]}{b}" if s < 4 else "Stage IV" for s, b in zip(stage, sub, strict=True)],
+                       "grade": [f"G{g}" for g in grade], "age": age, "survival_months": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "survival_months", "rmse", name=out.name)
+
+
+def _phone_numbers(out: Path) -> None:
+    """Leads with a phone number '(415) 555-0132' or '+1-212-555-0199' (every value different); the area
+    code's region sets the answer rate; ROC AUC."""
+    rng = np.random.default_rng(203)
+    n = 6000
+    areas = {
+        "415": 0.5,
+        "212": 0.1,
+        "312": 0.3,
+        "305": 0.15,
+        "206": 0.45,
+        "713": 0.2,
+        "617": 0.35,
+        "702": 0.05,
+    }
+    pick = rng.choice(list(areas), n)
+    answered = (rng.random(n) < np.array([areas[a] for a in pick])).astype(int)
+    phone = [f"({a}) {rng.integers(200, 999)}-{rng.integers(0, 9999):04d}" if rng.random() < 0.6
+             else f"+1-{a}-{rng.integers(200, 999)}-{rng.integers(0, 9999):04d}" for a in pick]  # fmt: skip
+    df = pd.DataFrame({"phone": phone, "calls_before": rng.integers(0, 5, n), "answered": answered})
+    prepare_task(df, out, "answered", "roc_auc", name=out.name)
+
+
+def _mixed_weights(out: Path) -> None:
+    """Parcels weighed in mixed units, '2.5 kg', '500 g', '1.2 lb', '12 oz'; the postage is a price per
+    kilogram plus a fee; RMSE."""
+    rng = np.random.default_rng(204)
+    n = 5000
+    kg = rng.lognormal(0, 1, n)
+    unit = rng.choice(["kg", "g", "lb", "oz"], n)
+    per = {"kg": 1.0, "g": 0.001, "lb": 0.45359237, "oz": 0.028349523}
+    text = [
+        f"{k / per[u]:.0f} {u}" if u in ("g", "oz") else f"{k / per[u]:.2f} {u}"
+        for k, u in zip(kg, unit, strict=True)
+    ]
+    y = 4 + 6 * kg + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"weight": text, "zone": rng.choice(["A", "B", "C"], n), "postage": y.round(2)})
+    prepare_task(df, out, "postage", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -3292,6 +3479,16 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     ),
     "lat-lon-dms": ("coordinates 40°26'46\"N, counts by distance from a site, RMSE", _lat_lon_dms),
     "epoch-millis": ("times in milliseconds since 1970, rate by hour and weekend, RMSE", _epoch_millis),
+    "employment-length": ("'10+ years', '< 1 year', ' 36 months', '13.56%', ROC AUC", _employment_length),
+    "email-addresses": ("an e-mail address per row, fraud by domain, ROC AUC", _email_addresses),
+    "ordinal-dates": ("dates 'March 3rd, 2019' and '21st Jan 2020', RMSE", _ordinal_dates),
+    "count-suffixes": ("counts '12.5K' and '3.4M', RMSLE", _count_suffixes),
+    "salary-ranges": ("'$85K-$120K (Glassdoor est.)' ranges, RMSE", _salary_ranges),
+    "opening-hours": ("opening hours '09:00-17:00' or 'Closed', RMSE", _opening_hours),
+    "unicode-units": ("'12.5 µg/m³' and 'NO₂' units in Unicode, RMSE", _unicode_units),
+    "cancer-stages": ("'Stage IIIA' in Roman numerals, grades 'G2', RMSE", _cancer_stages),
+    "phone-numbers": ("a phone number per row, answers by area code, ROC AUC", _phone_numbers),
+    "mixed-weights": ("weights in kg, g, lb and oz, RMSE", _mixed_weights),
 }
 
 
