@@ -885,7 +885,15 @@ def local_clock(values, utc, first):
 # before it, standing apart ("EUR 950.00", "Rs. 1,200", "R$ 12", "Room 101"): "A1" and "C85" stay codes.
 UNIT_TEXT = r"^([-+]?\d+(?:\.\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*)|((?:[^\W\d_]|°)[^\s\d]+|[°℃℉]))$"
 PREFIX_UNIT_TEXT = r"^([^\W\d_]{1,4}(?:\.\s?|\$\s?|\s+))([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)$"
-UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity
+UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity (UNIT_SCALES)
+# Units of one quantity written side by side ('2.5 kg' beside '500 g' and '12 oz'): each as a multiple of the
+# first unit of its quantity, so a column of them becomes one scale. Lower case, as unit_numbers compares.
+UNIT_SCALES = (
+    {"kg": 1.0, "g": 1e-3, "mg": 1e-6, "t": 1e3, "lb": 0.45359237, "lbs": 0.45359237, "oz": 0.028349523125},
+    {"m": 1.0, "km": 1e3, "cm": 1e-2, "mm": 1e-3, "mi": 1609.344, "miles": 1609.344, "ft": 0.3048, "in": 0.0254},
+    {"l": 1.0, "ml": 1e-3, "cl": 1e-2, "gal": 3.785411784},
+    {"b": 1.0, "kb": 1024.0, "mb": 1024.0**2, "gb": 1024.0**3, "tb": 1024.0**4},
+)  # fmt: skip
 MONEY_CODE = (
     r"^[A-Z]{3}$"  # a unit written as three capitals is a currency's ISO 4217 code: any number of them
 )
@@ -910,23 +918,28 @@ def unit_numbers(train, test, c, share, codes):
     """A text column of numbers with their unit (UNIT_TEXT or PREFIX_UNIT_TEXT, at most UNITS distinct units
     unless they are currency codes (MONEY_CODE), the same `share` and placeholder `codes` rules as
     number_text) becomes the numbers; with several units (km/kg beside kmpl, EUR beside USD) the unit stays
-    as a category of its own (`<column>_unit`): the numbers are not converted. True when done."""
+    as a category of its own (`<column>_unit`), and units of one quantity (UNIT_SCALES: kg beside g and oz)
+    are converted to its first unit; other numbers are not converted. True when done."""
     values = train[c].dropna().astype(str).str.strip()
     number, written = unit_parts(values)
     fits = number.notna()
     if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
     units = written[fits].str.lower().unique()
-    if len(units) > UNITS and not written[fits].str.match(MONEY_CODE).all():
+    scale = next((s for s in UNIT_SCALES if len(units) > 1 and set(units) <= set(s)), None)
+    if len(units) > UNITS and scale is None and not written[fits].str.match(MONEY_CODE).all():
         return False
     numbers = []
     for df in (train, test):
         number, written = unit_parts(df[c])
         if len(units) > 1:
             df[c + "_unit"] = written.str.lower()
-        numbers.append(number)
+        numbers.append(number if scale is None else number * written.str.lower().map(scale))
     _numbers_with_codes(train, test, c, numbers, codes)  # "10+ years" beside "< 1 year": which code it was
-    log(f"clean: {c} read as numbers with their unit ({', '.join(map(str, units))}; e.g. {values.iloc[0]!r})")
+    to = "" if scale is None else f", converted to {next(iter(scale))}"
+    log(
+        f"clean: {c} read as numbers with their unit ({', '.join(map(str, units))}{to}; e.g. {values.iloc[0]!r})"
+    )
     return True
 
 
@@ -1032,29 +1045,39 @@ def duration_numbers(train, test, c, share, codes):
     return True
 
 
-# A number with a magnitude suffix ('19M', '201k', '$1.2B', '850K'): thousands, millions, billions.
+# A number with a magnitude suffix ('19M', '201k', '$1.2B', '850K'): thousands, millions, billions. Beside
+# thousands, a count shortened for people ('980', '12.5K', '3.4M') writes the ones without a suffix.
 MAGNITUDE_TEXT = r"^[$€£¥]?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn)\+?$"
 MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9}
+ONES_TEXT = r"^(\d{1,3}(?:\.\d+)?)$"  # below a thousand: a count the suffixes continue
 
 
 def magnitude_numbers(train, test, c, share, codes):
     """A text column of numbers with magnitude suffixes, at least two of them ('19M' beside '201k': Play
     Store sizes, YouTube views; MAGNITUDE_TEXT), becomes the numbers scaled (the same `share` and
     placeholder `codes` rules as number_text): as text '19M' and '201k' are levels that cannot be ordered.
-    One suffix alone ('12B' seats) says nothing of scale and is left as it is. True when done."""
+    Beside thousands ('K'), numbers below a thousand without a suffix are the ones of a shortened count
+    ('980', '12.5K'). One suffix alone ('12B' seats) says nothing of scale and is left as it is. True when
+    done."""
     values = train[c].dropna().astype(str).str.strip()
     if values.head(2000).str.match(MAGNITUDE_TEXT).mean() <= 0.5:  # cheap look first
         return False
     parts = values.str.extract(MAGNITUDE_TEXT)
-    fits = parts[0].notna()
-    if parts[1][fits].map(MAGNITUDES).nunique() < 2 or not _mostly_numbers(
+    suffixed = parts[0].notna()
+    ones = suffixed.eq(False) & values.str.match(ONES_TEXT) & parts[1].isin(["k", "K"]).any()
+    fits = suffixed | ones
+    if parts[1][suffixed].map(MAGNITUDES).nunique() + ones.any() < 2 or not _mostly_numbers(
         fits, values[~fits].nunique(), share, codes
     ):
         return False
     scaled = []
     for df in (train, test):
-        found = df[c].astype(str).str.strip().where(df[c].notna()).str.extract(MAGNITUDE_TEXT)
-        scaled.append(pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES))
+        text = df[c].astype(str).str.strip().where(df[c].notna())
+        found = text.str.extract(MAGNITUDE_TEXT)
+        number = pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES)
+        scaled.append(
+            number.combine_first(pd.to_numeric(text.str.extract(ONES_TEXT)[0])) if ones.any() else number
+        )
     _numbers_with_codes(train, test, c, scaled, codes)
     log(f"clean: {c} read as numbers scaled by their suffix (k, M, B; e.g. {values.iloc[0]!r})")
     return True
@@ -1091,9 +1114,71 @@ def dms_numbers(train, test, c, share, codes):
     )
 
 
+# A range of two numbers or two clock times, a note in brackets allowed after it: '$85K-$120K (Glassdoor
+# est.)', '25-34', '10 to 20', '09:00-17:00'. A side may not start with a minus sign.
+RANGE_TEXT = r"^([^-–—\s][^-–—]*?)\s*(?:-|–|—|\bto\b)\s*([^-–—\s][^-–—]*?)\s*(?:\(.*\))?$"
+DAY_MINUTES = 1440.0
+
+
+def _range_side(values):
+    """Each side of a range as a number (written for people, or with a magnitude suffix) and as minutes
+    since 0:00 (a clock time); NaN where it is not one."""
+    found = values.str.extract(MAGNITUDE_TEXT)
+    scaled = pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES)
+    return number_values(values).combine_first(scaled), clock_minutes(values)
+
+
+def range_ends(values):
+    """The low end, the high end and the span of each RANGE_TEXT value, and whether its ends are clock times
+    (a span past midnight, '22:00-02:00', wraps to the next day); NaN where a value is not a range of two
+    numbers or of two clock times."""
+    text = values.astype(str).str.strip().where(values.notna())
+    sides = text.str.extract(RANGE_TEXT)
+    (n1, c1), (n2, c2) = _range_side(sides[0]), _range_side(sides[1])
+    numbers, clocks = n1.notna() & n2.notna(), c1.notna() & c2.notna() & (n1.isna() | n2.isna())
+    low, high = (
+        n1.where(numbers).combine_first(c1.where(clocks)),
+        n2.where(numbers).combine_first(c2.where(clocks)),
+    )
+    span = (high - low).where(~(clocks & (high < low)), high - low + DAY_MINUTES)
+    return low, high, span, clocks
+
+
+def range_numbers(train, test, c, share, codes):
+    """A text column of ranges (RANGE_TEXT: '$85K-$120K (Glassdoor est.)', '25-34', '09:00-17:00') becomes
+    the middle of each (the same `share` and placeholder `codes` rules as number_text; 'Closed' or '-1' is
+    kept as `<column>_code`) with its ends and span beside it (`<column>_low`, `_high`, `_span`): as text
+    each range is a level of its own, and neither a salary's middle nor a shop's hours open can be read.
+    Number ranges must run upwards in all but 1 - `share` of the rows, so codes ('123-045'), scores ('3-1')
+    and heights ('6-2') stay what they are. True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    if values.head(2000).str.contains(r"\d\S*\s*(?:-|–|—|\bto\b)\s*\S").mean() <= 0.5:  # cheap look first
+        return False
+    low, high, span, clocks = range_ends(values)
+    fits = span.notna()
+    if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
+        return False
+    upwards = (span[fits & ~clocks] >= 0).mean()
+    if upwards < share:  # NaN (clock times only) compares False
+        return False
+    ends = [range_ends(df[c]) for df in (train, test)]
+    _numbers_with_codes(train, test, c, [low + span / 2 for low, _, span, _ in ends], codes)
+    for df, (low, high, span, _) in zip((train, test), ends, strict=True):
+        df[c + "_low"], df[c + "_high"], df[c + "_span"] = low, high, span
+    log(f"clean: {c} read as ranges: their middle, ends and span (e.g. {values.iloc[0]!r})")
+    return True
+
+
 # The readers of numbers written with more than digits, tried in this order on each text column; the first
 # that takes it ends the search (a duration's '2h' is not a unit's, an angle's '45°' is a unit's).
-TEXT_NUMBER_READERS = (duration_numbers, magnitude_numbers, dms_numbers, unit_numbers, clock_numbers)
+TEXT_NUMBER_READERS = (
+    duration_numbers,
+    magnitude_numbers,
+    dms_numbers,
+    unit_numbers,
+    clock_numbers,
+    range_numbers,
+)
 
 
 def number_text(train, test, cfg, share=0.95, codes=5):
@@ -1105,7 +1190,8 @@ def number_text(train, test, cfg, share=0.95, codes=5):
     zeros ("00123") stay categories. Numbers written with their unit ("74 bhp") are read by unit_numbers,
     clock readings and durations ("07:45", "01:30:00") by clock_numbers, lengths of time spelled with
     their units ("2h 50m", "PT4M13S", "3 days ago") by duration_numbers, sizes such as "19M" beside "201k"
-    by magnitude_numbers, coordinates such as 40°26'46"N by dms_numbers (TEXT_NUMBER_READERS)."""
+    by magnitude_numbers, coordinates such as 40°26'46"N by dms_numbers, ranges such as '25-34' by
+    range_numbers (TEXT_NUMBER_READERS)."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
@@ -1222,6 +1308,48 @@ def ip_addresses(train, test, cfg, share=0.95):
     return train, test
 
 
+# A phone number written in groups ('(415) 555-0132', '+1-212-555-0199', '+44 20 7946 0958', '020 7946 0958'):
+# a country code after '+', then the area code (in brackets, or the first group), then two to four groups.
+PHONE_TEXT = (
+    r"^\+?(?:(?<=\+)(\d{1,3})[\s.-]?)?(?:\((\d{1,5})\)|(\d{1,5}))[\s.-]+\d{2,5}(?:[\s.-]\d{2,5}){1,3}$"
+)
+# The fewest and most digits: a number with its area code holds ten or more (a date, '2019-03-05', eight;
+# a ZIP+4 code nine); ITU E.164 allows at most fifteen.
+PHONE_DIGITS = (10, 15)
+
+
+def phone_parts(values):
+    """Each PHONE_TEXT value's country code (empty when none is written) and area code; NaN where a value is
+    not a phone number."""
+    text = values.astype(str).str.strip().where(values.notna())
+    found = text.str.extract(PHONE_TEXT)
+    digits = text.str.count(r"\d")
+    ok = found[1].notna() | found[2].notna()
+    ok &= digits.between(*PHONE_DIGITS)
+    return found[0].fillna("").where(ok), found[1].combine_first(found[2]).where(ok)
+
+
+def phone_areas(train, test, cfg, share=0.95):
+    """Text columns of phone numbers (`share` of the training values PHONE_TEXT, with at least one separator
+    between groups) become their area code, a category (and the country code, when several are written): as
+    text every number is a level of its own and the column is dropped as an id, while the area it names
+    can carry the signal (a region's answer rate)."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        values = train[c].dropna().astype(str).str.strip()
+        if len(values) < 5 or phone_parts(values.head(2000))[1].notna().mean() < share:
+            continue
+        countries = phone_parts(values)[0].dropna().unique()
+        for df in (train, test):
+            country, area = phone_parts(df[c])
+            if len(countries) > 1:
+                df[c + "_country"] = country
+            df[c] = area
+        log(f"clean: {c} holds phone numbers (e.g. {values.iloc[0]!r}): read as their area code")
+    return train, test
+
+
 # A point written over a latitude and a longitude column, named alike but for those words ('pickup_latitude'
 # and 'pickup_longitude', 'start_lat' and 'start_lng'): a trip is two such points.
 LAT_NAME = r"(?i)latitude|lat"
@@ -1270,7 +1398,7 @@ def trip_lengths(train, test, cfg):
     return train, test
 
 
-CODE_SEPARATORS = ("_", "/", "-", ":", "|", ".")  # "." last: versions "2.13.4"
+CODE_SEPARATORS = ("@", "_", "/", "-", ":", "|", ".")  # "@" first: e-mail; "." last: versions "2.13.4"
 CODE_PARTS = (2, 6)  # the fewest and most parts a code is split into
 # between the fields of a value written with spaces: '1234 Oak St, Springfield, IL 62704'
 FIELD_SEPARATOR = ", "
@@ -1278,7 +1406,7 @@ FIELD_SEPARATOR = ", "
 
 def code_parts(train, test, cfg, share=0.95):
     """Text columns of codes built from parts (M5's item 'FOODS_3_090', Spaceship Titanic's cabin 'B/0/P',
-    a version '2.13.4'): `share` of the training values split by one separator into the same number of parts
+    a version '2.13.4', an e-mail address and its domain): `share` of the training values split by one separator into the same number of parts
     (CODE_PARTS), none of them empty. Values holding spaces, free text included, split only into fields
     (FIELD_SEPARATOR: an address '1234 Oak St, Springfield, IL 62704'; lists of varying length do not).
     Each part becomes a column, a number when every filled part is one, so a code the training rows never
