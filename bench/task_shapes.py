@@ -3191,6 +3191,97 @@ def _mixed_weights(out: Path) -> None:
     prepare_task(df, out, "postage", "rmse", name=out.name)
 
 
+def _rating_text(out: Path) -> None:
+    """Products rated in words as a shop shows them, '4.5 out of 5 stars', with '1,234 ratings'; returns
+    fall with the rating; RMSE."""
+    rng = np.random.default_rng(205)
+    n = 5000
+    stars = rng.integers(10, 51, n) / 10
+    count = rng.lognormal(5, 1.5, n).astype(int) + 1
+    y = 30 - 5 * stars + 0.5 * np.log(count) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"rating": [f"{s} out of 5 stars" for s in stars],
+                       "reviews": [f"{c:,} ratings" for c in count], "returns": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "returns", "rmse", name=out.name)
+
+
+def _spelled_magnitudes(out: Path) -> None:
+    """Films with budgets written in words, '$150 million', '$2.5 million', '$800,000'; the box office
+    follows the budget; RMSLE."""
+    rng = np.random.default_rng(206)
+    n = 4000
+    budget = rng.lognormal(16, 1.2, n)
+    text = [f"${b / 1e6:.1f} million" if b >= 1e6 else f"${b:,.0f}" for b in budget]
+    y = budget * rng.lognormal(0.5, 0.4, n)
+    df = pd.DataFrame(
+        {"budget": text, "genre": rng.choice(["drama", "action", "comedy"], n), "gross": y.round()}
+    )
+    prepare_task(df, out, "gross", "rmsle", name=out.name)
+
+
+def _lap_times(out: Path) -> None:
+    """Race laps timed as a timing screen writes them, '1:27.452' (minutes, seconds and thousandths) with
+    a best lap '1:25.9'; the finishing position follows the lap time; RMSE."""
+    rng = np.random.default_rng(207)
+    n = 5000
+    secs = rng.uniform(80, 100, n)
+    best = secs - rng.uniform(0.5, 3, n)
+    y = 1 + (secs - 80) * 0.9 + rng.normal(0, 1, n)
+
+    def lap(v: float, digits: int) -> str:
+        return f"{int(v // 60)}:{v % 60:0{3 + digits}.{digits}f}"
+
+    df = pd.DataFrame({"lap": [lap(v, 3) for v in secs], "best_lap": [lap(v, 1) for v in best],
+                       "team": rng.choice(["red", "blue", "green", "gold"], n), "position": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "position", "rmse", name=out.name)
+
+
+def _win_loss_records(out: Path) -> None:
+    """Teams with their season so far written '12-5' (wins-losses) and a home record '7-1-2' (wins,
+    losses, draws); the chance of the play-offs follows the share of wins; ROC AUC."""
+    rng = np.random.default_rng(208)
+    n = 5000
+    games = rng.integers(5, 30, n)
+    wins = rng.binomial(games, rng.uniform(0.2, 0.8, n))
+    home_w = rng.integers(0, 10, n)
+    logit = 8 * (wins / games - 0.5) + rng.normal(0, 0.5, n)
+    made = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    df = pd.DataFrame({"record": [f"{w}-{g - w}" for w, g in zip(wins, games, strict=True)],
+                       "home": [f"{h}-{rng.integers(0, 10)}-{rng.integers(0, 4)}" for h in home_w],
+                       "playoffs": made})  # fmt: skip
+    prepare_task(df, out, "playoffs", "roc_auc", name=out.name)
+
+
+def _blood_pressure(out: Path) -> None:
+    """Patients with a blood pressure '120/80' (systolic over diastolic), a height '172 cm' and a weight
+    '81 kg'; cardiovascular disease rises with the systolic pressure and the BMI; ROC AUC."""
+    rng = np.random.default_rng(209)
+    n = 6000
+    sys_bp = rng.normal(128, 18, n).round()
+    dia = (sys_bp * 0.65 + rng.normal(0, 6, n)).round()
+    height = rng.normal(170, 9, n).round()
+    weight = rng.normal(75, 14, n).round()
+    bmi = weight / (height / 100) ** 2
+    logit = 0.05 * (sys_bp - 128) + 0.12 * (bmi - 26) + rng.normal(0, 0.5, n)
+    ill = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    df = pd.DataFrame({"bp": [f"{int(s)}/{int(d)}" for s, d in zip(sys_bp, dia, strict=True)],
+                       "height": [f"{int(h)} cm" for h in height], "weight": [f"{int(w)} kg" for w in weight],
+                       "cardio": ill})  # fmt: skip
+    prepare_task(df, out, "cardio", "roc_auc", name=out.name)
+
+
+def _mixed_temperatures(out: Path) -> None:
+    """Readings merged from two networks, one in Celsius '21.5°C', one in Fahrenheit '70.7°F'; the cooling
+    load follows the temperature above 18 °C; RMSE."""
+    rng = np.random.default_rng(210)
+    n = 5000
+    c = rng.uniform(-5, 40, n)
+    fahrenheit = rng.random(n) < 0.4
+    text = [f"{v * 9 / 5 + 32:.1f}°F" if f else f"{v:.1f}°C" for v, f in zip(c, fahrenheit, strict=True)]
+    y = 10 + 4 * np.maximum(c - 18, 0) + rng.normal(0, 2, n)
+    df = pd.DataFrame({"temperature": text, "site": rng.choice(["a", "b", "c", "d"], n), "load": y.round(2)})
+    prepare_task(df, out, "load", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -3489,6 +3580,12 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "cancer-stages": ("'Stage IIIA' in Roman numerals, grades 'G2', RMSE", _cancer_stages),
     "phone-numbers": ("a phone number per row, answers by area code, ROC AUC", _phone_numbers),
     "mixed-weights": ("weights in kg, g, lb and oz, RMSE", _mixed_weights),
+    "rating-text": ("ratings '4.5 out of 5 stars' and '1,234 ratings', RMSE", _rating_text),
+    "spelled-magnitudes": ("budgets '$150 million' beside '$800,000', RMSLE", _spelled_magnitudes),
+    "lap-times": ("lap times '1:27.452' (minutes, seconds, thousandths), RMSE", _lap_times),
+    "win-loss-records": ("records '12-5' and '7-1-2', ROC AUC", _win_loss_records),
+    "blood-pressure": ("blood pressure '120/80', '172 cm', '81 kg', ROC AUC", _blood_pressure),
+    "mixed-temperatures": ("temperatures '21.5°C' beside '70.7°F', RMSE", _mixed_temperatures),
 }
 
 
