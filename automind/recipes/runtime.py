@@ -883,7 +883,7 @@ def local_clock(values, utc, first):
 # A number with its unit after it ("18.9 kmpl", "1248 CC", "26.6 km/kg", "30min", "23.5°C", "45°"): a unit
 # of one letter must stand apart ("5 m"), so codes such as "12A" stay codes. Or a unit of up to four letters
 # before it, standing apart ("EUR 950.00", "Rs. 1,200", "R$ 12", "Room 101"): "A1" and "C85" stay codes.
-UNIT_TEXT = r"^([-+]?\d+(?:\.\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*)|((?:[^\W\d_]|°)[^\s\d]+|[°℃℉]))$"
+UNIT_TEXT = r"^([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*)|((?:[^\W\d_]|°)[^\s\d]+|[°℃℉]))$"
 PREFIX_UNIT_TEXT = r"^([^\W\d_]{1,4}(?:\.\s?|\$\s?|\s+))([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)$"
 UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity (UNIT_SCALES)
 # Units of one quantity written side by side ('2.5 kg' beside '500 g' and '12 oz'): each as a multiple of the
@@ -910,7 +910,7 @@ def unit_parts(values):
     PREFIX_UNIT_TEXT)."""
     text = values.astype(str).str.strip().where(values.notna())
     after, before = text.str.extract(UNIT_TEXT), text.str.extract(PREFIX_UNIT_TEXT)
-    number = pd.to_numeric(after[0].combine_first(before[1].str.replace(",", "")), errors="coerce")
+    number = pd.to_numeric(after[0].combine_first(before[1]).str.replace(",", ""), errors="coerce")
     return number, after[1].combine_first(after[2]).combine_first(before[0].str.strip().str.rstrip("."))
 
 
@@ -1045,26 +1045,28 @@ def duration_numbers(train, test, c, share, codes):
     return True
 
 
-# A number with a magnitude suffix ('19M', '201k', '$1.2B', '850K'): thousands, millions, billions. Beside
-# thousands, a count shortened for people ('980', '12.5K', '3.4M') writes the ones without a suffix.
-MAGNITUDE_TEXT = r"^[$€£¥]?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn)\+?$"
-MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9}
-ONES_TEXT = r"^(\d{1,3}(?:\.\d+)?)$"  # below a thousand: a count the suffixes continue
+# A number with a magnitude suffix ('19M', '201k', '$1.2B', '850K', '$150 million'): thousands, millions,
+# billions. Beside thousands or a spelled magnitude, a number shortened for people writes the smaller ones
+# without a suffix ('980' beside '12.5K', '$800,000' beside '$2.5 million').
+MAGNITUDE_TEXT = r"^[$€£¥]?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion)\+?$"
+MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "thousand": 1e3, "million": 1e6,
+              "billion": 1e9}  # fmt: skip
+WITH_ONES = ("k", "K", "thousand", "million", "billion")  # suffixes beside which a plain number is its ones
 
 
 def magnitude_numbers(train, test, c, share, codes):
     """A text column of numbers with magnitude suffixes, at least two of them ('19M' beside '201k': Play
     Store sizes, YouTube views; MAGNITUDE_TEXT), becomes the numbers scaled (the same `share` and
     placeholder `codes` rules as number_text): as text '19M' and '201k' are levels that cannot be ordered.
-    Beside thousands ('K'), numbers below a thousand without a suffix are the ones of a shortened count
-    ('980', '12.5K'). One suffix alone ('12B' seats) says nothing of scale and is left as it is. True when
+    Beside thousands ('K') or a spelled magnitude (WITH_ONES), numbers without a suffix are the ones of a
+    shortened number ('980' beside '12.5K', '$800,000' beside '$2.5 million'). One suffix alone ('12B' seats) says nothing of scale and is left as it is. True when
     done."""
     values = train[c].dropna().astype(str).str.strip()
     if values.head(2000).str.match(MAGNITUDE_TEXT).mean() <= 0.5:  # cheap look first
         return False
     parts = values.str.extract(MAGNITUDE_TEXT)
     suffixed = parts[0].notna()
-    ones = suffixed.eq(False) & values.str.match(ONES_TEXT) & parts[1].isin(["k", "K"]).any()
+    ones = suffixed.eq(False) & number_values(values).notna() & parts[1].isin(WITH_ONES).any()
     fits = suffixed | ones
     if parts[1][suffixed].map(MAGNITUDES).nunique() + ones.any() < 2 or not _mostly_numbers(
         fits, values[~fits].nunique(), share, codes
@@ -1075,11 +1077,9 @@ def magnitude_numbers(train, test, c, share, codes):
         text = df[c].astype(str).str.strip().where(df[c].notna())
         found = text.str.extract(MAGNITUDE_TEXT)
         number = pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES)
-        scaled.append(
-            number.combine_first(pd.to_numeric(text.str.extract(ONES_TEXT)[0])) if ones.any() else number
-        )
+        scaled.append(number.combine_first(number_values(text)) if ones.any() else number)
     _numbers_with_codes(train, test, c, scaled, codes)
-    log(f"clean: {c} read as numbers scaled by their suffix (k, M, B; e.g. {values.iloc[0]!r})")
+    log(f"clean: {c} read as numbers scaled by their suffix (k, M, B, million; e.g. {values.iloc[0]!r})")
     return True
 
 

@@ -838,7 +838,8 @@ def test_version_numbers_gain_a_column_per_part():
 
 def test_shortened_counts_and_weights_in_mixed_units_are_read_on_one_scale():
     """Views '980' beside '12.5K' and '3.4M' stayed text (RMSLE 2.07, noise 0.43): the numbers below a
-    thousand had no suffix, so too few values read. Parcels weighed '2.5 kg', '500 g', '1.2 lb', '12 oz'
+    thousand had no suffix, so too few values read; so did budgets '$150 million' beside '$800,000' (RMSLE
+    0.874, noise 0.41), and '1,234 ratings' had a thousands separator before its unit. Parcels weighed '2.5 kg', '500 g', '1.2 lb', '12 oz'
     (four units, over UNITS) stayed text too (RMSE 9.25, noise 0.5): units of one quantity are converted
     now. Seats '12B' beside '14' (one suffix, no thousands) and kmpl beside km/kg stay as they were."""
     _cfg("rmse", "regression", "value")
@@ -847,6 +848,8 @@ def test_shortened_counts_and_weights_in_mixed_units_are_read_on_one_scale():
         "views": ["980", "12.5K", "3.4M", "7.2K", "1.0K", "250"],
         "weight": ["2.5 kg", "500 g", "1.2 lb", "12 oz", "n/a", "3 kg"],
         "seat": ["12B", "14", "4B", "9B", "1B", "2B"],
+        "budget": ["$150.0 million", "$800,000", "$2.5 million", "$1.2 billion", "$40.0 million", "$12 million"],
+        "reviews": ["1,234 ratings", "87 ratings", "12,005 ratings", "3 ratings", "n/a", "450 ratings"],
         "mileage": ["18.9 kmpl", "26.6 km/kg", "20 kmpl", "17 kmpl", "19 kmpl", "21 kmpl"],
         "y": np.arange(6.0),
     })  # fmt: skip
@@ -867,6 +870,13 @@ def test_shortened_counts_and_weights_in_mixed_units_are_read_on_one_scale():
     assert (
         train["seat"].iloc[0] == "12B" and train["mileage"].iloc[1] == 26.6
     )  # not converted: no one quantity
+    assert (
+        train["budget"].tolist() == [150e6, 800_000, 2.5e6, 1.2e9, 40e6, 12e6]
+        and test["budget"].iloc[1] == 8e5
+    )
+    assert train["reviews"].iloc[[0, 1, 2]].tolist() == [1234, 87, 12005] and np.isnan(
+        train["reviews"].iloc[4]
+    )
 
 
 def test_ranges_are_read_as_their_middle_ends_and_span():
