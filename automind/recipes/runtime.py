@@ -1054,13 +1054,19 @@ MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "tho
 WITH_ONES = ("k", "K", "thousand", "million", "billion")  # suffixes beside which a plain number is its ones
 
 
+def magnitude_values(values):
+    """Each MAGNITUDE_TEXT value scaled by its suffix ('12.5K' is 12500); NaN where a value is not one."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(MAGNITUDE_TEXT)
+    return pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES)
+
+
 def magnitude_numbers(train, test, c, share, codes):
     """A text column of numbers with magnitude suffixes, at least two of them ('19M' beside '201k': Play
     Store sizes, YouTube views; MAGNITUDE_TEXT), becomes the numbers scaled (the same `share` and
     placeholder `codes` rules as number_text): as text '19M' and '201k' are levels that cannot be ordered.
     Beside thousands ('K') or a spelled magnitude (WITH_ONES), numbers without a suffix are the ones of a
-    shortened number ('980' beside '12.5K', '$800,000' beside '$2.5 million'). One suffix alone ('12B' seats) says nothing of scale and is left as it is. True when
-    done."""
+    shortened number ('980' beside '12.5K', '$800,000' beside '$2.5 million'). One suffix alone ('12B'
+    seats) says nothing of scale and is left as it is. True when done."""
     values = train[c].dropna().astype(str).str.strip()
     if values.head(2000).str.match(MAGNITUDE_TEXT).mean() <= 0.5:  # cheap look first
         return False
@@ -1074,10 +1080,8 @@ def magnitude_numbers(train, test, c, share, codes):
         return False
     scaled = []
     for df in (train, test):
-        text = df[c].astype(str).str.strip().where(df[c].notna())
-        found = text.str.extract(MAGNITUDE_TEXT)
-        number = pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES)
-        scaled.append(number.combine_first(number_values(text)) if ones.any() else number)
+        number = magnitude_values(df[c])
+        scaled.append(number.combine_first(number_values(df[c])) if ones.any() else number)
     _numbers_with_codes(train, test, c, scaled, codes)
     log(f"clean: {c} read as numbers scaled by their suffix (k, M, B, million; e.g. {values.iloc[0]!r})")
     return True
@@ -1123,9 +1127,7 @@ DAY_MINUTES = 1440.0
 def _range_side(values):
     """Each side of a range as a number (written for people, or with a magnitude suffix) and as minutes
     since 0:00 (a clock time); NaN where it is not one."""
-    found = values.str.extract(MAGNITUDE_TEXT)
-    scaled = pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES)
-    return number_values(values).combine_first(scaled), clock_minutes(values)
+    return number_values(values).combine_first(magnitude_values(values)), clock_minutes(values)
 
 
 def range_ends(values):
@@ -1323,15 +1325,13 @@ def phone_parts(values):
     not a phone number."""
     text = values.astype(str).str.strip().where(values.notna())
     found = text.str.extract(PHONE_TEXT)
-    digits = text.str.count(r"\d")
-    ok = found[1].notna() | found[2].notna()
-    ok &= digits.between(*PHONE_DIGITS)
+    ok = (found[1].notna() | found[2].notna()) & text.str.count(r"\d").between(*PHONE_DIGITS)
     return found[0].fillna("").where(ok), found[1].combine_first(found[2]).where(ok)
 
 
 def phone_areas(train, test, cfg, share=0.95):
-    """Text columns of phone numbers (`share` of the training values PHONE_TEXT, with at least one separator
-    between groups) become their area code, a category (and the country code, when several are written): as
+    """Text columns of phone numbers (`share` of the training values PHONE_TEXT with PHONE_DIGITS digits)
+    become their area code, a category (and the country code, when several are written): as
     text every number is a level of its own and the column is dropped as an id, while the area it names
     can carry the signal (a region's answer rate)."""
     for c in _feature_columns(train, test):
