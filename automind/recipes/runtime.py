@@ -1340,10 +1340,10 @@ def phone_areas(train, test, cfg, share=0.95):
         values = train[c].dropna().astype(str).str.strip()
         if len(values) < 5 or phone_parts(values.head(2000))[1].notna().mean() < share:
             continue
-        countries = phone_parts(values)[0].dropna().unique()
-        for df in (train, test):
-            country, area = phone_parts(df[c])
-            if len(countries) > 1:
+        parts = [phone_parts(df[c]) for df in (train, test)]
+        several = parts[0][0].nunique() > 1  # country codes written in the training rows
+        for df, (country, area) in zip((train, test), parts, strict=True):
+            if several:
                 df[c + "_country"] = country
             df[c] = area
         log(f"clean: {c} holds phone numbers (e.g. {values.iloc[0]!r}): read as their area code")
