@@ -3282,6 +3282,194 @@ def _mixed_temperatures(out: Path) -> None:
     prepare_task(df, out, "load", "rmse", name=out.name)
 
 
+def _package_dimensions(out: Path) -> None:
+    """Parcels measured as a shop lists them, '30 x 40 x 50 cm' or '30x40x50cm'; the freight follows the
+    volume; RMSE."""
+    rng = np.random.default_rng(211)
+    n = 5000
+    dims = rng.integers(5, 61, (n, 3))
+    litres = dims.prod(axis=1) / 1000
+    text = [f"{a} x {b} x {c} cm" if rng.random() < 0.7 else f"{a}x{b}x{c}cm" for a, b, c in dims]
+    y = 3 + 0.8 * litres + rng.normal(0, 1, n)
+    df = pd.DataFrame({"dimensions": text, "express": rng.choice(["yes", "no"], n), "freight": y.round(2)})
+    prepare_task(df, out, "freight", "rmse", name=out.name)
+
+
+def _screen_resolutions(out: Path) -> None:
+    """Monitors with a resolution '2560x1440' (widths of every size) and an aspect '16:9', '21:9' or '4:3';
+    the price follows the pixel count; RMSE."""
+    rng = np.random.default_rng(212)
+    n = 5000
+    aspects = {"16:9": 16 / 9, "16:10": 1.6, "21:9": 21 / 9, "4:3": 4 / 3}
+    aspect = rng.choice(list(aspects), n)
+    width = rng.integers(80, 481, n) * 8
+    height = (width / np.array([aspects[a] for a in aspect])).round().astype(int)
+    y = 80 + 40 * width * height / 1e6 + rng.normal(0, 10, n)
+    df = pd.DataFrame({"resolution": [f"{w}x{h}" for w, h in zip(width, height, strict=True)], "aspect": aspect,
+                       "panel": rng.choice(["IPS", "VA", "TN"], n), "price": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _expiry_dates(out: Path) -> None:
+    """Card payments with the card's expiry as printed, 'MM/YY' ('03/27'); new cards (far expiry) are
+    fraud more often; ROC AUC."""
+    rng = np.random.default_rng(213)
+    n = 6000
+    months_ahead = rng.integers(1, 97, n)
+    month = (months_ahead + 4) % 12 + 1
+    year = 24 + (months_ahead + 4) // 12
+    logit = -2.5 + 0.04 * months_ahead
+    fraud = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    df = pd.DataFrame({"expiry": [f"{m:02d}/{y}" for m, y in zip(month, year, strict=True)],
+                       "amount": rng.lognormal(3, 1, n).round(2), "fraud": fraud})  # fmt: skip
+    prepare_task(df, out, "fraud", "roc_auc", name=out.name)
+
+
+def _seasons(out: Path) -> None:
+    """Players' seasons written '2015-16' or '2015/16' over thirty years, with games played; points per
+    game rise over the years; RMSE."""
+    rng = np.random.default_rng(214)
+    n = 5000
+    start = rng.integers(1990, 2021, n)
+    text = [f"{s}-{(s + 1) % 100:02d}" if rng.random() < 0.8 else f"{s}/{(s + 1) % 100:02d}" for s in start]
+    games = rng.integers(10, 83, n)
+    y = 5 + 0.3 * (start - 1990) + 0.05 * games + rng.normal(0, 2, n)
+    df = pd.DataFrame({"season": text, "games": games, "ppg": y.round(2)})
+    prepare_task(df, out, "ppg", "rmse", name=out.name)
+
+
+def _hex_colors(out: Path) -> None:
+    """Products with a colour as a web code '#FF8800' (nearly every value different); sales follow the
+    colour's brightness; RMSE."""
+    rng = np.random.default_rng(215)
+    n = 5000
+    rgb = rng.integers(0, 256, (n, 3))
+    bright = rgb @ np.array([0.299, 0.587, 0.114]) / 255
+    y = 20 + 30 * bright + rng.normal(0, 2, n)
+    df = pd.DataFrame({"colour": [f"#{r:02X}{g:02X}{b:02X}" for r, g, b in rgb],
+                       "size": rng.choice(["S", "M", "L"], n), "sales": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "sales", "rmse", name=out.name)
+
+
+def _geohash(lat: float, lon: float, length: int) -> str:
+    """Geohash of a point: bits of longitude and latitude interleaved, five to a base-32 letter."""
+    letters, bits, lo, la = "0123456789bcdefghjkmnpqrstuvwxyz", [], [-180.0, 180.0], [-90.0, 90.0]
+    for i in range(length * 5):
+        span, v = (lo, lon) if i % 2 == 0 else (la, lat)
+        mid = (span[0] + span[1]) / 2
+        bits.append(int(v >= mid))
+        span[0 if v >= mid else 1] = mid
+    return "".join(letters[int("".join(map(str, bits[k : k + 5])), 2)] for k in range(0, len(bits), 5))
+
+
+def _geohashes(out: Path) -> None:
+    """Homes located only by a seven-letter geohash ('dr5regw'), nearly every value different; the price
+    follows the neighbourhood (the hash's first letters); RMSE."""
+    rng = np.random.default_rng(216)
+    n = 5000
+    centres = rng.uniform([40.5, -74.2], [40.9, -73.7], (12, 2))
+    level = rng.uniform(300, 900, 12)
+    pick = rng.integers(0, 12, n)
+    pts = centres[pick] + rng.normal(0, 0.01, (n, 2))
+    y = level[pick] + rng.normal(0, 30, n)
+    df = pd.DataFrame({"geohash": [_geohash(a, b, 7) for a, b in pts], "rooms": rng.integers(1, 6, n),
+                       "price_k": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "price_k", "rmse", name=out.name)
+
+
+def _vin_numbers(out: Path) -> None:
+    """Used cars with a 17-character VIN (every value different) whose first three characters name the
+    maker; the price follows the maker, the year and the mileage; RMSE."""
+    rng = np.random.default_rng(217)
+    n = 5000
+    makers = {"1HG": 14, "WBA": 24, "JTD": 15, "1FA": 12, "WVW": 13, "KMH": 11, "WDD": 26, "5YJ": 30}
+    wmi = rng.choice(list(makers), n)
+    allowed = np.array(list("ABCDEFGHJKLMNPRSTUVWXYZ0123456789"))
+    year = rng.integers(2010, 2024, n)
+    year_code = dict(zip(range(2010, 2024), "ABCDEFGHJKLMNP", strict=True))
+    vins = ["".join([w, *rng.choice(allowed, 5), str(rng.integers(0, 10)), year_code[yr], *rng.choice(allowed, 1),
+                     f"{rng.integers(0, 10**6):06d}"]) for w, yr in zip(wmi, year, strict=True)]  # fmt: skip
+    miles = rng.integers(1000, 150_000, n)
+    y = np.array([makers[w] for w in wmi]) + 0.9 * (year - 2010) - miles / 20_000 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"vin": vins, "year": year, "mileage": miles, "price_k": y.round(2)})
+    prepare_task(df, out, "price_k", "rmse", name=out.name)
+
+
+def _hex_numbers(out: Path) -> None:
+    """Executable headers with sizes written in hexadecimal ('0x0001F400'); malware is more often small;
+    ROC AUC."""
+    rng = np.random.default_rng(218)
+    n = 6000
+    size = rng.lognormal(11, 1.5, n).astype(int) + 512
+    entry = rng.integers(0x1000, 0xFFFFF, n)
+    logit = -1.2 * (np.log(size) - 11) + rng.normal(0, 0.3, n)
+    bad = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    df = pd.DataFrame({"size_of_code": [f"0x{v:08X}" for v in size], "entry_point": [f"0x{v:X}" for v in entry],
+                       "sections": rng.integers(2, 9, n), "malware": bad})  # fmt: skip
+    prepare_task(df, out, "malware", "roc_auc", name=out.name)
+
+
+def _signed_percents(out: Path) -> None:
+    """Stocks with the day's change written '+5.21%', '-3.10%' or '0.00%' and a volume; tomorrow's rise
+    follows a reversal of today's change; ROC AUC."""
+    rng = np.random.default_rng(219)
+    n = 6000
+    change = rng.normal(0, 3, n)
+    logit = -0.4 * change
+    up = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    df = pd.DataFrame({"change": [f"{v:+.2f}%" if abs(v) >= 0.005 else "0.00%" for v in change],
+                       "volume": rng.integers(10_000, 5_000_000, n), "up_next_day": up})  # fmt: skip
+    prepare_task(df, out, "up_next_day", "roc_auc", name=out.name)
+
+
+def _unit_ranges(out: Path) -> None:
+    """Pets with an expected weight '10-20 kg' and a lifespan '12 - 15 years' as breeders list them; the
+    food bill follows the middle of the weight range; RMSE."""
+    rng = np.random.default_rng(220)
+    n = 5000
+    low = rng.integers(2, 60, n)
+    high = low + rng.integers(2, 20, n)
+    life_low = rng.integers(8, 14, n)
+    y = 10 + 2 * (low + high) / 2 + rng.normal(0, 3, n)
+    df = pd.DataFrame({"weight": [f"{a}-{b} kg" for a, b in zip(low, high, strict=True)],
+                       "lifespan": [f"{a} - {a + rng.integers(1, 5)} years" for a in life_low],
+                       "food_bill": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "food_bill", "rmse", name=out.name)
+
+
+def _interval_bins(out: Path) -> None:
+    """Ages binned as pandas writes intervals, '(35.0, 40.0]' in thirteen bins, and an income binned
+    '[20000, 40000)'; the claim cost follows the age; RMSE."""
+    rng = np.random.default_rng(221)
+    n = 5000
+    age = rng.uniform(20, 85, n)
+    bins = pd.cut(age, np.arange(20, 86, 5), include_lowest=True)
+    income = rng.integers(0, 6, n) * 20_000
+    y = 500 + 40 * age + rng.normal(0, 200, n)
+    df = pd.DataFrame({"age_bin": bins.astype(str), "income": [f"[{v}, {v + 20_000})" for v in income],
+                       "cost": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "cost", "rmse", name=out.name)
+
+
+def _euro_prices(out: Path) -> None:
+    """Prices written as in Germany, '1.234,56 €' or '€ 99,90' (a dot for thousands, a comma for decimals);
+    the import duty follows the price; RMSE."""
+    rng = np.random.default_rng(222)
+    n = 5000
+    price = rng.lognormal(5, 1.2, n).round(2)
+
+    def german(v: float) -> str:
+        whole, cents = f"{v:,.2f}".split(".")
+        return f"{whole.replace(',', '.')},{cents}"
+
+    text = [f"{german(v)} €" if rng.random() < 0.7 else f"€ {german(v)}" for v in price]
+    y = 2 + 0.12 * price + rng.normal(0, 2, n)
+    df = pd.DataFrame(
+        {"price": text, "category": rng.choice(["toys", "tools", "books"], n), "duty": y.round(2)}
+    )
+    prepare_task(df, out, "duty", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -3586,6 +3774,21 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "win-loss-records": ("records '12-5' and '7-1-2', ROC AUC", _win_loss_records),
     "blood-pressure": ("blood pressure '120/80', '172 cm', '81 kg', ROC AUC", _blood_pressure),
     "mixed-temperatures": ("temperatures '21.5°C' beside '70.7°F', RMSE", _mixed_temperatures),
+    "package-dimensions": ("dimensions '30 x 40 x 50 cm', freight by volume, RMSE", _package_dimensions),
+    "screen-resolutions": (
+        "resolutions '2560x1440' and aspects '16:9', price by pixels, RMSE",
+        _screen_resolutions,
+    ),
+    "expiry-dates": ("card expiry dates 'MM/YY', ROC AUC", _expiry_dates),
+    "seasons": ("seasons '2015-16' and '2015/16', RMSE", _seasons),
+    "hex-colors": ("colours '#FF8800', sales by brightness, RMSE", _hex_colors),
+    "geohashes": ("homes located by a seven-letter geohash only, RMSE", _geohashes),
+    "vin-numbers": ("a 17-character VIN per car, price by maker, RMSE", _vin_numbers),
+    "hex-numbers": ("sizes in hexadecimal '0x0001F400', ROC AUC", _hex_numbers),
+    "signed-percents": ("changes '+5.21%' and '-3.10%', ROC AUC", _signed_percents),
+    "unit-ranges": ("ranges with units '10-20 kg' and '12 - 15 years', RMSE", _unit_ranges),
+    "interval-bins": ("pandas intervals '(35.0, 40.0]' and '[20000, 40000)', RMSE", _interval_bins),
+    "euro-prices": ("prices '1.234,56 €' and '€ 99,90', RMSE", _euro_prices),
 }
 
 
