@@ -601,10 +601,12 @@ def better(a, b):
     return a < b if CFG["lower_is_better"] else a > b
 
 
-# A number written for people: a sign or parentheses, a currency sign, thousands separators, a decimal part, a
-# percent sign ("$1,234.50", "(12.5)", "45 %", "-3"); dates, codes with letters and European "1.234,5" do not
-# match.
-NUMBER_TEXT = r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\+?\s?%?\)?$"
+# A number written for people: a sign or parentheses, a currency sign (before or after it), thousands separators,
+# a decimal part, a percent sign ("$1,234.50", "99.90 €", "(12.5)", "45 %", "-3"); dates, codes with letters and
+# European "1.234,5" (EURO_NUMBER_TEXT) do not match.
+NUMBER_TEXT = (
+    r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\+?\s?(?:%|[$€£¥])?\)?$"
+)
 
 
 def number_values(values):
@@ -1118,6 +1120,100 @@ def dms_numbers(train, test, c, share, codes):
     )
 
 
+# A number written as in much of Europe: dots between thousands, a decimal comma, a currency sign before or
+# after it ('1.234,56 €', '€ 99,90', '3,14', '12,5 %').
+EURO_NUMBER_TEXT = r"^\(?[-+]?(?:[$€£¥]\s?)?[-+]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?\s?(?:%|[$€£¥])?\)?$"
+DECIMAL_COMMA = r",(?:\d{1,2}|\d{4,})(?!\d)"  # a comma no English number writes: not before three digits
+
+
+def euro_values(values):
+    """Each EURO_NUMBER_TEXT value as a float (parentheses as a minus sign); NaN where a value is not one."""
+    text = values.astype(str).str.strip().where(values.notna())
+    sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
+    digits = text.str.replace(r"[\s$€£¥%()]|\.", "", regex=True).str.replace(",", ".", regex=False)
+    return sign * pd.to_numeric(digits.where(text.str.match(EURO_NUMBER_TEXT, na=False)), errors="coerce")
+
+
+def euro_numbers(train, test, c, share, codes):
+    """A text column of numbers written with a decimal comma (EURO_NUMBER_TEXT: '1.234,56 €', '3,14')
+    becomes the numbers (the same `share` and placeholder `codes` rules as number_text) when some training
+    value shows the comma is a decimal one (DECIMAL_COMMA): '1,234' alone is read as English, a thousand
+    and more. True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    if not values.head(2000).str.contains(DECIMAL_COMMA).any():  # cheap look first
+        return False
+    return _read_numbers(train, test, c, share, codes, euro_values, "numbers", "with a decimal comma")
+
+
+HEX_TEXT = r"^0[xX][0-9A-Fa-f]+$"  # a hexadecimal number as programs print it: '0x0001F400'
+
+
+def hex_values(values):
+    """Each HEX_TEXT value as a float; NaN where a value is not one."""
+    text = values.astype(str).str.strip().where(values.notna())
+    found = text.where(text.str.match(HEX_TEXT, na=False))
+    return found.dropna().map(lambda v: float(int(v, 16))).reindex(values.index)
+
+
+def hex_numbers(train, test, c, share, codes):
+    """A text column of hexadecimal numbers ('0x0001F400': sizes and addresses in executable headers)
+    becomes the numbers (the same `share` and placeholder `codes` rules as number_text): as text every
+    size is a level of its own and the column is dropped as an id. True when done."""
+    if train[c].dropna().astype(str).head(2000).str.strip().str.match(HEX_TEXT).mean() <= 0.5:
+        return False
+    return _read_numbers(train, test, c, share, codes, hex_values, "numbers", "hexadecimal")
+
+
+# A size written as two or three lengths multiplied ('30 x 40 x 50 cm', '30x40x50cm', '2560x1440', '12 × 8"'),
+# a unit after the last one. A side starts with a digit other than 0 ('0x1F' is hexadecimal) or is '0.5'.
+DIMENSION_SIDE = r"((?:[1-9]\d*|0(?=\.))(?:\.\d+)?)"
+DIMENSION_TEXT = rf"^{DIMENSION_SIDE}\s*[x×X*]\s*{DIMENSION_SIDE}(?:\s*[x×X*]\s*{DIMENSION_SIDE})?\s*([^\W\d_]{{1,3}}|\")?$"
+LENGTHS = UNIT_SCALES[1]
+
+
+def dimension_sides(values):
+    """Each DIMENSION_TEXT value's sides (NaN past those written) and its unit in lower case ('"' is inches);
+    NaN where a value is not one."""
+    text = values.astype(str).str.strip().where(values.notna())
+    found = text.str.extract(DIMENSION_TEXT)
+    return found[[0, 1, 2]].astype(float), found[3].str.lower().replace('"', "in")
+
+
+def dimension_numbers(train, test, c, share, codes):
+    """A text column of sizes written as lengths multiplied (DIMENSION_TEXT: '30 x 40 x 50 cm', '2560x1440')
+    becomes their product, the area or volume (a parcel's freight, a screen's pixel count), with each side
+    beside it (`<column>_side1`..); the same `share` and placeholder `codes` rules as number_text, and
+    `share` of the values give the same count of sides. Lengths in several units of LENGTHS are converted
+    to metres, other units stay as written beside a `<column>_unit` category. As text nearly every size is
+    a level of its own and the column is dropped as an id. True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    if values.head(2000).str.contains(r"\d\s*[x×X*]\s*\d").mean() <= 0.5:  # cheap look first
+        return False
+    sides, unit = dimension_sides(values)
+    count = sides.notna().sum(axis=1)
+    k = int(count.mode().iloc[0])
+    fits = count == k
+    if k < 2 or not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
+        return False
+    units = unit[fits].dropna().unique()
+    scale = LENGTHS if len(units) > 1 and set(units) <= set(LENGTHS) else None
+    products = []
+    for df in (train, test):
+        sides, unit = dimension_sides(df[c])
+        sides = sides.iloc[:, :k].where(sides.notna().sum(axis=1) == k)
+        if scale is not None:
+            sides = sides.mul(unit.map(scale), axis=0)
+        elif len(units) > 1:
+            df[c + "_unit"] = unit
+        for i in range(k):
+            df[f"{c}_side{i + 1}"] = sides[i]
+        products.append(sides.prod(axis=1, min_count=k))
+    _numbers_with_codes(train, test, c, products, codes)
+    to = ", in metres" if scale is not None else ""
+    log(f"clean: {c} read as sizes: the product of {k} sides, each beside it{to} (e.g. {values.iloc[0]!r})")
+    return True
+
+
 # A range of two numbers or two clock times, a note in brackets allowed after it: '$85K-$120K (Glassdoor
 # est.)', '25-34', '10 to 20', '09:00-17:00'. A side may not start with a minus sign.
 RANGE_TEXT = r"^([^-–—\s][^-–—]*?)\s*(?:-|–|—|\bto\b)\s*([^-–—\s][^-–—]*?)\s*(?:\(.*\))?$"
@@ -1125,9 +1221,10 @@ DAY_MINUTES = 1440.0
 
 
 def _range_side(values):
-    """Each side of a range as a number (written for people, or with a magnitude suffix) and as minutes
-    since 0:00 (a clock time); NaN where it is not one."""
-    return number_values(values).combine_first(magnitude_values(values)), clock_minutes(values)
+    """Each side of a range as a number (written for people, with a magnitude suffix or with a unit: '10-20
+    kg', '12 - 15 years') and as minutes since 0:00 (a clock time); NaN where it is not one."""
+    number = number_values(values).fillna(magnitude_values(values)).fillna(unit_parts(values)[0])
+    return number, clock_minutes(values)
 
 
 def range_ends(values):
@@ -1137,10 +1234,11 @@ def range_ends(values):
     text = values.astype(str).str.strip().where(values.notna())
     sides = text.str.extract(RANGE_TEXT)
     (n1, c1), (n2, c2) = _range_side(sides[0]), _range_side(sides[1])
-    numbers, clocks = n1.notna() & n2.notna(), c1.notna() & c2.notna() & (n1.isna() | n2.isna())
+    clocks = c1.notna() & c2.notna()  # '9am-5pm' is two clock times before it is two numbers with units
+    numbers = n1.notna() & n2.notna() & ~clocks
     low, high = (
-        n1.where(numbers).combine_first(c1.where(clocks)),
-        n2.where(numbers).combine_first(c2.where(clocks)),
+        n1.where(numbers).fillna(c1.where(clocks)),
+        n2.where(numbers).fillna(c2.where(clocks)),
     )
     span = (high - low).where(~(clocks & (high < low)), high - low + DAY_MINUTES)
     return low, high, span, clocks
@@ -1174,9 +1272,12 @@ def range_numbers(train, test, c, share, codes):
 # The readers of numbers written with more than digits, tried in this order on each text column; the first
 # that takes it ends the search (a duration's '2h' is not a unit's, an angle's '45°' is a unit's).
 TEXT_NUMBER_READERS = (
+    hex_numbers,
     duration_numbers,
     magnitude_numbers,
     dms_numbers,
+    euro_numbers,
+    dimension_numbers,
     unit_numbers,
     clock_numbers,
     range_numbers,
@@ -1193,7 +1294,8 @@ def number_text(train, test, cfg, share=0.95, codes=5):
     clock readings and durations ("07:45", "01:30:00") by clock_numbers, lengths of time spelled with
     their units ("2h 50m", "PT4M13S", "3 days ago") by duration_numbers, sizes such as "19M" beside "201k"
     by magnitude_numbers, coordinates such as 40°26'46"N by dms_numbers, ranges such as '25-34' by
-    range_numbers (TEXT_NUMBER_READERS)."""
+    range_numbers, '0x1F400' by hex_numbers, '1.234,56 €' by euro_numbers, sizes such as '30 x 40 x 50 cm'
+    by dimension_numbers (TEXT_NUMBER_READERS)."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
@@ -1347,6 +1449,97 @@ def phone_areas(train, test, cfg, share=0.95):
                 df[c + "_country"] = country
             df[c] = area
         log(f"clean: {c} holds phone numbers (e.g. {values.iloc[0]!r}): read as their area code")
+    return train, test
+
+
+COLOR_TEXT = r"^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$"  # a colour as web pages write it: '#FF8800', '#F80'
+
+
+def color_parts(values):
+    """Red, green and blue (0-255) of each COLOR_TEXT value ('#F80' is '#FF8800'); NaN where a value is not
+    one."""
+    text = values.astype(str).str.strip().where(values.notna())
+    code = text.str.extract(COLOR_TEXT)[0]
+    code = code.where(code.str.len() == 6, code.str.replace(r"(.)", r"\1\1", regex=True))
+    return pd.DataFrame(
+        {
+            k: code.str[2 * i : 2 * i + 2].dropna().map(lambda v: float(int(v, 16))).reindex(values.index)
+            for i, k in enumerate(("red", "green", "blue"))
+        }  # fmt: skip
+    )
+
+
+def color_codes(train, test, cfg, share=0.95):
+    """Text columns of web colours (`share` of the training values COLOR_TEXT) gain their red, green and
+    blue and their hue (degrees), saturation and value (HSV, 0-1) as numbers: as text nearly every colour
+    is a level of its own and the column is dropped as an id, while how bright or how red it is can carry
+    the signal. The colour stays as it was (a few repeated colours are a category)."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        values = train[c].dropna().astype(str).str.strip()
+        if len(values) < 5 or values.head(2000).str.match(COLOR_TEXT).mean() < share:
+            continue
+        for df in (train, test):
+            rgb = color_parts(df[c])
+            high, low = rgb.max(axis=1, skipna=False), rgb.min(axis=1, skipna=False)
+            spread = (high - low).replace(0, np.nan)
+            r, g, b = (rgb[k] for k in ("red", "green", "blue"))
+            sector = np.select(
+                [high == r, high == g], [((g - b) / spread) % 6, (b - r) / spread + 2], (r - g) / spread + 4
+            )
+            for k in rgb:
+                df[f"{c}_{k}"] = rgb[k]
+            df[c + "_hue"] = (pd.Series(sector * 60, index=df.index).fillna(0)).where(high.notna())
+            df[c + "_saturation"] = ((high - low) / high.replace(0, np.nan)).fillna(0).where(high.notna())
+            df[c + "_value"] = high / 255
+        log(f"clean: {c} holds web colours (e.g. {values.iloc[0]!r}): read as red, green, blue and HSV")
+    return train, test
+
+
+PREFIX_LENGTH = (5, 24)  # the code lengths whose prefixes are read
+PREFIX_ROWS = 20  # a prefix is kept while its levels hold this many training rows on average
+PREFIX_UNIQUE = (
+    0.5  # codes read for prefixes: at least this share of the values distinct (one or two rows each)
+)
+
+
+def code_prefixes(train, test, cfg, share=0.95):
+    """Mostly unique codes of one length in letters and digits (a car's VIN '1HGCM82633A004352', a geohash
+    'dr5regw', a product code; PREFIX_UNIQUE) often name a maker, an area or a line in their first
+    characters, while as text nearly every code is a level of its own (dropped as an id when near-unique). Each prefix length whose
+    levels repeat (PREFIX_ROWS rows per level on average), split the rows more finely than the shorter one
+    kept, and number at most half of what a character drawn at random after the shorter prefix would give
+    (the code's alphabet times that prefix's levels) becomes a category
+    `<column>_prefix<k>`; random ids and hashes show no such prefix and gain nothing."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        values = train[c].dropna().astype(str).str.strip()
+        if len(values) < 50 or values.nunique() < PREFIX_UNIQUE * len(values):
+            continue
+        length = int(values.str.len().mode().iloc[0])
+        if (
+            not PREFIX_LENGTH[0] <= length <= PREFIX_LENGTH[1]
+            or (values.str.len().eq(length) & values.str.fullmatch(r"[A-Za-z0-9]+")).mean() < share
+        ):
+            continue
+        alphabet = len(set("".join(values.head(2000))))
+        kept, finer, before = [], 1, 1
+        for k in range(1, length):
+            levels = values.str[:k].nunique()
+            if len(values) / levels < PREFIX_ROWS:
+                break
+            if finer < levels <= 0.5 * min(before * alphabet, len(values)):  # random characters: about all
+                kept.append(k)
+                finer = levels
+            before = levels
+        for df in (train, test):
+            for k in kept:
+                df[f"{c}_prefix{k}"] = df[c].astype(str).str.strip().str[:k].where(df[c].notna())
+        if kept:
+            log(f"clean: {c} holds codes whose first characters repeat (e.g. {values.iloc[0]!r}): prefixes of "
+                f"{', '.join(map(str, kept))} characters as categories")  # fmt: skip
     return train, test
 
 
