@@ -1510,8 +1510,9 @@ def code_prefixes(train, test, cfg, share=0.95):
     characters, while as text nearly every code is a level of its own (dropped as an id when near-unique). Each prefix length whose
     levels repeat (PREFIX_ROWS rows per level on average), split the rows more finely than the shorter one
     kept, and number at most half of what a character drawn at random after the shorter prefix would give
-    (the code's alphabet times that prefix's levels) becomes a category
-    `<column>_prefix<k>`; random ids and hashes show no such prefix and gain nothing."""
+    (the code's alphabet times that prefix's levels) becomes a category `<column>_prefix<k>`. Codes in
+    hexadecimal digits only (hashes, uuids) and numbers after a constant start (row numbers 'k02395') are
+    ids and gain nothing."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
@@ -1524,6 +1525,9 @@ def code_prefixes(train, test, cfg, share=0.95):
             or (values.str.len().eq(length) & values.str.fullmatch(r"[A-Za-z0-9]+")).mean() < share
         ):
             continue
+        start = len(os.path.commonprefix(values.head(2000).tolist()))
+        if (values.str.fullmatch(r"[0-9a-fA-F]+") | values.str[start:].str.fullmatch(r"\d+")).mean() >= share:
+            continue  # hashes and uuids in hexadecimal, numbers after a constant start ('k02395'): ids
         alphabet = len(set("".join(values.head(2000))))
         kept, finer, before = [], 1, 1
         for k in range(1, length):

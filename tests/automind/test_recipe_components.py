@@ -968,8 +968,8 @@ def test_sizes_hexadecimal_decimal_comma_numbers_and_ranges_with_units_are_read(
 def test_web_colours_and_prefixes_of_codes_become_columns():
     """Colours '#FF8800' (sales by brightness: RMSE 6.15, noise 2) were left out as ids: they are red,
     green, blue and HSV now. VINs (price by maker: 6.99, noise 1) and geohashes (price by area: 157.5,
-    noise about 30), one level per row, gain the prefixes whose levels repeat; random hexadecimal ids,
-    uuids and ids with a constant start followed by random characters gain none."""
+    noise about 30), one level per row, gain the prefixes whose levels repeat; hexadecimal hashes, row
+    numbers after a letter and ids with a constant start followed by random characters gain none."""
     _cfg("rmse", "regression", "value")
     rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
     rng = np.random.default_rng(0)
@@ -982,6 +982,7 @@ def test_web_colours_and_prefixes_of_codes_become_columns():
         "vin": [w + "".join(rng.choice(chars, 14)) for w in wmi],
         "hash": ["".join(rng.choice(hexd, 12)) for _ in range(n)],
         "ref": ["ID" + "".join(rng.choice(hexd, 8)) for _ in range(n)],
+        "row": [f"k{i:05d}" for i in range(n)],
         "y": np.arange(float(n)),
     })  # fmt: skip
     test = train.drop(columns="y").head(3).copy()
@@ -996,7 +997,7 @@ def test_web_colours_and_prefixes_of_codes_become_columns():
         set(train["vin_prefix2"]) == {"1H", "1F", "WB", "WV", "JT"}
         and test["vin_prefix2"].iloc[0] == wmi[0][:2]
     )
-    assert not [c for c in train if c.startswith(("hash_", "ref_"))]
+    assert not [c for c in train if c.startswith(("hash_", "ref_", "row_"))]
 
 
 def test_a_trip_between_two_coordinate_pairs_gains_its_length():
