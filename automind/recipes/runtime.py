@@ -1148,11 +1148,15 @@ def euro_numbers(train, test, c, share, codes):
 HEX_TEXT = r"^0[xX][0-9A-Fa-f]+$"  # a hexadecimal number as programs print it: '0x0001F400'
 
 
+def hex_floats(text):
+    """Each hexadecimal string of `text` ('0x1F', 'FF') as a float; a gap stays a gap."""
+    return text.dropna().map(lambda v: float(int(v, 16))).reindex(text.index)
+
+
 def hex_values(values):
     """Each HEX_TEXT value as a float; NaN where a value is not one."""
     text = values.astype(str).str.strip().where(values.notna())
-    found = text.where(text.str.match(HEX_TEXT, na=False))
-    return found.dropna().map(lambda v: float(int(v, 16))).reindex(values.index)
+    return hex_floats(text.where(text.str.match(HEX_TEXT, na=False)))
 
 
 def hex_numbers(train, test, c, share, codes):
@@ -1461,12 +1465,8 @@ def color_parts(values):
     text = values.astype(str).str.strip().where(values.notna())
     code = text.str.extract(COLOR_TEXT)[0]
     code = code.where(code.str.len() == 6, code.str.replace(r"(.)", r"\1\1", regex=True))
-    return pd.DataFrame(
-        {
-            k: code.str[2 * i : 2 * i + 2].dropna().map(lambda v: float(int(v, 16))).reindex(values.index)
-            for i, k in enumerate(("red", "green", "blue"))
-        }  # fmt: skip
-    )
+    channels = {k: code.str[2 * i : 2 * i + 2] for i, k in enumerate(("red", "green", "blue"))}
+    return pd.DataFrame({k: hex_floats(v) for k, v in channels.items()})
 
 
 def color_codes(train, test, cfg, share=0.95):
@@ -1490,7 +1490,7 @@ def color_codes(train, test, cfg, share=0.95):
             )
             for k in rgb:
                 df[f"{c}_{k}"] = rgb[k]
-            df[c + "_hue"] = (pd.Series(sector * 60, index=df.index).fillna(0)).where(high.notna())
+            df[c + "_hue"] = pd.Series(sector * 60, index=df.index).fillna(0).where(high.notna())
             df[c + "_saturation"] = ((high - low) / high.replace(0, np.nan)).fillna(0).where(high.notna())
             df[c + "_value"] = high / 255
         log(f"clean: {c} holds web colours (e.g. {values.iloc[0]!r}): read as red, green, blue and HSV")
@@ -1499,20 +1499,18 @@ def color_codes(train, test, cfg, share=0.95):
 
 PREFIX_LENGTH = (5, 24)  # the code lengths whose prefixes are read
 PREFIX_ROWS = 20  # a prefix is kept while its levels hold this many training rows on average
-PREFIX_UNIQUE = (
-    0.5  # codes read for prefixes: at least this share of the values distinct (one or two rows each)
-)
+PREFIX_UNIQUE = 0.5  # codes read for prefixes: at least this share of their values distinct
 
 
 def code_prefixes(train, test, cfg, share=0.95):
     """Mostly unique codes of one length in letters and digits (a car's VIN '1HGCM82633A004352', a geohash
     'dr5regw', a product code; PREFIX_UNIQUE) often name a maker, an area or a line in their first
-    characters, while as text nearly every code is a level of its own (dropped as an id when near-unique). Each prefix length whose
-    levels repeat (PREFIX_ROWS rows per level on average), split the rows more finely than the shorter one
-    kept, and number at most half of what a character drawn at random after the shorter prefix would give
-    (the code's alphabet times that prefix's levels) becomes a category `<column>_prefix<k>`. Codes in
-    hexadecimal digits only (hashes, uuids) and numbers after a constant start (row numbers 'k02395') are
-    ids and gain nothing."""
+    characters, while as text nearly every code is a level of its own (dropped as an id when near-unique).
+    Each prefix length whose levels repeat (PREFIX_ROWS rows per level on average), split the rows more
+    finely than the shorter one kept, and number at most half of what a character drawn at random after
+    the shorter prefix would give (the code's alphabet times that prefix's levels) becomes a category
+    `<column>_prefix<k>`. Codes in hexadecimal digits only (hashes, uuids) and numbers after a constant
+    start (row numbers 'k02395') are ids and gain nothing."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
