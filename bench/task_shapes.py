@@ -3470,6 +3470,114 @@ def _euro_prices(out: Path) -> None:
     prepare_task(df, out, "duty", "rmse", name=out.name)
 
 
+def _masked_cards(out: Path) -> None:
+    """Payments with the card number masked as receipts print it, '4532 **** **** 1234' (every value
+    different); the fraud rate follows the card network, which the first digit names; ROC AUC."""
+    rng = np.random.default_rng(223)
+    n = 6000
+    networks = {"4": 0.04, "5": 0.08, "3": 0.2, "6": 0.3}
+    first = rng.choice(list(networks), n, p=[0.5, 0.3, 0.15, 0.05])
+    fraud = (rng.random(n) < np.array([networks[f] for f in first])).astype(int)
+    cards = [f"{f}{rng.integers(100, 1000)} **** **** {rng.integers(0, 10000):04d}" for f in first]
+    df = pd.DataFrame({"card": cards, "amount": rng.lognormal(3, 1, n).round(2), "fraud": fraud})
+    prepare_task(df, out, "fraud", "roc_auc", name=out.name)
+
+
+def _iban_codes(out: Path) -> None:
+    """Payees with an IBAN, whose length differs by country ('DE89370400440532013000', 22 characters; 'NL',
+    18; 'FR', 27); the payment is returned more often by country; ROC AUC."""
+    rng = np.random.default_rng(224)
+    n = 6000
+    countries = {"DE": (22, 0.05), "NL": (18, 0.1), "FR": (27, 0.25), "GB": (22, 0.15), "IT": (27, 0.35)}
+    pick = rng.choice(list(countries), n)
+    returned = (rng.random(n) < np.array([countries[c][1] for c in pick])).astype(int)
+    ibans = [
+        "".join([c, f"{rng.integers(10, 100)}", *map(str, rng.integers(0, 10, countries[c][0] - 4))])
+        for c in pick
+    ]
+    df = pd.DataFrame({"iban": ibans, "amount": rng.lognormal(5, 1, n).round(2), "returned": returned})
+    prepare_task(df, out, "returned", "roc_auc", name=out.name)
+
+
+def _pandas_timedeltas(out: Path) -> None:
+    """Support tickets with the time to resolve as pandas writes a timedelta, '2 days 03:15:00' or '0 days
+    00:45:30'; satisfaction falls with the time taken; RMSE."""
+    rng = np.random.default_rng(225)
+    n = 5000
+    hours = rng.lognormal(2.5, 1.2, n)
+    td = pd.to_timedelta(hours, unit="h").round("s")
+    y = 9 - 1.2 * np.log1p(hours) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"resolution_time": td.astype(str), "channel": rng.choice(["mail", "phone", "chat"], n),
+                       "satisfaction": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "satisfaction", "rmse", name=out.name)
+
+
+def _mixed_speeds(out: Path) -> None:
+    """Cars' top speeds merged from two markets, '155 mph' beside '250 km/h'; the insurance group follows
+    the speed; RMSE."""
+    rng = np.random.default_rng(226)
+    n = 5000
+    kmh = rng.uniform(140, 320, n)
+    mph = rng.random(n) < 0.4
+    text = [f"{v / 1.609344:.0f} mph" if m else f"{v:.0f} km/h" for v, m in zip(kmh, mph, strict=True)]
+    y = 5 + 0.15 * kmh + rng.normal(0, 2, n)
+    df = pd.DataFrame({"top_speed": text, "doors": rng.choice([2, 4, 5], n), "group": y.round(2)})
+    prepare_task(df, out, "group", "rmse", name=out.name)
+
+
+def _mixed_denominators(out: Path) -> None:
+    """Reviews scored on different scales as sites print them, '7/10', '4/5', '85/100'; the chance to buy
+    follows the score as a share of its scale; ROC AUC."""
+    rng = np.random.default_rng(227)
+    n = 6000
+    share = rng.uniform(0, 1, n)
+    scale = rng.choice([5, 10, 100], n)
+    logit = 6 * (share - 0.5)
+    bought = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    text = [f"{round(s * d)}/{d}" for s, d in zip(share, scale, strict=True)]
+    df = pd.DataFrame({"score": text, "reviews": rng.integers(1, 500, n), "bought": bought})
+    prepare_task(df, out, "bought", "roc_auc", name=out.name)
+
+
+def _mac_addresses(out: Path) -> None:
+    """Devices on a network by MAC address '00:1A:2B:3C:4D:5E' (every value different); the first three
+    bytes name the vendor, which sets the failure rate; ROC AUC."""
+    rng = np.random.default_rng(228)
+    n = 6000
+    vendors = {"00:1A:2B": 0.05, "3C:5A:B4": 0.3, "F4:F5:D8": 0.1, "00:50:56": 0.45, "B8:27:EB": 0.2}
+    pick = rng.choice(list(vendors), n)
+    failed = (rng.random(n) < np.array([vendors[v] for v in pick])).astype(int)
+    macs = [v + "".join(f":{b:02X}" for b in rng.integers(0, 256, 3)) for v in pick]
+    df = pd.DataFrame({"mac": macs, "uptime_days": rng.integers(1, 400, n), "failed": failed})
+    prepare_task(df, out, "failed", "roc_auc", name=out.name)
+
+
+def _us_datetimes(out: Path) -> None:
+    """Orders stamped as US systems write them, '03/05/2019 02:15:00 PM' (month first, twelve-hour clock);
+    the delivery delay is longer in the evening and on weekends; RMSE."""
+    rng = np.random.default_rng(229)
+    n = 5000
+    t = pd.Timestamp("2019-01-01") + pd.to_timedelta(rng.uniform(0, 730, n), unit="D")
+    t = t.round("min")
+    y = 24 + 0.8 * t.hour + 10 * (t.dayofweek >= 5) + rng.normal(0, 2, n)
+    df = pd.DataFrame({"ordered_at": t.strftime("%m/%d/%Y %I:%M:%S %p"), "items": rng.integers(1, 10, n),
+                       "delay_h": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "delay_h", "rmse", name=out.name)
+
+
+def _height_words(out: Path) -> None:
+    """Athletes' heights written '5 ft 11 in' or '6 ft 2 in', weights '185 lbs'; the jump follows the height
+    in inches; RMSE."""
+    rng = np.random.default_rng(230)
+    n = 5000
+    inches = rng.integers(62, 84, n)
+    weight = rng.integers(140, 280, n)
+    y = 10 + 0.5 * (inches - 72) - 0.02 * (weight - 200) + rng.normal(0, 0.8, n)
+    df = pd.DataFrame({"height": [f"{h // 12} ft {h % 12} in" for h in inches], "weight": [f"{w} lbs" for w in weight],
+                       "vertical_in": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "vertical_in", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -3789,6 +3897,14 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "unit-ranges": ("ranges with units '10-20 kg' and '12 - 15 years', RMSE", _unit_ranges),
     "interval-bins": ("pandas intervals '(35.0, 40.0]' and '[20000, 40000)', RMSE", _interval_bins),
     "euro-prices": ("prices '1.234,56 €' and '€ 99,90', RMSE", _euro_prices),
+    "masked-cards": ("masked card numbers '4532 **** **** 1234', fraud by network, ROC AUC", _masked_cards),
+    "iban-codes": ("IBANs of lengths varying by country, ROC AUC", _iban_codes),
+    "pandas-timedeltas": ("durations '2 days 03:15:00' as pandas writes them, RMSE", _pandas_timedeltas),
+    "mixed-speeds": ("speeds '155 mph' beside '250 km/h', RMSE", _mixed_speeds),
+    "mixed-denominators": ("scores '7/10', '4/5', '85/100', ROC AUC", _mixed_denominators),
+    "mac-addresses": ("MAC addresses, failures by vendor, ROC AUC", _mac_addresses),
+    "us-datetimes": ("times '03/05/2019 02:15:00 PM', RMSE", _us_datetimes),
+    "height-words": ("heights '5 ft 11 in', weights '185 lbs', RMSE", _height_words),
 }
 
 
