@@ -190,6 +190,12 @@ def _cfg(metric: str, problem: str = "binary", kind: str = "proba") -> None:
                   lower_is_better=metric in ("rmse", "log_loss"), classes=["no", "yes"], n_classes=2)  # fmt: skip
 
 
+def _frames_cfg(metric: str, problem: str = "binary", kind: str = "proba") -> None:
+    """_cfg for the clean steps, which read whole frames: target 'y', no id, text or image column."""
+    _cfg(metric, problem, kind)
+    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+
+
 def test_ensemble_weights_come_from_out_of_fold_predictions_only():
     _cfg("roc_auc")
     rng = np.random.default_rng(1)
@@ -507,8 +513,7 @@ def test_the_first_member_stops_after_one_partition_when_the_repeats_would_not_f
 
 
 def test_the_linear_matrix_log_transforms_skewed_non_negative_columns():
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     rng = np.random.default_rng(4)
     train = pd.DataFrame({"tail": rng.lognormal(3, 1.5, 300), "even": rng.normal(size=300),
                           "signed": rng.lognormal(3, 1.5, 300) - 5})  # fmt: skip
@@ -527,8 +532,7 @@ def test_test_rows_later_than_the_training_rows_are_not_held_to_the_training_ran
     follow the line (RMSE 79 against 15 possible). With the test rows later by a column (CFG['split'] of kind
     time) a feature runs on up to one training range past it, and predictions are not clipped; otherwise
     both hold as before."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({"area": np.linspace(20.0, 160.0, 300)})
     test = pd.DataFrame({"area": [170.0, 200.0, 10_000.0]})
     y = 3.0 * train["area"].to_numpy()
@@ -547,8 +551,7 @@ def test_test_rows_later_than_the_training_rows_are_not_held_to_the_training_ran
 
 
 def test_clean_drops_constant_duplicate_and_id_columns():
-    _cfg("roc_auc")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("roc_auc")
     df = _frame(120)
     df["code"] = [f"id{i}" for i in range(120)]
     train, test = rt.screen_columns(df.iloc[:100].copy(), df.iloc[100:].drop(columns="y").copy(), rt.CFG)
@@ -561,8 +564,7 @@ def test_clean_drops_constant_duplicate_and_id_columns():
 def test_clean_drops_a_column_no_test_row_fills(monkeypatch):
     """A strong sensor empty in every test row scored RMSE 1.99 (1.14 possible from its noisy proxy): every
     model leaned on it and met only gaps. It goes, logged; a column the test rows fill in part stays."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     logged: list[str] = []
     monkeypatch.setattr(rt, "log", logged.append)
     train = pd.DataFrame({"sensor": [1.0, 2.0, 3.0, 4.0], "proxy": [1.0, 2.5, 2.5, 4.0], "y": [1.0, 2, 3, 4]})
@@ -576,8 +578,7 @@ def test_numbers_written_with_their_unit_are_read_as_numbers():
     """Used cars' '18.9 kmpl', '1248 CC' and '74 bhp' stayed text (RMSE 1.51 against 0.5 possible): read
     as numbers now, a second unit kept as a category beside them (km/kg is not kmpl), placeholder codes kept
     as their own category; codes like '12A' and street addresses (many words after numbers) stay text."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "mileage": ["18.9 kmpl", "26.6 km/kg", "20 kmpl", None, "17.1 kmpl", "19.0 kmpl"],
         "power": ["74 bhp", "null bhp", "80.5 bhp", "90 bhp", "100 bhp", "60 bhp"],
@@ -599,8 +600,7 @@ def test_temperatures_and_prices_with_their_currency_first_are_read_as_numbers()
     """'18.2°C' (a degree sign before the unit) was a category (RMSE 109, noise 20) and 'EUR 950.00' beside
     'JPY 130,000' an id-like text column left out (the duty follows the price); numbers now, the currency
     kept as a category (its ISO code: more than UNITS of them are allowed); 'A1' and 'C85' stay codes."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "temp": ["18.2°C", "-3.5°C", "N/A", "22 °C", "30.0°C", "12.1°C"],
         "price": ["USD 268.32", "EUR 950.00", "JPY 130,000", "GBP 12.50", "CHF 80", "USD 1,200.00"],
@@ -621,8 +621,7 @@ def test_temperatures_and_prices_with_their_currency_first_are_read_as_numbers()
 def test_coordinates_in_degrees_minutes_and_seconds_are_read_as_decimal_degrees():
     """Latitudes written 40°26'46"N were id-like text, left out (RMSE 2.9, noise 0.5): decimal degrees now,
     south and west negative; a bare '45°' is a number with its unit."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "lat": ['40°26\'46"N', '33°52\'12"S', "N 40°26.5'", '12° 30\' 00" N', "unknown", '0°30\'0"S'],
         "heading": ["45°", "90°", "180°", "270°", "0°", "315°"],
@@ -649,8 +648,7 @@ def test_cells_holding_several_numbers_become_numbers():
 
     assert (
         NUMBER_LIST_PATTERN, NUMBER_TRIM.pattern, NUMBER_SPLIT.pattern) == (rt.NUMBER_LIST_TEXT, rt.NUMBER_TRIM_TEXT, rt.NUMBER_SPLIT_TEXT)  # fmt: skip
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     n = 12
     pixels = [" ".join(str((i * 7 + j) % 256) for j in range(64)) for i in range(n)]
     train = pd.DataFrame({
@@ -685,8 +683,7 @@ def test_cells_holding_several_numbers_become_numbers():
 def test_clock_readings_and_durations_are_read_as_minutes():
     """Departures '07:45' and planned durations '01:30:00' were levels of a category (RMSE 4.67 where the
     minutes give 4.20, noise 4): minutes since 0:00 now, a gap stays missing; '12A' codes and dates stay."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "dep_time": ["07:45", "23:05", "00:00", None, "9:30", "18:59"],
         "planned": ["01:30:00", "36:15:30", "00:45:00", "02:00:00", "10:00:00", "00:05:00"],
@@ -706,8 +703,7 @@ def test_clock_readings_and_durations_are_read_as_minutes():
 def test_times_of_day_on_a_twelve_hour_clock_are_read_as_minutes():
     """'4:17 PM' was a level of a category of 1,440 (RMSE 1.30, noise 1): minutes since midnight now (12 AM is
     midnight, 12 PM noon), placeholders kept as a code."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "time": ["4:17 PM", "12:05 AM", "12:00 pm", "9am", "Unknown", "11:59 P.M.", "TBD", "7:30 am"],
         "y": np.arange(8.0),
@@ -722,8 +718,7 @@ def test_lengths_of_time_spelled_with_units_are_read_as_minutes():
     """Flight durations '2h 50m', YouTube lengths 'PT4M13S' and job posts aged '3 days ago' were levels of
     a category (a length between two seen ones had none): minutes now, the placeholder 'Today' kept as a
     code; sizes in metres ('5 m') keep their number, and codes ('12A', '6-2') stay text."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "flight": ["2h 50m", "10h", "45m", "1 hour and 30 minutes", "23h 5m", "1h 5m"],
         "video": ["PT4M13S", "PT1H2M", "PT45S", "P1DT2H", "PT10M", "PT3M"],
@@ -750,8 +745,7 @@ def test_play_store_counts_and_sizes_are_read_as_numbers():
     """Google Play's installs '10,000+' and sizes '19M' beside '201k' were categories whose order a tree
     could not see: numbers now ('+' read as 'at least', the suffix as a scale); 'Varies with device' is a
     gap; seat codes with one suffix letter ('12B') stay text."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "installs": ["10,000+", "500+", "1,000,000+", "5+", "100,000+", "50+"],
         "size": ["19M", "201k", "Varies with device", "1.5M", "8.7M", "950k"],
@@ -770,8 +764,7 @@ def test_codes_built_from_parts_gain_a_column_per_part():
     inside the code: each part is a column now (numbers where every part is one), and so is Spaceship
     Titanic's cabin 'B/0/P'; the code stays; words with spaces, codes of varying length and dates do not
     split."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "item": ["FOODS_3_090", "HOBBIES_1_002", "FOODS_1_010", "HOUSEHOLD_2_100", "FOODS_3_001", "HOBBIES_2_050"],
         "cabin": ["B/0/P", "F/12/S", None, "A/3/S", "G/1500/P", "B/1/S"],
@@ -824,8 +817,7 @@ def test_an_address_in_one_column_gains_a_column_per_field_that_repeats():
 def test_version_numbers_gain_a_column_per_part():
     """App versions '2.13.4', most of the test rows' never seen in training, were levels of a category (RMSE
     0.475, noise 0.1): major, minor and patch are numbers now; decimal numbers are numbers before this."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame(
         {"version": ["2.13.4", "1.0.0", "5.2.15", "3.1.1", "2.0.9", "4.19.29"], "y": np.arange(6.0)}
     )
@@ -842,8 +834,7 @@ def test_shortened_counts_and_weights_in_mixed_units_are_read_on_one_scale():
     0.874, noise 0.41), and '1,234 ratings' had a thousands separator before its unit. Parcels weighed '2.5 kg', '500 g', '1.2 lb', '12 oz'
     (four units, over UNITS) stayed text too (RMSE 9.25, noise 0.5): units of one quantity are converted
     now. Seats '12B' beside '14' (one suffix, no thousands) and kmpl beside km/kg stay as they were."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "views": ["980", "12.5K", "3.4M", "7.2K", "1.0K", "250"],
         "weight": ["2.5 kg", "500 g", "1.2 lb", "12 oz", "n/a", "3 kg"],
@@ -884,8 +875,7 @@ def test_ranges_are_read_as_their_middle_ends_and_span():
     41.4, noise 20) were levels of a category: each range is its middle now, its ends and span beside it
     (hours past midnight wrap to the next day; 'Closed' is a gap). Heights '6-2' beside '5-11', dates
     '2019-03' and codes that do not run upwards stay text."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "salary": ["$85K-$120K (Glassdoor est.)", "$40K-$60K (Employer est.)", "-1", "$100K-$150K", "$50K - $70K", "$30K-$45K"],
         "hours": ["09:00-17:00", "8:30 - 21:00", "Closed", "22:00-02:00", "10:00-18:00", "07:00-15:30"],
@@ -914,8 +904,7 @@ def test_e_mail_domains_and_phone_area_codes_are_read_from_near_unique_values():
     (answers by area code: 0.521, 0.736 possible) were one level per row, left out as ids: the domain is a
     column now (the address splits at '@'), and a phone number is its area code, the country code beside
     it when several are written. Dates, ZIP+4 codes and seven-digit numbers are not phone numbers."""
-    _cfg("roc_auc", "binary", "label")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("roc_auc", "binary", "label")
     train = pd.DataFrame({
         "email": ["j.smith42@gmail.com", "anna7@yahoo.com", "x1@mailinator.com", "lee_2@gmail.com", "tom@aol.com", "kim9@yahoo.com"],
         "phone": ["(415) 555-0132", "+1-212-555-0199", "+44 20 7946 0958", "(415) 555-0190", "+1 312 555 0101", None],
@@ -938,8 +927,7 @@ def test_sizes_hexadecimal_decimal_comma_numbers_and_ranges_with_units_are_read(
     beside it. Sizes '0x0001F400' (malware by size: ROC AUC 0.514, 0.855 possible) are hexadecimal numbers,
     prices '1.234,56 €' (RMSE 112.5, noise 2) numbers with a decimal comma, weights '10-20 kg' (16.8, noise
     3) ranges. English '1,234' stays a thousand, '9am-5pm' two clock times, codes '0x1F' no size."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "box": ["30 x 40 x 50 cm", "30x40x50cm", "10 x 20 x 5 cm", "1 x 2 x 3 cm", "n/a", "7x8x9cm"],
         "screen": ["2560x1440", "1920x1080", "800x600", "1024x768", "3840x2160", "1280x720"],
@@ -970,8 +958,7 @@ def test_web_colours_and_prefixes_of_codes_become_columns():
     green, blue and HSV now. VINs (price by maker: 6.99, noise 1) and geohashes (price by area: 157.5,
     noise about 30), one level per row, gain the prefixes whose levels repeat; hexadecimal hashes, row
     numbers after a letter and ids with a constant start followed by random characters gain none."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     rng = np.random.default_rng(0)
     n = 400
     wmi = rng.choice(["1HG", "1FA", "WBA", "WVW", "JTD"], n)
@@ -1004,8 +991,7 @@ def test_a_trip_between_two_coordinate_pairs_gains_its_length():
     """NYC taxi fares follow the trip's length (RMSE 1.24 from the four coordinates where the great-circle
     length gives 0.88): pickup and dropoff latitude/longitude pairs gain the length in km (New York to
     Boston is about 306 km), the length along a grid and the bearing; one point alone gains nothing."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "pickup_latitude": [40.7128, 40.0], "pickup_longitude": [-74.0060, -74.0],
         "dropoff_latitude": [42.3601, 41.0], "dropoff_longitude": [-71.0589, -74.0],
@@ -1044,8 +1030,7 @@ def test_numbers_written_as_text_are_read_as_numbers():
     """Prices with currency signs and thousands separators, percentages, accounting negatives and plain
     numbers with a '?' placeholder become numbers (the model sees their order); zip codes with leading zeros,
     dates and words stay as they are."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     n = 40
     train = pd.DataFrame({
         "price": [f"${1000 * i + 0.5:,.2f}" for i in range(n)],
@@ -1079,8 +1064,7 @@ def test_date_columns_keep_the_time_of_day_when_they_carry_one():
     its training rows carry times, the epoch keeps the time as a fraction of a day, time zones are read; a
     column of plain dates gets no hour (it would be a constant). A time written with its offset gives the
     local clock's parts (what people's days follow) and the epoch of the instant."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     stamps = pd.date_range("2021-03-01 00:00", periods=60, freq="37min")
     train = pd.DataFrame({"at time": stamps.astype(str), "day": stamps.strftime("%Y-%m-%d"),
                           "zoned": (stamps.tz_localize("UTC").tz_convert("Europe/Paris")).astype(str),
@@ -1102,8 +1086,7 @@ def test_date_columns_keep_the_time_of_day_when_they_carry_one():
 def test_a_date_column_where_only_some_rows_carry_a_time_loses_no_date():
     """pandas reads a whole column in its first value's format: '2021-05-04 17:30:00' after '2021-05-04'
     became a gap, half the rows lost their date and the trend (RMSE 1.58 against 0.5 possible)."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     stamps = pd.date_range("2021-03-01 00:00", periods=60, freq="13h")
     text = [s.strftime("%Y-%m-%d" if i % 2 == 0 else "%Y-%m-%d %H:%M:%S") for i, s in enumerate(stamps)]
     train = pd.DataFrame({"when": text, "y": np.arange(60.0)})
@@ -1118,8 +1101,7 @@ def test_unix_times_get_calendar_parts_when_the_name_and_the_range_both_say_time
     """An epoch-seconds column with an hour-of-day effect scored RMSE 1.54 against 0.5 possible: trees cannot
     read the hour off seconds. A time-like name with values in 2000-2049 as seconds or milliseconds gets the
     parts beside its value; a large number under another name, or a time name out of that range, does not."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     stamps = pd.date_range("2021-03-01 00:00", periods=60, freq="37min")
     seconds = ((stamps - pd.Timestamp("1970-01-01")) // pd.Timedelta(seconds=1)).to_numpy()
     train = pd.DataFrame({"event_ts": seconds, "created_ms": seconds * 1000, "population": seconds,
@@ -1140,8 +1122,7 @@ def test_dates_written_as_numbers_become_epoch_days_and_calendar_parts():
     days: as a quantity 20191231 and 20200101 lie 8,870 apart, so the linear trend broke at every new month.
     A date-like name with every value a yyyymmdd or yyyymm date becomes epoch days and calendar parts; a
     price of the same numbers, or a 'date' column holding a 13th month, stays a number."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     days = pd.date_range("2019-12-25", periods=40, freq="D")
     as_number = days.strftime("%Y%m%d").astype(int)
     train = pd.DataFrame({"visit_date": as_number, "price": as_number, "month": days.strftime("%Y%m").astype(int),
@@ -1164,8 +1145,7 @@ def test_months_written_with_their_name_or_as_year_month_are_dates_without_a_wee
     of the months (the same rows written 201903: 8.85): the text was a category of 72 levels, none of them a
     test month. Such a column becomes epoch days, year and month; no day or weekday (a month's first day's
     weekday is noise). A word column that starts like a month ('Marketing 2020') stays text."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     months = pd.date_range("2018-11-01", periods=30, freq="MS")
     train = pd.DataFrame({"period": months.strftime(fmt), "team": [f"Marketing {2000 + i}" for i in range(30)],
                           "y": np.arange(30.0)})  # fmt: skip
@@ -1183,8 +1163,7 @@ def test_a_date_written_over_year_month_and_day_columns_gains_its_epoch_and_week
     trend and weekend give 157): the date's epoch days and day of week are added, also for hotel bookings'
     arrival_date_year / _month (a name) / _day_of_month; a year and a month alone, or parts that make no date,
     add nothing."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     days = pd.date_range("2021-02-25", periods=8, freq="D")
     train = pd.DataFrame({
         "year": days.year, "month": days.month, "day": days.day,
@@ -1211,8 +1190,7 @@ def test_iso_weeks_quarters_ip_addresses_and_scientific_notation_are_read():
     """Weeks '2019-W05' (RMSE 70.6, noise 5) and quarters '2015Q3' (MAE 73.8, noise 4) were categories
     of levels no test row holds; IPv4 addresses (AUC 0.575 where two subnets decide) were dropped as ids;
     '1.2E+05' beside 'n.d.' stayed text. Now dates, their parts and networks, numbers."""
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "week": ["2019-W05", "2019-W06", "2019W52", "2020-W01", "2020-W02", "2020-W03"],
         "quarter": ["2015Q3", "2015Q4", "2016Q1", "Q2 2016", "2016-Q3", "2016q4"],
@@ -1259,8 +1237,7 @@ def test_twitter_times_are_dates_not_free_text_and_are_read_without_a_per_value_
     stamps = pd.Series(["Tue Mar 05 14:22:01 +0000 2019", "Sat Nov 30 23:59:59 +0000 2019"] * 5)
     assert not is_free_text(stamps.tolist(), 10)
     assert rt.period_dates(stamps.head(1)).iloc[0] == "Tue Mar 05 2019 14:22:01 +0000"
-    _cfg("rmse", "regression", "value")
-    rt.CFG.update(target=["y"], id=None, text_cols=[], image_col=None)
+    _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({"created_at": stamps, "y": np.arange(10.0)})
     train, test = rt.date_parts(train, train.drop(columns="y").head(2).copy(), rt.CFG)
     assert train["created_at_hour"].tolist()[:2] == [14, 23] and train["created_at_dayofweek"].iloc[1] == 5
