@@ -989,9 +989,13 @@ def _read_numbers(train, test, c, share, codes, read, what, written):
 DURATION_UNITS = {"y": 525960.0, "mo": 43830.0, "w": 10080.0, "d": 1440.0, "h": 60.0, "m": 1.0, "s": 1 / 60}
 DURATION_WORDS = {"y": "years?|yrs?|y", "mo": "months?|mos?|mths?", "w": "weeks?|wks?|w", "d": "days?|d",
                   "h": "hours?|hrs?|h", "m": "minutes?|mins?|m", "s": "seconds?|secs?|s"}  # fmt: skip
+DURATION_CLOCK = r"(?:(?P<clock>\d{1,2}:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)\s*)?"  # after days: '2 days 03:15:00'
 DURATION_TEXT = (
     "(?i)^"
-    + "".join(rf"(?:(?P<{u}>\d+(?:\.\d+)?)\+?\s*(?:{w})(?![a-z])[\s,]*(?:and\s+)?)?" for u, w in DURATION_WORDS.items())
+    + "".join(
+        rf"(?:(?P<{u}>\d+(?:\.\d+)?)\+?\s*(?:{w})(?![a-z])[\s,]*(?:and\s+)?)?" + (DURATION_CLOCK if u == "d" else "")
+        for u, w in DURATION_WORDS.items()
+    )
     + r"(?:ago)?$"
 )  # fmt: skip
 ISO_DURATION_TEXT = (
@@ -1001,11 +1005,14 @@ ISO_DURATION_TEXT = (
 
 
 def _duration_parts(values):
-    """Each value's count of every DURATION_UNITS unit, spelled (DURATION_TEXT) or ISO 8601, and whether it
-    was ISO."""
+    """Each value's count of every DURATION_UNITS unit, spelled (DURATION_TEXT) or ISO 8601, the minutes of
+    a clock after its days ('2 days 03:15:00' as pandas writes a timedelta, '1 day, 4:00:00' as Python does),
+    and whether it was ISO."""
     text = values.astype(str).str.strip().where(values.notna())
     iso = text.str.extract(ISO_DURATION_TEXT).astype(float)
-    return text.str.extract(DURATION_TEXT).astype(float).combine_first(iso), iso.notna().any(axis=1)
+    spelled = text.str.extract(DURATION_TEXT)
+    spelled["clock"] = clock_minutes(spelled["clock"])
+    return spelled.astype(float).combine_first(iso), iso.notna().any(axis=1)
 
 
 def duration_minutes(values):
@@ -1014,7 +1021,8 @@ def duration_minutes(values):
 
 
 def _minutes(found):
-    return sum(found[u].fillna(0) * k for u, k in DURATION_UNITS.items()).where(found.notna().any(axis=1))
+    total = sum(found[u].fillna(0) * k for u, k in DURATION_UNITS.items()) + found["clock"].fillna(0)
+    return total.where(found.notna().any(axis=1))
 
 
 def _numbers_with_codes(train, test, c, numbers, codes):
@@ -1029,9 +1037,9 @@ def _numbers_with_codes(train, test, c, numbers, codes):
 
 
 def duration_numbers(train, test, c, share, codes):
-    """A text column of durations ('2h 50m', 'PT4M13S', '3 days' beside '2 weeks ago') becomes minutes (the
-    same `share` and placeholder `codes` rules as number_text; a placeholder such as 'Today' is kept as
-    `<column>_code`): as text '2h 5m' and '2h 50m' are unrelated levels, and a length between two seen
+    """A text column of durations ('2h 50m', 'PT4M13S', '3 days' beside '2 weeks ago', '2 days 03:15:00')
+    becomes minutes (the same `share` and placeholder `codes` rules as number_text; a placeholder such as
+    'Today' is kept as `<column>_code`): as text '2h 5m' and '2h 50m' are unrelated levels, and a length between two seen
     ones has no level at all. A column whose values all name one unit ('3 years') is unit_numbers'.
     True when done."""
     values = train[c].dropna().astype(str).str.strip()
@@ -1497,48 +1505,64 @@ def color_codes(train, test, cfg, share=0.95):
     return train, test
 
 
-PREFIX_LENGTH = (5, 24)  # the code lengths whose prefixes are read
+PREFIX_LENGTH = (5, 34)  # the code lengths whose prefixes are read (34: the longest IBAN)
 PREFIX_ROWS = 20  # a prefix is kept while its levels hold this many training rows on average
 PREFIX_UNIQUE = 0.5  # codes read for prefixes: at least this share of their values distinct
+MASKED_TEXT = r"^([A-Za-z0-9][A-Za-z0-9\s-]*?)[\s-]*(?:[*•#]{2,}|[xX]{4,})"  # '4532 **** **** 1234'
+
+
+def masked_starts(values):
+    """The characters shown before the mask of a card or account number as receipts print it ('4532 ****
+    **** 1234' gives '4532'; MASKED_TEXT), separators removed: the issuer. NaN where a value is not masked."""
+    return values.str.extract(MASKED_TEXT)[0].str.replace(r"[\s-]", "", regex=True)
 
 
 def code_prefixes(train, test, cfg, share=0.95):
-    """Mostly unique codes of one length in letters and digits (a car's VIN '1HGCM82633A004352', a geohash
-    'dr5regw', a product code; PREFIX_UNIQUE) often name a maker, an area or a line in their first
-    characters, while as text nearly every code is a level of its own (dropped as an id when near-unique).
-    Each prefix length whose levels repeat (PREFIX_ROWS rows per level on average), split the rows more
-    finely than the shorter one kept, and number at most half of what a character drawn at random after
-    the shorter prefix would give (the code's alphabet times that prefix's levels) becomes a category
-    `<column>_prefix<k>`. Codes in hexadecimal digits only (hashes, uuids) and numbers after a constant
-    start (row numbers 'k02395') are ids and gain nothing."""
+    """Mostly unique codes in letters and digits (a car's VIN '1HGCM82633A004352', a geohash 'dr5regw', an
+    IBAN, whose length varies by country; PREFIX_UNIQUE) often name a maker, an area or a bank in their
+    first characters, while as text nearly every code is a level of its own (dropped as an id when
+    near-unique). Each prefix length whose levels repeat (PREFIX_ROWS rows per level on average), split the
+    rows more finely than the shorter one kept, and number at most half of what characters drawn at random
+    would give (the shorter prefix's levels times the characters seen at the new place; while the start is
+    constant, where any place would give all, the code's alphabet) becomes a category `<column>_prefix<k>`. Masked card numbers are read by
+    the part shown before the mask (masked_starts). Codes in hexadecimal digits only (hashes, uuids) and
+    numbers after a constant start (row numbers 'k02395') are ids and gain nothing."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
         values = train[c].dropna().astype(str).str.strip()
         if len(values) < 50 or values.nunique() < PREFIX_UNIQUE * len(values):
             continue
-        length = int(values.str.len().mode().iloc[0])
-        if (
-            not PREFIX_LENGTH[0] <= length <= PREFIX_LENGTH[1]
-            or (values.str.len().eq(length) & values.str.fullmatch(r"[A-Za-z0-9]+")).mean() < share
-        ):
-            continue
-        start = len(os.path.commonprefix(values.head(2000).tolist()))
-        if (values.str.fullmatch(r"[0-9a-fA-F]+") | values.str[start:].str.fullmatch(r"\d+")).mean() >= share:
-            continue  # hashes and uuids in hexadecimal, numbers after a constant start ('k02395'): ids
-        alphabet = len(set("".join(values.head(2000))))
+        codes = masked_starts(values)
+        masked = codes.notna().mean() >= share
+        if masked:
+            codes = codes.dropna()
+            length = int(codes.str.len().min()) + 1  # every shown character may belong to the issuer
+        else:
+            codes = values
+            fits = codes.str.fullmatch(rf"[A-Za-z0-9]{{{PREFIX_LENGTH[0]},{PREFIX_LENGTH[1]}}}")
+            start = len(os.path.commonprefix(codes.head(2000).tolist()))
+            ids = codes.str.fullmatch(r"[0-9a-fA-F]+") | codes.str[start:].str.fullmatch(r"\d+")
+            if fits.mean() < share or ids.mean() >= share:
+                continue  # not codes; hashes and uuids in hexadecimal, numbers after a constant start: ids
+            length = int(codes[fits].str.len().min())
+        sample = codes.head(2000)
+        alphabet = len(set("".join(sample)))
         kept, finer, before = [], 1, 1
         for k in range(1, length):
-            levels = values.str[:k].nunique()
-            if len(values) / levels < PREFIX_ROWS:
+            levels = codes.str[:k].nunique()
+            if len(codes) / levels < PREFIX_ROWS:
                 break
-            if finer < levels <= 0.5 * min(before * alphabet, len(values)):  # random characters: about all
+            drawn = alphabet if before == 1 else before * sample.str[k - 1].nunique()  # at random: about all
+            if finer < levels <= 0.5 * min(drawn, len(codes)):
                 kept.append(k)
                 finer = levels
             before = levels
         for df in (train, test):
+            text = df[c].astype(str).str.strip().where(df[c].notna())
+            text = masked_starts(text) if masked else text
             for k in kept:
-                df[f"{c}_prefix{k}"] = df[c].astype(str).str.strip().str[:k].where(df[c].notna())
+                df[f"{c}_prefix{k}"] = text.str[:k]
         if kept:
             log(f"clean: {c} holds codes whose first characters repeat (e.g. {values.iloc[0]!r}): prefixes of "
                 f"{', '.join(map(str, kept))} characters as categories")  # fmt: skip
