@@ -3578,6 +3578,139 @@ def _height_words(out: Path) -> None:
     prepare_task(df, out, "vertical_in", "rmse", name=out.name)
 
 
+def _isbn_numbers(out: Path) -> None:
+    """Books by ISBN-10 as printed without hyphens ('0195153448', 'X' for a check digit of ten); the first
+    digits name the language group (0 and 1 English, 2 French, 3 German, 4 Japanese, 5 Russian, 7 Chinese),
+    which sets the rating; RMSE."""
+    rng = np.random.default_rng(231)
+    n = 5000
+    groups = {"0": 3.9, "1": 3.8, "2": 3.5, "3": 4.1, "4": 3.3, "5": 4.4, "7": 3.0}
+    group = rng.choice(list(groups), n, p=[0.35, 0.2, 0.1, 0.12, 0.1, 0.08, 0.05])
+
+    def isbn(g: str) -> str:
+        body = g + "".join(map(str, rng.integers(0, 10, 8)))
+        check = (11 - sum((10 - i) * int(d) for i, d in enumerate(body)) % 11) % 11
+        return body + ("X" if check == 10 else str(check))
+
+    pages = rng.integers(80, 900, n)
+    y = np.array([groups[g] for g in group]) + 0.1 * np.log(pages) + rng.normal(0, 0.2, n)
+    df = pd.DataFrame({"isbn": [isbn(g) for g in group], "pages": pages, "rating": y.round(3)})
+    prepare_task(df, out, "rating", "rmse", name=out.name)
+
+
+def _hemisphere_coordinates(out: Path) -> None:
+    """Weather stations across Europe located in one column as atlases print it, '51.5074° N, 0.1278° W'
+    (west of Greenwich is negative); the mean temperature follows latitude and longitude; RMSE."""
+    rng = np.random.default_rng(232)
+    n = 5000
+    lat = rng.uniform(36, 62, n)
+    lon = rng.uniform(-10, 25, n)
+    y = 32 - 0.45 * lat + 0.12 * lon + rng.normal(0, 1, n)
+    text = [f"{abs(a):.4f}° {'N' if a >= 0 else 'S'}, {abs(o):.4f}° {'E' if o >= 0 else 'W'}" for a, o in zip(lat, lon, strict=True)]  # fmt: skip
+    df = pd.DataFrame({"location": text, "elevation_m": rng.integers(0, 400, n), "temp_c": y.round(2)})
+    prepare_task(df, out, "temp_c", "rmse", name=out.name)
+
+
+def _weekday_times(out: Path) -> None:
+    """Appointments booked for a weekly slot written 'Tue 09:35'; the wait grows through the day and is
+    longest on Mondays; RMSE."""
+    rng = np.random.default_rng(233)
+    n = 5000
+    day = rng.integers(0, 6, n)
+    minute = rng.integers(8 * 60, 18 * 60, n)
+    names = np.array(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat"])
+    text = [f"{names[d]} {m // 60:02d}:{m % 60:02d}" for d, m in zip(day, minute, strict=True)]
+    y = 10 + 0.04 * (minute - 480) + 8 * (day == 0) + rng.normal(0, 2, n)
+    df = pd.DataFrame({"slot": text, "doctor": rng.choice(["a", "b", "c"], n), "wait_min": y.round(2)})
+    prepare_task(df, out, "wait_min", "rmse", name=out.name)
+
+
+def _scientific_units(out: Path) -> None:
+    """Assays whose concentration is written in scientific notation with its unit, '1.5e-3 mol/L'; the
+    response follows the concentration's logarithm; RMSE."""
+    rng = np.random.default_rng(234)
+    n = 5000
+    conc = 10 ** rng.uniform(-6, -1, n)
+    y = 2 + 0.8 * np.log10(conc) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"concentration": [f"{c:.2e} mol/L" for c in conc], "plate": rng.integers(1, 9, n),
+                       "response": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "response", "rmse", name=out.name)
+
+
+def _space_thousands(out: Path) -> None:
+    """Company revenues as French sources write them, '1 234 567 €', the thousands split by a space, a
+    no-break space or a narrow one; the tax band follows the revenue's logarithm; RMSE."""
+    rng = np.random.default_rng(235)
+    n = 5000
+    revenue = np.round(10 ** rng.uniform(3, 8, n))
+    spaces = rng.choice([" ", "\u00a0", "\u202f"], n)
+    text = [f"{int(r):,} €".replace(",", s) for r, s in zip(revenue, spaces, strict=True)]
+    y = 1 + 1.5 * np.log10(revenue) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"chiffre_affaires": text, "salaries": rng.integers(1, 500, n), "band": y.round(2)})
+    prepare_task(df, out, "band", "rmse", name=out.name)
+
+
+def _indian_grouping(out: Path) -> None:
+    """Prices as Indian sites write them, '₹ 4,50,000' (lakhs and crores grouped in twos after the first
+    three digits); the insurance premium follows the price; RMSE."""
+    rng = np.random.default_rng(236)
+    n = 5000
+    price = np.round(10 ** rng.uniform(4.5, 7.5, n), -2)
+
+    def grouped(v: float) -> str:
+        s = str(int(v))
+        head, tail = s[:-3], s[-3:]
+        pairs = [head[max(i - 2, 0) : i] for i in range(len(head), 0, -2)][::-1]
+        return "₹ " + ",".join([*pairs, tail] if head else [tail])
+
+    y = 500 + 0.002 * price + rng.normal(0, 200, n)
+    df = pd.DataFrame({"price": [grouped(p) for p in price], "age_years": rng.integers(0, 15, n),
+                       "premium": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "premium", "rmse", name=out.name)
+
+
+def _lakh_crore(out: Path) -> None:
+    """Used cars priced as Indian listings print them, '4.5 Lakh' and '1.2 Crore' beside '85,000' (a lakh
+    is 100,000, a crore 100 lakh); the resale value follows the price new; RMSE."""
+    rng = np.random.default_rng(237)
+    n = 5000
+    lakh = 10 ** rng.uniform(-0.3, 2.5, n)
+
+    def written(v: float) -> str:
+        if v >= 100:
+            return f"{v / 100:.2f} Crore"
+        return f"{v:.2f} Lakh" if v >= 1 else f"{round(v * 100000):,}"
+
+    y = 0.6 * lakh + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"new_price": [written(v) for v in lakh], "km_driven": rng.integers(1000, 200000, n),
+                       "resale_lakh": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "resale_lakh", "rmse", name=out.name)
+
+
+def _date_spans(out: Path) -> None:
+    """Jobs held as profiles list them, 'Jan 2015 - Mar 2019' or 'Jun 2020 - Present' (the data end in
+    December 2024); the salary follows the months in the job; RMSE."""
+    rng = np.random.default_rng(238)
+    n = 5000
+    start = rng.integers(0, 240, n)  # months since January 2005
+    length = rng.integers(1, 120, n)
+    end = start + length
+    current = end >= 239
+    months = np.where(current, 239 - start, length)
+    names = np.array(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
+
+    def month(m: int) -> str:
+        return f"{names[m % 12]} {2005 + m // 12}"
+
+    text = [
+        f"{month(s)} - {'Present' if c else month(e)}" for s, e, c in zip(start, end, current, strict=True)
+    ]
+    y = 40 + 0.25 * months + rng.normal(0, 3, n)
+    df = pd.DataFrame({"tenure": text, "title": rng.choice(["analyst", "engineer", "manager"], n),
+                       "salary_k": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "salary_k", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -3905,6 +4038,17 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "mac-addresses": ("MAC addresses, failures by vendor, ROC AUC", _mac_addresses),
     "us-datetimes": ("times '03/05/2019 02:15:00 PM', RMSE", _us_datetimes),
     "height-words": ("heights '5 ft 11 in', weights '185 lbs', RMSE", _height_words),
+    "isbn-numbers": ("ISBN-10s '0195153448', rating by language group, RMSE", _isbn_numbers),
+    "hemisphere-coordinates": (
+        "one column '51.5074° N, 0.1278° W', temperature by place, RMSE",
+        _hemisphere_coordinates,
+    ),
+    "weekday-times": ("weekly slots 'Tue 09:35', RMSE", _weekday_times),
+    "scientific-units": ("concentrations '1.50e-03 mol/L', RMSE", _scientific_units),
+    "space-thousands": ("revenues '1 234 567 €' with (no-break) spaces, RMSE", _space_thousands),
+    "indian-grouping": ("prices '₹ 4,50,000' grouped as in India, RMSE", _indian_grouping),
+    "lakh-crore": ("prices '4.5 Lakh', '1.2 Crore' beside '85,000', RMSE", _lakh_crore),
+    "date-spans": ("jobs 'Jan 2015 - Mar 2019' or 'Jun 2020 - Present', RMSE", _date_spans),
 }
 
 
