@@ -601,11 +601,13 @@ def better(a, b):
     return a < b if CFG["lower_is_better"] else a > b
 
 
-# A number written for people: a sign or parentheses, a currency sign (before or after it), thousands separators,
-# a decimal part, a percent sign ("$1,234.50", "99.90 €", "(12.5)", "45 %", "-3"); dates, codes with letters and
-# European "1.234,5" (EURO_NUMBER_TEXT) do not match.
+# A number written for people: a sign or parentheses, a currency sign (before or after it), thousands separators
+# (commas, spaces as French and SI write them, '1 234 567', or commas grouping lakhs and crores in twos as in
+# India, '4,50,000'), a decimal part, a percent sign ("$1,234.50", "99.90 €", "(12.5)", "45 %", "-3", "₹ 4,50,000");
+# dates, codes with letters and European "1.234,5" (EURO_NUMBER_TEXT) do not match.
+NUMBER_GROUPS = r"\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[ \u00a0\u202f]\d{3})+"
 NUMBER_TEXT = (
-    r"^\(?[-+]?[$€£¥]?\s?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\+?\s?(?:%|[$€£¥])?\)?$"
+    rf"^\(?[-+]?[$€£¥₹]?\s?[-+]?(?:{NUMBER_GROUPS}|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\+?\s?(?:%|[$€£¥₹])?\)?$"
 )
 
 
@@ -616,7 +618,7 @@ def number_values(values):
     text = values.astype(str).str.strip().where(values.notna())
     parsed = text.str.match(NUMBER_TEXT, na=False)
     sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
-    digits = text.str.replace(r"[\s$€£¥,%()]|\+$", "", regex=True)  # '10,000+' (at least) is 10000
+    digits = text.str.replace(r"[\s$€£¥₹,%()]|\+$", "", regex=True)  # '10,000+' (at least) is 10000
     return sign * pd.to_numeric(digits.where(parsed), errors="coerce")
 
 
@@ -882,10 +884,11 @@ def local_clock(values, utc, first):
     return read_times(text.str.replace(ZONE_OFFSET, "", regex=True).where(values.notna()), first)
 
 
-# A number with its unit after it ("18.9 kmpl", "1248 CC", "26.6 km/kg", "30min", "23.5°C", "45°"): a unit
-# of one letter must stand apart ("5 m"), so codes such as "12A" stay codes. Or a unit of up to four letters
-# before it, standing apart ("EUR 950.00", "Rs. 1,200", "R$ 12", "Room 101"): "A1" and "C85" stay codes.
-UNIT_TEXT = r"^([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*)|((?:[^\W\d_]|°)[^\s\d]+|[°℃℉]))$"
+# A number with its unit after it ("18.9 kmpl", "1248 CC", "26.6 km/kg", "30min", "23.5°C", "45°",
+# "1.5e-03 mol/L"): a unit of one letter must stand apart ("5 m"), so codes such as "12A" stay codes. Or a unit
+# of up to four letters before it, standing apart ("EUR 950.00", "Rs. 1,200", "R$ 12", "Room 101"): "A1" and
+# "C85" stay codes.
+UNIT_TEXT = r"^([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*)|((?:[^\W\d_]|°)[^\s\d]+|[°℃℉]))$"
 PREFIX_UNIT_TEXT = r"^([^\W\d_]{1,4}(?:\.\s?|\$\s?|\s+))([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)$"
 UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity (UNIT_SCALES)
 # Units of one quantity written side by side ('2.5 kg' beside '500 g' and '12 oz'): each as a multiple of the
@@ -969,6 +972,42 @@ def clock_numbers(train, test, c, share, codes):
     return _read_numbers(
         train, test, c, share, codes, clock_minutes, "minutes", "clock readings or durations"
     )
+
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+WEEKDAY_CLOCK_TEXT = (
+    r"(?i)^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+(\S.*)$"  # 'Tue 09:35', 'Monday 2:30 PM'
+)
+
+
+def weekday_clocks(values):
+    """Each 'Tue 09:35' (a weekday's name and a clock, WEEKDAY_CLOCK_TEXT) as its day of the week (0 is
+    Monday) and minutes since 0:00; both NaN where a value is not one."""
+    text = values.astype(str).str.strip().where(values.notna())
+    found = text.str.extract(WEEKDAY_CLOCK_TEXT)
+    minutes = clock_minutes(found[1])
+    day = found[0].str.lower().map({d: i for i, d in enumerate(WEEKDAYS)}).astype(float)
+    return day.where(minutes.notna()), minutes
+
+
+def weekday_minutes(values):
+    return weekday_clocks(values)[1]
+
+
+def weekday_numbers(train, test, c, share, codes):
+    """A text column of weekly times ('Tue 09:35', a slot in a timetable or a weekly schedule) becomes the
+    minutes since 0:00 with the day of the week beside it (`<column>_dayofweek`; the same `share` and
+    placeholder `codes` rules as number_text): as text each slot is a level of its own, and no date reader
+    takes a day without a date. True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    if values.head(2000).str.match(WEEKDAY_CLOCK_TEXT).mean() <= 0.5:  # cheap look first
+        return False
+    days = [weekday_clocks(df[c])[0] for df in (train, test)]
+    if not _read_numbers(train, test, c, share, codes, weekday_minutes, "minutes", "a weekday and a clock"):
+        return False
+    for df, day in zip((train, test), days, strict=True):
+        df[c + "_dayofweek"] = day
+    return True
 
 
 def _read_numbers(train, test, c, share, codes, read, what, written):
@@ -1055,32 +1094,50 @@ def duration_numbers(train, test, c, share, codes):
     return True
 
 
-# A number with a magnitude suffix ('19M', '201k', '$1.2B', '850K', '$150 million'): thousands, millions,
-# billions. Beside thousands or a spelled magnitude, a number shortened for people writes the smaller ones
-# without a suffix ('980' beside '12.5K', '$800,000' beside '$2.5 million').
-MAGNITUDE_TEXT = r"^[$€£¥]?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion)\+?$"
+# A number with a magnitude suffix ('19M', '201k', '$1.2B', '850K', '$150 million', '4.5 Lakh', '1.2 Cr'):
+# thousands, millions, billions, and India's lakhs (100,000) and crores (100 lakh). Beside thousands or a
+# spelled magnitude, a number shortened for people writes the smaller ones without a suffix ('980' beside
+# '12.5K', '$800,000' beside '$2.5 million', '85,000' beside '4.5 Lakh').
+MAGNITUDE_TEXT = (
+    r"^[$€£¥₹]?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion|[Ll]akhs?|[Cc]rores?|Cr)\+?$"
+)
 MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "thousand": 1e3, "million": 1e6,
-              "billion": 1e9}  # fmt: skip
-WITH_ONES = ("k", "K", "thousand", "million", "billion")  # suffixes beside which a plain number is its ones
+              "billion": 1e9, "lakh": 1e5, "crore": 1e7, "cr": 1e7}  # fmt: skip
+WITH_ONES = (
+    "k",
+    "K",
+    "thousand",
+    "million",
+    "billion",
+    "lakh",
+    "crore",
+    "cr",
+)  # beside these a plain number is its ones
+
+
+def magnitude_suffixes(found):
+    """The MAGNITUDES key of each suffix as written ('Lakhs' and 'Crore' are 'lakh' and 'crore')."""
+    return found.where(found.isin(MAGNITUDES), found.str.lower().str.rstrip("s"))
 
 
 def magnitude_values(values):
     """Each MAGNITUDE_TEXT value scaled by its suffix ('12.5K' is 12500); NaN where a value is not one."""
     found = values.astype(str).str.strip().where(values.notna()).str.extract(MAGNITUDE_TEXT)
-    return pd.to_numeric(found[0], errors="coerce") * found[1].map(MAGNITUDES)
+    return pd.to_numeric(found[0], errors="coerce") * magnitude_suffixes(found[1]).map(MAGNITUDES)
 
 
 def magnitude_numbers(train, test, c, share, codes):
     """A text column of numbers with magnitude suffixes, at least two of them ('19M' beside '201k': Play
-    Store sizes, YouTube views; MAGNITUDE_TEXT), becomes the numbers scaled (the same `share` and
-    placeholder `codes` rules as number_text): as text '19M' and '201k' are levels that cannot be ordered.
-    Beside thousands ('K') or a spelled magnitude (WITH_ONES), numbers without a suffix are the ones of a
-    shortened number ('980' beside '12.5K', '$800,000' beside '$2.5 million'). One suffix alone ('12B'
-    seats) says nothing of scale and is left as it is. True when done."""
+    Store sizes, YouTube views; '4.5 Lakh' beside '1.2 Crore', Indian prices; MAGNITUDE_TEXT), becomes the
+    numbers scaled (the same `share` and placeholder `codes` rules as number_text): as text '19M' and '201k'
+    are levels that cannot be ordered. Beside thousands ('K') or a spelled magnitude (WITH_ONES), numbers
+    without a suffix are the ones of a shortened number ('980' beside '12.5K', '$800,000' beside '$2.5
+    million'). One suffix alone ('12B' seats) says nothing of scale and is left as it is. True when done."""
     values = train[c].dropna().astype(str).str.strip()
     if values.head(2000).str.match(MAGNITUDE_TEXT).mean() <= 0.5:  # cheap look first
         return False
     parts = values.str.extract(MAGNITUDE_TEXT)
+    parts[1] = magnitude_suffixes(parts[1])
     suffixed = parts[0].notna()
     ones = suffixed.eq(False) & number_values(values).notna() & parts[1].isin(WITH_ONES).any()
     fits = suffixed | ones
@@ -1093,7 +1150,9 @@ def magnitude_numbers(train, test, c, share, codes):
         number = magnitude_values(df[c])
         scaled.append(number.combine_first(number_values(df[c])) if ones.any() else number)
     _numbers_with_codes(train, test, c, scaled, codes)
-    log(f"clean: {c} read as numbers scaled by their suffix (k, M, B, million; e.g. {values.iloc[0]!r})")
+    log(
+        f"clean: {c} read as numbers scaled by their suffix (k, M, B, million, lakh; e.g. {values.iloc[0]!r})"
+    )
     return True
 
 
@@ -1130,7 +1189,7 @@ def dms_numbers(train, test, c, share, codes):
 
 # A number written as in much of Europe: dots between thousands, a decimal comma, a currency sign before or
 # after it ('1.234,56 €', '€ 99,90', '3,14', '12,5 %').
-EURO_NUMBER_TEXT = r"^\(?[-+]?(?:[$€£¥]\s?)?[-+]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?\s?(?:%|[$€£¥])?\)?$"
+EURO_NUMBER_TEXT = r"^\(?[-+]?(?:[$€£¥₹]\s?)?[-+]?(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)(?:,\d+)?\s?(?:%|[$€£¥₹])?\)?$"
 DECIMAL_COMMA = r",(?:\d{1,2}|\d{4,})(?!\d)"  # a comma no English number writes: not before three digits
 
 
@@ -1138,7 +1197,7 @@ def euro_values(values):
     """Each EURO_NUMBER_TEXT value as a float (parentheses as a minus sign); NaN where a value is not one."""
     text = values.astype(str).str.strip().where(values.notna())
     sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
-    digits = text.str.replace(r"[\s$€£¥%()]|\.", "", regex=True).str.replace(",", ".", regex=False)
+    digits = text.str.replace(r"[\s$€£¥₹%()]|\.", "", regex=True).str.replace(",", ".", regex=False)
     return sign * pd.to_numeric(digits.where(text.str.match(EURO_NUMBER_TEXT, na=False)), errors="coerce")
 
 
@@ -1232,32 +1291,60 @@ RANGE_TEXT = r"^([^-–—\s][^-–—]*?)\s*(?:-|–|—|\bto\b)\s*([^-–—\s
 DAY_MINUTES = 1440.0
 
 
+MONTH_YEAR_TEXT = (
+    r"(?i)^(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(\d{4})|(\d{1,2})/(\d{4}))$"
+)
+OPEN_END_TEXT = r"(?i)^(?:present|now|current|today|ongoing|date)$"  # 'Jun 2020 - Present', '... to date'
+
+
+def month_index(values):
+    """Months since the year 0 of each month of a year ('Jan 2015', 'January 2015', '01/2015';
+    MONTH_YEAR_TEXT); NaN where a value is not one."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(MONTH_YEAR_TEXT)
+    found[0] = _month_numbers(found[0])
+    found = found.apply(pd.to_numeric, errors="coerce")
+    month, year = found[0].fillna(found[2]), found[1].fillna(found[3])
+    return (year * 12 + month - 1).where(month.between(1, 12))
+
+
 def _range_side(values):
     """Each side of a range as a number (written for people, with a magnitude suffix or with a unit: '10-20
-    kg', '12 - 15 years') and as minutes since 0:00 (a clock time); NaN where it is not one."""
+    kg', '12 - 15 years'), as minutes since 0:00 (a clock time) and as a month index (month_index); NaN
+    where it is not one."""
     number = number_values(values).fillna(magnitude_values(values)).fillna(unit_parts(values)[0])
-    return number, clock_minutes(values)
+    return number, clock_minutes(values), month_index(values)
 
 
-def range_ends(values):
+def latest_month(values):
+    """The latest month written on either side of a column of ranges: what an open end ('Present') means
+    in data collected then. NaN when no side is a month."""
+    sides = values.astype(str).str.strip().where(values.notna()).str.extract(RANGE_TEXT)
+    return pd.concat([month_index(sides[0]), month_index(sides[1])]).max()
+
+
+def range_ends(values, now=np.nan):
     """The low end, the high end and the span of each RANGE_TEXT value, and whether its ends are clock times
-    (a span past midnight, '22:00-02:00', wraps to the next day); NaN where a value is not a range of two
-    numbers or of two clock times."""
+    (a span past midnight, '22:00-02:00', wraps to the next day); months of a year ('Jan 2015 - Mar 2019')
+    are counted in months, an open end ('Present', OPEN_END_TEXT) being the month `now`. NaN where a value
+    is not a range of two numbers, two clock times or two months."""
     text = values.astype(str).str.strip().where(values.notna())
     sides = text.str.extract(RANGE_TEXT)
-    (n1, c1), (n2, c2) = _range_side(sides[0]), _range_side(sides[1])
-    clocks = c1.notna() & c2.notna()  # '9am-5pm' is two clock times before it is two numbers with units
-    numbers = n1.notna() & n2.notna() & ~clocks
+    (n1, c1, m1), (n2, c2, m2) = _range_side(sides[0]), _range_side(sides[1])
+    m2 = m2.mask(sides[1].str.strip().str.match(OPEN_END_TEXT, na=False), now)
+    months = m1.notna() & m2.notna()  # 'Jan 2015' is a month before it is a number with a unit
+    clocks = c1.notna() & c2.notna() & ~months  # '9am-5pm': two clock times before two numbers with units
+    numbers = n1.notna() & n2.notna() & ~clocks & ~months
     low, high = (
-        n1.where(numbers).fillna(c1.where(clocks)),
-        n2.where(numbers).fillna(c2.where(clocks)),
+        n1.where(numbers).fillna(c1.where(clocks)).fillna(m1.where(months)),
+        n2.where(numbers).fillna(c2.where(clocks)).fillna(m2.where(months)),
     )
     span = (high - low).where(~(clocks & (high < low)), high - low + DAY_MINUTES)
     return low, high, span, clocks
 
 
 def range_numbers(train, test, c, share, codes):
-    """A text column of ranges (RANGE_TEXT: '$85K-$120K (Glassdoor est.)', '25-34', '09:00-17:00') becomes
+    """A text column of ranges (RANGE_TEXT: '$85K-$120K (Glassdoor est.)', '25-34', '09:00-17:00', a job's
+    'Jan 2015 - Mar 2019' or 'Jun 2020 - Present' in months) becomes
     the middle of each (the same `share` and placeholder `codes` rules as number_text; 'Closed' or '-1' is
     kept as `<column>_code`) with its ends and span beside it (`<column>_low`, `_high`, `_span`): as text
     each range is a level of its own, and neither a salary's middle nor a shop's hours open can be read.
@@ -1266,14 +1353,15 @@ def range_numbers(train, test, c, share, codes):
     values = train[c].dropna().astype(str).str.strip()
     if values.head(2000).str.contains(r"\d\S*\s*(?:-|–|—|\bto\b)\s*\S").mean() <= 0.5:  # cheap look first
         return False
-    low, high, span, clocks = range_ends(values)
+    now = latest_month(values)  # an open end, in training and test rows alike
+    low, high, span, clocks = range_ends(values, now)
     fits = span.notna()
     if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
     upwards = (span[fits & ~clocks] >= 0).mean()
     if upwards < share:  # NaN (clock times only) compares False
         return False
-    ends = [range_ends(df[c]) for df in (train, test)]
+    ends = [range_ends(df[c], now) for df in (train, test)]
     _numbers_with_codes(train, test, c, [low + span / 2 for low, _, span, _ in ends], codes)
     for df, (low, high, span, _) in zip((train, test), ends, strict=True):
         df[c + "_low"], df[c + "_high"], df[c + "_span"] = low, high, span
@@ -1292,6 +1380,7 @@ TEXT_NUMBER_READERS = (
     dimension_numbers,
     unit_numbers,
     clock_numbers,
+    weekday_numbers,
     range_numbers,
 )
 
@@ -1625,11 +1714,13 @@ FIELD_SEPARATOR = ", "
 
 def code_parts(train, test, cfg, share=0.95):
     """Text columns of codes built from parts (M5's item 'FOODS_3_090', Spaceship Titanic's cabin 'B/0/P',
-    a version '2.13.4', an e-mail address and its domain): `share` of the training values split by one separator into the same number of parts
-    (CODE_PARTS), none of them empty. Values holding spaces, free text included, split only into fields
-    (FIELD_SEPARATOR: an address '1234 Oak St, Springfield, IL 62704'; lists of varying length do not).
-    Each part becomes a column, a number when every filled part is one, so a code the training rows never
-    name still tells its category, deck or side, and an address its city; of fields, only those whose
+    a version '2.13.4', an e-mail address and its domain): `share` of the training values split by one
+    separator into the same number of parts (CODE_PARTS), none of them empty. Values holding spaces, free
+    text included, split only into fields (FIELD_SEPARATOR: an address '1234 Oak St, Springfield, IL 62704',
+    a place '51.5074° N, 0.1278° W'; lists of varying length do not). Each part becomes a column, a number
+    when every filled part is one (an angle with its hemisphere in signed degrees; PART_READERS), so a code
+    the training rows never name still tells its category, deck or side, and an address its city; of
+    fields, only those whose
     levels repeat (_repeats). The value itself stays (a text model still reads it). Dates and clock times
     are read before this."""
     for c in _feature_columns(train, test):
@@ -1652,13 +1743,13 @@ def code_parts(train, test, cfg, share=0.95):
         else:
             continue
         blocks = [_split_parts(df[c], sep, k) for df in (train, test)]
-        numeric = {p: _all_numbers(blocks[0][p]) for p in blocks[0]}  # decided on the training rows
-        keep = [p for p in blocks[0] if sep != FIELD_SEPARATOR or numeric[p] or _repeats(blocks[0][p])]
+        readers = {p: _part_reader(blocks[0][p]) for p in blocks[0]}  # decided on the training rows
+        keep = [p for p in blocks[0] if sep != FIELD_SEPARATOR or readers[p] or _repeats(blocks[0][p])]
         if not keep:  # 'Braund, Mr. Owen Harris': a surname and given names, nearly one per row
             continue
         for df, block in zip((train, test), blocks, strict=True):
             for p in keep:
-                df[p] = pd.to_numeric(block[p], errors="coerce") if numeric[p] else block[p]
+                df[p] = readers[p](block[p]) if readers[p] else block[p]
         log(
             f"clean: {c} holds values of {k} parts split by {sep!r} (e.g. {values.iloc[0]!r}): "
             f"a column per part{'' if len(keep) == k else f' that repeats ({len(keep)})'}"
@@ -1677,8 +1768,17 @@ def _split_parts(values, sep, k):
     )
 
 
-def _all_numbers(values):
-    return bool(pd.to_numeric(values, errors="coerce").notna().sum() == values.notna().sum())
+def plain_numbers(values):
+    return pd.to_numeric(values, errors="coerce")
+
+
+PART_READERS = (plain_numbers, dms_degrees)  # a part of a code or a field: a number, or an angle '0.1278° W'
+
+
+def _part_reader(values):
+    """The first of PART_READERS that reads every filled value of a code's part, None when none does."""
+    filled = values.notna().sum()
+    return next((read for read in PART_READERS if read(values).notna().sum() == filled), None)
 
 
 def _repeats(values):

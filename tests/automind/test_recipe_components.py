@@ -1033,6 +1033,78 @@ def test_masked_card_numbers_and_ibans_gain_the_prefixes_that_name_their_issuer(
     assert not [c for c in train if c.startswith(("card_prefix", "iban_prefix")) and c[-1] != "1"]
 
 
+def test_numbers_grouped_by_spaces_or_in_lakhs_and_in_scientific_notation_with_units_are_read():
+    """Revenues '1 234 567 €' (spaces, no-break or narrow ones, as French sources write them; RMSE 2.21, a
+    constant's score, noise 0.5), prices '₹ 4,50,000' grouped as in India (15,294, noise 200) and
+    concentrations '1.50e-03 mol/L' (0.866, noise 0.3) were categories or ids: numbers now; English
+    '1,234' and a decimal comma '1 234,56 €' read as before and beside it, codes stay text."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "revenue": ["1 234 567 €", "1\u00a0234 €", "12\u202f345 €", "999 €", "2 000 000 €", "45 €"],
+        "price": ["₹ 4,50,000", "₹ 95,000", "₹ 1,20,00,000", "₹ 500", "₹ 12,34,567", "₹ 1,000"],
+        "french": ["1 234,56 €", "3,14 €", "12 000,5 €", "7 €", "0,99 €", "100 €"],
+        "conc": ["1.50e-03 mol/L", "2.0E+01 mol/L", "3 mol/L", "4.25e-6 mol/L", "1e2 mol/L", "7.5 mol/L"],
+        "cabin": ["12A", "13B", "12A", "14C", "12B", "11A"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["revenue"].tolist() == [1234567, 1234, 12345, 999, 2000000, 45]
+    assert train["price"].tolist() == [450000, 95000, 12000000, 500, 1234567, 1000]
+    assert train["french"].tolist() == pytest.approx([1234.56, 3.14, 12000.5, 7, 0.99, 100])
+    assert train["conc"].tolist() == pytest.approx([1.5e-3, 20, 3, 4.25e-6, 100, 7.5])
+    assert test["price"].iloc[0] == 450000 and train["cabin"].iloc[0] == "12A"
+    assert rt.number_values(pd.Series(["1,234", "12 34", "1 2345"])).tolist()[0] == 1234
+    assert rt.number_values(pd.Series(["12 34", "1 2345", "4,5,000"])).isna().all()
+
+
+def test_lakhs_and_crores_and_jobs_held_from_month_to_month_are_read():
+    """Prices '4.5 Lakh' and '1.2 Crore' beside '85,000' (RMSE 28.2, noise 0.5) were a category: numbers
+    now, a lakh 100,000 and a crore 100 lakh; jobs held 'Jan 2015 - Mar 2019' or 'Jun 2020 - Present'
+    (7.74, noise 3) are months, an open end the latest month written in the training rows, test rows
+    included; a season '2015-16' is no range of months."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "price": ["4.5 Lakh", "1.2 Crore", "85,000", "2 Lakhs", "10.25 lakh", "3 Cr"],
+        "tenure": ["Jan 2015 - Mar 2019", "Jun 2020 - Present", "February 2010 - Feb 2011",
+                   "01/2018 - 12/2020", "Dec 2023 to Present", "Mar 2019 - Mar 2019"],
+        "season": ["2015-16", "2016-17", "2017-18", "2018-19", "2019-20", "2020-21"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["price"].tolist() == [450000, 12000000, 85000, 200000, 1025000, 30000000]
+    assert train["tenure_span"].tolist() == [50, 42, 12, 35, 0, 0]  # December 2023 is the latest month
+    assert train["tenure_low"].iloc[0] == 2015 * 12 and test["tenure_span"].tolist() == [50, 42]
+    assert train["season"].iloc[0] == "2015-16"
+
+
+def test_weekly_slots_and_places_with_hemispheres_are_read_as_numbers():
+    """Appointments at weekly slots 'Tue 09:35' (RMSE 6.08, noise 2: each slot a level of its own) become
+    minutes since 0:00 beside the day of the week; a place written '51.5074° N, 0.1278° W' in one column
+    (3.75, a constant's score, noise 1: left out as an id) becomes signed latitude and longitude. Twitter
+    times, which start with a weekday, are no slots."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "slot": ["Tue 09:35", "Mon 17:00", "Sunday 2:30 PM", "Fri. 00:05", "Wed 12:00", "Sat 08:00"],
+        "place": ["51.5074° N, 0.1278° W", "48.8566° N, 2.3522° E", "40.4168° N, 3.7038° W",
+                  "52.5200° N, 13.4050° E", "33.9249° S, 18.4241° E", "41.9028° N, 12.4964° E"],
+        "tweet": ["Wed Oct 10 20:19:24 +0000 2018"] * 6,
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["slot"].tolist() == [575, 1020, 870, 5, 720, 480] and test["slot"].iloc[1] == 1020
+    assert train["slot_dayofweek"].tolist() == [1, 0, 6, 4, 2, 5] and test["slot_dayofweek"].iloc[0] == 1
+    assert train["tweet"].iloc[0] == "Wed Oct 10 20:19:24 +0000 2018" and "tweet_dayofweek" not in train
+    train, test = rt.code_parts(train, test, rt.CFG)
+    assert train["place_part0"].tolist() == pytest.approx(
+        [51.5074, 48.8566, 40.4168, 52.52, -33.9249, 41.9028]
+    )
+    assert train["place_part1"].iloc[:3].tolist() == pytest.approx([-0.1278, 2.3522, -3.7038])
+    assert test["place_part1"].iloc[0] == pytest.approx(-0.1278)
+
+
 def test_a_trip_between_two_coordinate_pairs_gains_its_length():
     """NYC taxi fares follow the trip's length (RMSE 1.24 from the four coordinates where the great-circle
     length gives 0.88): pickup and dropoff latitude/longitude pairs gain the length in km (New York to
