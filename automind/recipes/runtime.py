@@ -601,10 +601,10 @@ def better(a, b):
     return a < b if CFG["lower_is_better"] else a > b
 
 
-# A number written for people: a sign or parentheses, a currency sign (before or after it), thousands separators
-# (commas, spaces as French and SI write them, '1 234 567', or commas grouping lakhs and crores in twos as in
-# India, '4,50,000'), a decimal part, a percent sign ("$1,234.50", "99.90 €", "(12.5)", "45 %", "-3", "₹ 4,50,000");
-# dates, codes with letters and European "1.234,5" (EURO_NUMBER_TEXT) do not match.
+# A number written for people: a sign or parentheses, a currency sign (before or after it), thousands
+# separators (commas, spaces as French and SI write them, '1 234 567', or commas grouping lakhs and crores in
+# twos as in India, '4,50,000'), a decimal part, a percent sign ("$1,234.50", "99.90 €", "(12.5)", "45 %",
+# "-3", "₹ 4,50,000"); dates, codes with letters and European "1.234,5" (EURO_NUMBER_TEXT) do not match.
 NUMBER_GROUPS = r"\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[ \u00a0\u202f]\d{3})+"
 NUMBER_TEXT = (
     rf"^\(?[-+]?[$€£¥₹]?\s?[-+]?(?:{NUMBER_GROUPS}|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\+?\s?(?:%|[$€£¥₹])?\)?$"
@@ -1078,9 +1078,9 @@ def _numbers_with_codes(train, test, c, numbers, codes):
 def duration_numbers(train, test, c, share, codes):
     """A text column of durations ('2h 50m', 'PT4M13S', '3 days' beside '2 weeks ago', '2 days 03:15:00')
     becomes minutes (the same `share` and placeholder `codes` rules as number_text; a placeholder such as
-    'Today' is kept as `<column>_code`): as text '2h 5m' and '2h 50m' are unrelated levels, and a length between two seen
-    ones has no level at all. A column whose values all name one unit ('3 years') is unit_numbers'.
-    True when done."""
+    'Today' is kept as `<column>_code`): as text '2h 5m' and '2h 50m' are unrelated levels, and a length
+    between two seen ones has no level at all. A column whose values all name one unit ('3 years') is
+    unit_numbers'. True when done."""
     values = train[c].dropna().astype(str).str.strip()
     if _duration_parts(values.head(2000))[0].notna().any(axis=1).mean() <= 0.5:  # cheap look first
         return False
@@ -1613,9 +1613,10 @@ def code_prefixes(train, test, cfg, share=0.95):
     near-unique). Each prefix length whose levels repeat (PREFIX_ROWS rows per level on average), split the
     rows more finely than the shorter one kept, and number at most half of what characters drawn at random
     would give (the shorter prefix's levels times the characters seen at the new place; while the start is
-    constant, where any place would give all, the code's alphabet) becomes a category `<column>_prefix<k>`. Masked card numbers are read by
-    the part shown before the mask (masked_starts). Codes in hexadecimal digits only (hashes, uuids) and
-    numbers after a constant start (row numbers 'k02395') are ids and gain nothing."""
+    constant, where any place would give all, the code's alphabet) becomes a category `<column>_prefix<k>`.
+    Masked card numbers are read by the part shown before the mask (masked_starts). Codes in hexadecimal
+    digits only (hashes, uuids) and numbers after a constant start (row numbers 'k02395') are ids and gain
+    nothing."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
