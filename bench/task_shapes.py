@@ -3711,6 +3711,248 @@ def _date_spans(out: Path) -> None:
     prepare_task(df, out, "salary_k", "rmse", name=out.name)
 
 
+def _car_specs(out: Path) -> None:
+    """CarDekho's used cars: mileage '23.4 kmpl' or '17.3 km/kg', engine '1248 CC', power '74 bhp' and a
+    torque written three ways ('190Nm@ 2000rpm', '22.4 kgm at 1750-2750rpm', '11.5@ 4,500(kgm@ rpm)'); the
+    log price follows power and torque (in Nm); RMSE."""
+    rng = np.random.default_rng(241)
+    n = 5000
+    power = rng.uniform(40, 200, n)
+    torque = rng.uniform(80, 400, n)
+    rpm = rng.integers(15, 45, n) * 100
+    kgm = torque / 9.8
+    style = rng.integers(0, 3, n)
+    text = [f"{t:.0f}Nm@ {r}rpm" if s == 0 else f"{k:.1f} kgm at {r}-{r + 1000}rpm" if s == 1
+            else f"{k:.1f}@ {r:,}(kgm@ rpm)" for t, k, r, s in zip(torque, kgm, rpm, style, strict=True)]  # fmt: skip
+    cng = rng.random(n) < 0.15
+    mileage = [f"{rng.uniform(12, 28):.1f} {'km/kg' if c else 'kmpl'}" for c in cng]
+    y = 11 + 0.006 * power + 0.004 * torque + rng.normal(0, 0.1, n)
+    df = pd.DataFrame({"mileage": mileage, "engine": [f"{int(rng.integers(8, 30)) * 100 - 2} CC" for _ in range(n)],
+                       "max_power": [f"{p:.1f} bhp" for p in power], "torque": text, "log_price": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "log_price", "rmse", name=out.name)
+
+
+def _censored_values(out: Path) -> None:
+    """Water samples whose lead reading is written '<0.5' below the detection limit and '>1000' above the
+    range, plain numbers between; the risk score follows the reading's logarithm; RMSE."""
+    rng = np.random.default_rng(242)
+    n = 5000
+    lead = 10 ** rng.uniform(-1, 3.3, n)
+    text = ["<0.5" if v < 0.5 else ">1000" if v > 1000 else f"{v:.2f}" for v in lead]
+    clipped = np.clip(lead, 0.5, 1000)
+    y = 1 + 1.2 * np.log10(clipped) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"lead_ppb": text, "ph": rng.uniform(6, 8.5, n).round(2), "risk": y.round(3)})
+    prepare_task(df, out, "risk", "rmse", name=out.name)
+
+
+def _plus_minus(out: Path) -> None:
+    """Lab measurements written with their uncertainty, '12.3 ± 0.4' (sometimes '12.3 +/- 0.4'); the yield
+    follows the value; RMSE."""
+    rng = np.random.default_rng(243)
+    n = 5000
+    value = rng.uniform(5, 50, n)
+    err = rng.uniform(0.1, 2, n)
+    sign = rng.choice(["±", "+/-"], n, p=[0.8, 0.2])
+    text = [f"{v:.1f} {s} {e:.1f}" for v, s, e in zip(value, sign, err, strict=True)]
+    y = 3 + 0.4 * value + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"measurement": text, "batch": rng.integers(1, 20, n), "yield_g": y.round(3)})
+    prepare_task(df, out, "yield_g", "rmse", name=out.name)
+
+
+def _star_ratings(out: Path) -> None:
+    """Hotel reviews with a star rating drawn as characters, '★★★★☆' (filled and empty stars); the booking
+    rate follows the stars; RMSE."""
+    rng = np.random.default_rng(244)
+    n = 5000
+    stars = rng.integers(1, 6, n)
+    y = 20 + 6 * stars + rng.normal(0, 2, n)
+    df = pd.DataFrame({"stars": ["★" * s + "☆" * (5 - s) for s in stars], "rooms": rng.integers(10, 300, n),
+                       "booking_rate": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "booking_rate", "rmse", name=out.name)
+
+
+def _spec_pairs(out: Path) -> None:
+    """Phone listings whose specifications sit in one column as key-value pairs, 'RAM: 8GB; Storage: 256GB;
+    Battery: 4500mAh' (the keys in varying order); the price follows RAM and storage; RMSE."""
+    rng = np.random.default_rng(245)
+    n = 5000
+    ram = rng.choice([2, 3, 4, 6, 8, 12, 16], n)
+    storage = rng.choice([32, 64, 128, 256, 512], n)
+    battery = rng.integers(30, 60, n) * 100
+    specs = []
+    for r, s, b in zip(ram, storage, battery, strict=True):
+        parts = [f"RAM: {r}GB", f"Storage: {s}GB", f"Battery: {b}mAh"]
+        rng.shuffle(parts)
+        specs.append("; ".join(parts))
+    y = 100 + 30 * ram + 0.8 * storage + rng.normal(0, 20, n)
+    df = pd.DataFrame({"specs": specs, "brand": rng.choice(["a", "b", "c", "d"], n), "price": y.round(2)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _half_years(out: Path) -> None:
+    """Reports dated by half-year, 'H1 2016' to 'H2 2023'; sales grow steadily over time and are higher in
+    the second half; RMSE."""
+    rng = np.random.default_rng(246)
+    n = 5000
+    idx = rng.integers(0, 16, n)
+    text = [f"H{i % 2 + 1} {2016 + i // 2}" for i in idx]
+    y = 50 + 4 * idx + 5 * (idx % 2) + rng.normal(0, 2, n)
+    df = pd.DataFrame({"period": text, "region": rng.choice(["n", "s", "e", "w"], n), "sales": y.round(2)})
+    prepare_task(df, out, "sales", "rmse", name=out.name)
+
+
+def _time_controls(out: Path) -> None:
+    """Online chess games with a time control written as base seconds plus increment, '300+5', '60+0',
+    '900+10'; the game's length in seconds follows both; RMSE."""
+    rng = np.random.default_rng(247)
+    n = 5000
+    base = rng.choice([60, 120, 180, 300, 600, 900, 1800], n)
+    inc = rng.choice([0, 1, 2, 3, 5, 10, 15], n)
+    moves = rng.integers(20, 80, n)
+    y = 0.7 * base + 1.0 * inc * moves + rng.normal(0, 20, n)
+    df = pd.DataFrame({"time_control": [f"{b}+{i}" for b, i in zip(base, inc, strict=True)], "moves": moves,
+                       "duration_s": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "duration_s", "rmse", name=out.name)
+
+
+def _pounds_ounces(out: Path) -> None:
+    """Newborns' weights as US hospitals write them, '7 lb 8 oz' (sometimes '7lbs 8oz'); the days in hospital
+    fall with the weight; RMSE."""
+    rng = np.random.default_rng(248)
+    n = 5000
+    ounces = rng.integers(64, 160, n)
+    style = rng.random(n) < 0.3
+    text = [f"{o // 16}lbs {o % 16}oz" if s else f"{o // 16} lb {o % 16} oz" for o, s in zip(ounces, style, strict=True)]  # fmt: skip
+    y = 12 - 0.06 * ounces + rng.normal(0, 0.5, n)
+    df = pd.DataFrame(
+        {"birth_weight": text, "gestation_wk": rng.integers(34, 42, n), "stay_days": y.round(2)}
+    )
+    prepare_task(df, out, "stay_days", "rmse", name=out.name)
+
+
+def _approx_numbers(out: Path) -> None:
+    """Crowd counts as reporters give them, '~300', 'approx. 1,200', 'about 450', 'c. 80', '2000+'; the
+    police hours needed follow the count's logarithm; RMSE."""
+    rng = np.random.default_rng(249)
+    n = 5000
+    count = np.round(10 ** rng.uniform(1, 4, n), -1).astype(int)
+    forms = ["~{}", "approx. {:,}", "about {}", "c. {}", "{}+", "{}"]
+    pick = rng.integers(0, len(forms), n)
+    text = [forms[p].format(c) for p, c in zip(pick, count, strict=True)]
+    y = 2 + 3 * np.log10(count) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"crowd": text, "weekend": rng.integers(0, 2, n), "police_hours": y.round(3)})
+    prepare_task(df, out, "police_hours", "rmse", name=out.name)
+
+
+def _mpg_pairs(out: Path) -> None:
+    """Cars' fuel economy written city over highway with its unit, '25/32 mpg'; the yearly fuel cost follows
+    both; RMSE."""
+    rng = np.random.default_rng(250)
+    n = 5000
+    city = rng.integers(12, 40, n)
+    hwy = city + rng.integers(3, 12, n)
+    y = 60000 / city * 0.55 + 60000 / hwy * 0.45 + rng.normal(0, 30, n)
+    df = pd.DataFrame({"economy": [f"{c}/{h} mpg" for c, h in zip(city, hwy, strict=True)],
+                       "doors": rng.choice([2, 4], n), "fuel_cost": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "fuel_cost", "rmse", name=out.name)
+
+
+def _tennis_scores(out: Path) -> None:
+    """Tennis matches with the score in sets, '6-4 3-6 7-6(5)' (tie-break points in brackets); the match
+    length in minutes follows the games played; RMSE."""
+    rng = np.random.default_rng(251)
+    n = 5000
+    rows, games = [], []
+    for _ in range(n):
+        sets, total = [], 0
+        for _ in range(int(rng.choice([2, 3], p=[0.6, 0.4]))):
+            a = 6 if rng.random() < 0.5 else 7
+            b = int(rng.integers(0, 5)) if a == 6 else int(rng.choice([5, 6]))
+            if rng.random() < 0.5:
+                a, b = b, a
+            tb = f"({rng.integers(0, 10)})" if 6 in (a, b) and 7 in (a, b) else ""
+            sets.append(f"{a}-{b}{tb}")
+            total += a + b
+        rows.append(" ".join(sets))
+        games.append(total)
+    y = 10 + 4.2 * np.array(games) + rng.normal(0, 5, n)
+    df = pd.DataFrame(
+        {"score": rows, "surface": rng.choice(["clay", "grass", "hard"], n), "minutes": y.round(1)}
+    )
+    prepare_task(df, out, "minutes", "rmse", name=out.name)
+
+
+def _long_hours(out: Path) -> None:
+    """Machines' running time as a meter shows it, hours and minutes past a day, '1234:30'; the wear follows
+    the hours; RMSE."""
+    rng = np.random.default_rng(252)
+    n = 5000
+    minutes = rng.integers(30, 5000 * 60, n)
+    text = [f"{m // 60}:{m % 60:02d}" for m in minutes]
+    y = 5 + 0.004 * minutes / 60 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"run_time": text, "model": rng.choice(["x1", "x2", "x3"], n), "wear_mm": y.round(3)})
+    prepare_task(df, out, "wear_mm", "rmse", name=out.name)
+
+
+def _dotted_dates(out: Path) -> None:
+    """Dates as German sources write them, '24.12.2019' (day first, dots); the price index climbs over time
+    and is higher in winter months; RMSE."""
+    rng = np.random.default_rng(253)
+    n = 5000
+    day = pd.Timestamp("2015-01-01") + pd.to_timedelta(rng.integers(0, 365 * 8, n), unit="D")
+    winter = np.isin(day.month, [12, 1, 2])
+    y = 100 + 0.01 * (day - pd.Timestamp("2015-01-01")).days + 4 * winter + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"datum": day.strftime("%d.%m.%Y"), "laden": rng.integers(1, 30, n), "index": y.round(3)}
+    )
+    prepare_task(df, out, "index", "rmse", name=out.name)
+
+
+def _swiss_thousands(out: Path) -> None:
+    """Salaries as Swiss sources write them, "CHF 85'400.50" (an apostrophe between thousands); the tax
+    follows the salary; RMSE."""
+    rng = np.random.default_rng(254)
+    n = 5000
+    salary = rng.uniform(30000, 400000, n)
+    y = 0.18 * salary + rng.normal(0, 500, n)
+    df = pd.DataFrame({"lohn": [f"CHF {s:,.2f}".replace(",", "'") for s in salary],
+                       "kanton": rng.choice(["ZH", "BE", "GE", "VD"], n), "steuer": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "steuer", "rmse", name=out.name)
+
+
+def _mixed_fractions(out: Path) -> None:
+    """Lumber widths in inches as mixed numbers, '3 1/2"', '5/8"', '2"'; the weight per foot follows the
+    width; RMSE."""
+    rng = np.random.default_rng(255)
+    n = 5000
+    eighths = rng.integers(4, 96, n)
+
+    def inches(e: int) -> str:
+        whole, part = divmod(int(e), 8)
+        if part == 0:
+            return f'{whole}"'
+        g = np.gcd(part, 8)
+        frac = f"{part // g}/{8 // g}"
+        return f'{frac}"' if whole == 0 else f'{whole} {frac}"'
+
+    y = 0.3 + 0.25 * eighths / 8 + rng.normal(0, 0.05, n)
+    df = pd.DataFrame({"width": [inches(e) for e in eighths], "species": rng.choice(["pine", "oak", "fir"], n),
+                       "lb_per_ft": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "lb_per_ft", "rmse", name=out.name)
+
+
+def _mixed_frequencies(out: Path) -> None:
+    """Processors' clock speeds written '2.4 GHz' beside '800 MHz'; the benchmark score follows the speed in
+    MHz; RMSE."""
+    rng = np.random.default_rng(256)
+    n = 5000
+    mhz = rng.uniform(400, 4500, n)
+    text = [f"{m / 1000:.2f} GHz" if m >= 1000 and rng.random() < 0.8 else f"{m:.0f} MHz" for m in mhz]
+    y = 100 + 0.5 * mhz + rng.normal(0, 40, n)
+    df = pd.DataFrame({"clock": text, "cores": rng.choice([1, 2, 4, 8], n), "score": y.round(1)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -4049,6 +4291,22 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "indian-grouping": ("prices '₹ 4,50,000' grouped as in India, RMSE", _indian_grouping),
     "lakh-crore": ("prices '4.5 Lakh', '1.2 Crore' beside '85,000', RMSE", _lakh_crore),
     "date-spans": ("jobs 'Jan 2015 - Mar 2019' or 'Jun 2020 - Present', RMSE", _date_spans),
+    "car-specs": ("CarDekho's '190Nm@ 2000rpm', '22.4 kgm at 1750-2750rpm', '74 bhp', RMSE", _car_specs),
+    "censored-values": ("readings '<0.5' and '>1000' beside plain numbers, RMSE", _censored_values),
+    "plus-minus": ("measurements '12.3 ± 0.4', RMSE", _plus_minus),
+    "star-ratings": ("stars drawn as '★★★★☆', RMSE", _star_ratings),
+    "spec-pairs": ("key-value specs 'RAM: 8GB; Storage: 256GB', RMSE", _spec_pairs),
+    "half-years": ("half-years 'H1 2016', RMSE", _half_years),
+    "time-controls": ("chess time controls '300+5', RMSE", _time_controls),
+    "pounds-ounces": ("birth weights '7 lb 8 oz', RMSE", _pounds_ounces),
+    "approx-numbers": ("counts '~300', 'approx. 1,200', '2000+', RMSE", _approx_numbers),
+    "mpg-pairs": ("fuel economy '25/32 mpg', RMSE", _mpg_pairs),
+    "tennis-scores": ("set scores '6-4 3-6 7-6(5)', RMSE", _tennis_scores),
+    "long-hours": ("running time '1234:30' past a day, RMSE", _long_hours),
+    "dotted-dates": ("dates '24.12.2019', RMSE", _dotted_dates),
+    "swiss-thousands": ('salaries "CHF 85\'400.50", RMSE', _swiss_thousands),
+    "mixed-fractions": ("widths '3 1/2\"', '5/8\"', RMSE", _mixed_fractions),
+    "mixed-frequencies": ("clock speeds '2.4 GHz' beside '800 MHz', RMSE", _mixed_frequencies),
 }
 
 
