@@ -602,23 +602,29 @@ def better(a, b):
 
 
 # A number written for people: a sign or parentheses, a currency sign (before or after it), thousands
-# separators (commas, spaces as French and SI write them, '1 234 567', or commas grouping lakhs and crores in
-# twos as in India, '4,50,000'), a decimal part, a percent sign ("$1,234.50", "99.90 €", "(12.5)", "45 %",
-# "-3", "₹ 4,50,000"); dates, codes with letters and European "1.234,5" (EURO_NUMBER_TEXT) do not match.
-NUMBER_GROUPS = r"\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:[ \u00a0\u202f]\d{3})+"
+# separators (commas, spaces as French and SI write them, '1 234 567', commas grouping lakhs and crores in
+# twos as in India, '4,50,000', or apostrophes as Swiss sources write them, "85'400"), a decimal part, a
+# percent sign ("$1,234.50", "99.90 €", "(12.5)", "45 %", "-3", "₹ 4,50,000"), a word saying it is a guess
+# before it ('~300', 'approx. 1,200', 'about 450', 'c. 80'; APPROX_TEXT); dates, codes with letters and
+# European "1.234,5" (EURO_NUMBER_TEXT) do not match.
+THOUSANDS = r"\d{1,3}(?:,\d{3})+|\d{1,3}(?:['’]\d{3})+"  # '1,234,567' or "1'234'567"
+NUMBER_GROUPS = rf"{THOUSANDS}|\d{{1,2}}(?:,\d{{2}})+,\d{{3}}|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+"
+APPROX_TEXT = r"(?i:~|≈|approx(?:\.|imately)?|about|around|roughly|circa|ca\.|c\.)\s*"
 NUMBER_TEXT = (
-    rf"^\(?[-+]?[$€£¥₹]?\s?[-+]?(?:{NUMBER_GROUPS}|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\+?\s?(?:%|[$€£¥₹])?\)?$"
+    rf"^(?:{APPROX_TEXT})?\(?[-+]?[$€£¥₹]?\s?[-+]?(?:{NUMBER_GROUPS}|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\+?\s?"
+    r"(?:%|[$€£¥₹])?\)?$"
 )
 
 
 def number_values(values):
-    """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %", "1.2E+05", "10,000+") as
-    floats, parentheses as a minus sign; NaN for a gap or a value that does not match."""
+    """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %", "1.2E+05", "10,000+",
+    '~300') as floats, parentheses as a minus sign; NaN for a gap or a value that does not match."""
     values = pd.Series(values)
     text = values.astype(str).str.strip().where(values.notna())
     parsed = text.str.match(NUMBER_TEXT, na=False)
+    text = text.str.replace(f"^{APPROX_TEXT}", "", regex=True)
     sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
-    digits = text.str.replace(r"[\s$€£¥₹,%()]|\+$", "", regex=True)  # '10,000+' (at least) is 10000
+    digits = text.str.replace(r"[\s$€£¥₹,'’%()]|\+$", "", regex=True)  # '10,000+' (at least) is 10000
     return sign * pd.to_numeric(digits.where(parsed), errors="coerce")
 
 
@@ -888,8 +894,8 @@ def local_clock(values, utc, first):
 # "1.5e-03 mol/L"): a unit of one letter must stand apart ("5 m"), so codes such as "12A" stay codes. Or a unit
 # of up to four letters before it, standing apart ("EUR 950.00", "Rs. 1,200", "R$ 12", "Room 101"): "A1" and
 # "C85" stay codes.
-UNIT_TEXT = r"^([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*)|((?:[^\W\d_]|°)[^\s\d]+|[°℃℉]))$"
-PREFIX_UNIT_TEXT = r"^([^\W\d_]{1,4}(?:\.\s?|\$\s?|\s+))([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)$"
+UNIT_TEXT = rf"^([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*)|((?:[^\W\d_]|°)[^\s\d]+|[°℃℉]))$"
+PREFIX_UNIT_TEXT = rf"^([^\W\d_]{{1,4}}(?:\.\s?|\$\s?|\s+))([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?)$"
 UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity (UNIT_SCALES)
 # Units of one quantity written side by side ('2.5 kg' beside '500 g' and '12 oz'): each as a multiple of the
 # first unit of its quantity, so a column of them becomes one scale. Lower case, as unit_numbers compares.
@@ -915,7 +921,9 @@ def unit_parts(values):
     PREFIX_UNIT_TEXT)."""
     text = values.astype(str).str.strip().where(values.notna())
     after, before = text.str.extract(UNIT_TEXT), text.str.extract(PREFIX_UNIT_TEXT)
-    number = pd.to_numeric(after[0].combine_first(before[1]).str.replace(",", ""), errors="coerce")
+    number = pd.to_numeric(
+        after[0].combine_first(before[1]).str.replace(r"[,'’]", "", regex=True), errors="coerce"
+    )
     return number, after[1].combine_first(after[2]).combine_first(before[0].str.strip().str.rstrip("."))
 
 
@@ -1371,6 +1379,152 @@ def range_numbers(train, test, c, share, codes):
 
 # The readers of numbers written with more than digits, tried in this order on each text column; the first
 # that takes it ends the search (a duration's '2h' is not a unit's, an angle's '45°' is a unit's).
+# Two numbers with units of one quantity written together, the larger unit first: a newborn's '7 lb 8 oz',
+# a height '5 ft 11 in' or '1 m 75 cm' (UNIT_SCALES); a comma may stand between them.
+COMPOUND_TEXT = r"^(\d+(?:\.\d+)?)\s*([^\W\d_]+)\.?,?\s+(\d+(?:\.\d+)?)\s*([^\W\d_]+)\.?$"
+
+
+def compound_values(values):
+    """Each COMPOUND_TEXT value as one number in the first unit of its quantity ('7 lb 8 oz' is 3.40 kg), and
+    each number with one unit of such a quantity ('8 oz', unit_parts) likewise; NaN where a value is neither
+    or its units are of two quantities."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(COMPOUND_TEXT)
+    number, unit = unit_parts(values)
+    first, second, unit = found[1].str.lower(), found[3].str.lower(), unit.str.lower()
+    total = pd.Series(np.nan, index=values.index)
+    for scale in UNIT_SCALES:
+        both = found[0].astype(float) * first.map(scale) + found[2].astype(float) * second.map(scale)
+        total = total.fillna(both).fillna(number * unit.map(scale))
+    return total
+
+
+def compound_numbers(train, test, c, share, codes):
+    """A text column of numbers written in two units of one quantity (COMPOUND_TEXT: '7 lb 8 oz', '5 ft 11
+    in') becomes one number in the quantity's first unit (the same `share` and placeholder `codes` rules as
+    number_text): as text each weight is a level of its own, and no reader of one unit takes two. True when
+    done."""
+    head = train[c].dropna().astype(str).str.strip().head(2000)
+    if head.str.match(COMPOUND_TEXT).mean() <= 0.5:  # cheap look first
+        return False
+    return _read_numbers(
+        train, test, c, share, codes, compound_values, "numbers in one unit", "two units of one quantity"
+    )
+
+
+# A measurement with its uncertainty: '12.3 ± 0.4', '12.3 +/- 0.4 mm', '(5.1 ± 0.2)'.
+ERROR_TEXT = (
+    r"^\(?([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*(?:±|\+/-|\+-)\s*(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\)?"
+    r"\s*(?:[^\W\d_][^\s\d]*)?$"
+)
+
+
+def error_parts(values):
+    """Each ERROR_TEXT value's measurement and uncertainty as floats; NaN where a value is not one."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(ERROR_TEXT)
+    return found[0].astype(float), found[1].astype(float)
+
+
+def error_values(values):
+    return error_parts(values)[0]
+
+
+def error_numbers(train, test, c, share, codes):
+    """A text column of measurements with their uncertainty (ERROR_TEXT: '12.3 ± 0.4') becomes the
+    measurements with the uncertainty beside them (`<column>_error`; the same `share` and placeholder
+    `codes` rules as number_text): as text each reading is a level of its own. True when done."""
+    head = train[c].dropna().astype(str).head(2000)
+    if head.str.contains(r"±|\+/?-").mean() <= 0.5:  # cheap look first
+        return False
+    errors = [error_parts(df[c])[1] for df in (train, test)]
+    if not _read_numbers(train, test, c, share, codes, error_values, "numbers", "with their uncertainty"):
+        return False
+    for df, error in zip((train, test), errors, strict=True):
+        df[c + "_error"] = error
+    return True
+
+
+# A quantity at a condition, as spec sheets write a car's torque or power: '190Nm@ 2000rpm', '22.4 kgm at
+# 1750-2750rpm', '11.5@ 4,500(kgm@ rpm)' (its unit after, in brackets), '280 lb-ft @ 4,000 rpm'.
+AT_NUMBER = r"\d[\d,]*(?:\.\d+)?"
+AT_TEXT = (
+    rf"(?i)^(\d+(?:\.\d+)?)\s*([^\W\d_][^\s\d@(]*)?\s*(?:@|\bat\b)\s*({AT_NUMBER})(?:\s*[-–~]\s*({AT_NUMBER}))?"
+    r"\s*(?:\(([^\W\d_][^\s\d@()]*)\s*@?\s*[^\W\d_]*\)|[^\W\d_][^\s\d]*)?$"
+)
+# units of torque, as spec sheets give it, in newton metres
+TORQUE_UNITS = {"nm": 1.0, "kgm": 9.80665, "lb-ft": 1.3558179483, "lbft": 1.3558179483, "ft-lb": 1.3558179483}
+
+
+def at_parts(values):
+    """Each AT_TEXT value's quantity (a torque in newton metres, TORQUE_UNITS; other units as written) and
+    the middle of its condition (a range '1750-2750' gives its middle); NaN where a value is not one."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(AT_TEXT)
+    unit = found[1].combine_first(found[4]).astype(str).str.lower()  # 'nan' where none is written
+    number = found[0].astype(float) * unit.map(TORQUE_UNITS).fillna(1.0)
+    low, high = (pd.to_numeric(found[i].str.replace(",", ""), errors="coerce") for i in (2, 3))
+    return number, (low + high.fillna(low)) / 2
+
+
+def at_values(values):
+    return at_parts(values)[0]
+
+
+def at_numbers(train, test, c, share, codes):
+    """A text column of quantities at a condition (AT_TEXT: a torque '190Nm@ 2000rpm' or '22.4 kgm at
+    1750-2750rpm') becomes the quantities, a torque in newton metres whatever its unit (TORQUE_UNITS), with
+    the condition beside them (`<column>_at`; the same `share` and placeholder `codes` rules as
+    number_text): as text nearly every value is a level of its own and the column is dropped as an id. True
+    when done."""
+    head = train[c].dropna().astype(str).head(2000)
+    if head.str.contains(r"@|\bat\b").mean() <= 0.5:  # cheap look first
+        return False
+    conditions = [at_parts(df[c])[1] for df in (train, test)]
+    if not _read_numbers(train, test, c, share, codes, at_values, "numbers", "at a condition"):
+        return False
+    for df, at in zip((train, test), conditions, strict=True):
+        df[c + "_at"] = at
+    return True
+
+
+# The score of a match played in sets, as tennis, volleyball and badminton results are written: '6-4 3-6
+# 7-6(5)' (a tie-break's points in brackets), '25-20, 23-25, 15-12', '6-4 2-1 RET' (a retirement after).
+SET_SCORE = r"(\d+)-(\d+)(?:\(\d+\))?"
+SET_SCORES_TEXT = rf"^{SET_SCORE}(?:[ ,]+{SET_SCORE})+(?:\s+[A-Za-z/.]+)?$"
+
+
+def set_parts(values):
+    """Each SET_SCORES_TEXT value's sets, games (or points) won by each side and sets won by the first;
+    NaN where a value is not one."""
+    text = values.astype(str).str.strip().where(values.notna())
+    ok = text.str.match(SET_SCORES_TEXT, na=False)
+    found = text[ok].str.extractall(SET_SCORE).astype(float)
+    first, second = found[0].groupby(level=0), found[1].groupby(level=0)
+    won = (found[0] > found[1]).groupby(level=0).sum()
+    parts = pd.DataFrame({"sets": first.size(), "first": first.sum(), "second": second.sum(), "won": won})
+    return parts.reindex(values.index).astype(float)
+
+
+def set_games(values):
+    parts = set_parts(values)
+    return parts["first"] + parts["second"]
+
+
+def set_scores(train, test, c, share, codes):
+    """A text column of match scores in sets (SET_SCORES_TEXT: '6-4 3-6 7-6(5)') becomes the games played,
+    with the sets, each side's games and the sets the first side won beside it (`<column>_sets`, `_first`,
+    `_second`, `_won`; the same `share` and placeholder `codes` rules as number_text): as text nearly every
+    score is a level of its own, and neither a match's length nor its winner can be read. True when done."""
+    head = train[c].dropna().astype(str).str.strip().head(2000)
+    if head.str.match(SET_SCORES_TEXT).mean() <= 0.5:  # cheap look first
+        return False
+    parts = [set_parts(df[c]) for df in (train, test)]
+    if not _read_numbers(train, test, c, share, codes, set_games, "games played", "scores of sets"):
+        return False
+    for df, found in zip((train, test), parts, strict=True):
+        for name in ("sets", "first", "second", "won"):
+            df[f"{c}_{name}"] = found[name]
+    return True
+
+
 TEXT_NUMBER_READERS = (
     hex_numbers,
     duration_numbers,
@@ -1378,9 +1532,13 @@ TEXT_NUMBER_READERS = (
     dms_numbers,
     euro_numbers,
     dimension_numbers,
+    compound_numbers,
+    error_numbers,
+    at_numbers,
     unit_numbers,
     clock_numbers,
     weekday_numbers,
+    set_scores,
     range_numbers,
 )
 
@@ -1396,7 +1554,8 @@ def number_text(train, test, cfg, share=0.95, codes=5):
     their units ("2h 50m", "PT4M13S", "3 days ago") by duration_numbers, sizes such as "19M" beside "201k"
     by magnitude_numbers, coordinates such as 40°26'46"N by dms_numbers, ranges such as '25-34' by
     range_numbers, '0x1F400' by hex_numbers, '1.234,56 €' by euro_numbers, sizes such as '30 x 40 x 50 cm'
-    by dimension_numbers (TEXT_NUMBER_READERS)."""
+    by dimension_numbers, '7 lb 8 oz' by compound_numbers, '12.3 ± 0.4' by error_numbers, '190Nm@
+    2000rpm' by at_numbers, '6-4 3-6 7-6(5)' by set_scores (TEXT_NUMBER_READERS)."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
@@ -1707,10 +1866,27 @@ def trip_lengths(train, test, cfg):
     return train, test
 
 
-CODE_SEPARATORS = ("@", "_", "/", "-", ":", "|", ".")  # "@" first: e-mail; "." last: versions "2.13.4"
+CODE_SEPARATORS = ("@", "_", "/", "-", ":", "|", "+", ".")  # "@" first: e-mail; "." last: versions "2.13.4"
 CODE_PARTS = (2, 6)  # the fewest and most parts a code is split into
 # between the fields of a value written with spaces: '1234 Oak St, Springfield, IL 62704'
 FIELD_SEPARATOR = ", "
+# one unit after numbers built from parts, the same in every row: '25/32 mpg', '120/80 mmHg'
+UNIT_AFTER_TEXT = r"^(\S*\d)\s+([^\W\d_][^\s\d]*)$"
+
+
+def _strip_unit(values):
+    """`values` with the unit written after each (UNIT_AFTER_TEXT) taken off; others as they were."""
+    found = values.astype(str).str.extract(UNIT_AFTER_TEXT)[0]
+    return found.where(found.notna(), values).rename(values.name)
+
+
+def _without_unit(values, share):
+    """`values` without the unit written after each (UNIT_AFTER_TEXT) when `share` of them end in one and
+    the same unit; None otherwise."""
+    found = values.astype(str).str.extract(UNIT_AFTER_TEXT)
+    if found[0].notna().mean() < share or found[1].dropna().str.lower().nunique() != 1:
+        return None
+    return _strip_unit(values)
 
 
 def code_parts(train, test, cfg, share=0.95):
@@ -1731,6 +1907,9 @@ def code_parts(train, test, cfg, share=0.95):
         spaced = c in cfg.get("text_cols", []) or values.str.contains(r"\s").any()
         if len(values) < 5:
             continue
+        unitless = None if c in cfg.get("text_cols", []) else _without_unit(values, share)
+        if unitless is not None and not unitless.str.contains(r"\s").any():
+            values, spaced = unitless, False
         for sep in (FIELD_SEPARATOR,) if spaced else CODE_SEPARATORS:
             counts = values.str.count(re.escape(sep)) + 1
             k = int(counts.mode().iloc[0])
@@ -1743,7 +1922,8 @@ def code_parts(train, test, cfg, share=0.95):
                 break
         else:
             continue
-        blocks = [_split_parts(df[c], sep, k) for df in (train, test)]
+        sources = [df[c] if unitless is None or spaced else _strip_unit(df[c]) for df in (train, test)]
+        blocks = [_split_parts(v, sep, k) for v in sources]
         readers = {p: _part_reader(blocks[0][p]) for p in blocks[0]}  # decided on the training rows
         keep = [p for p in blocks[0] if sep != FIELD_SEPARATOR or readers[p] or _repeats(blocks[0][p])]
         if not keep:  # 'Braund, Mr. Owen Harris': a surname and given names, nearly one per row

@@ -1380,3 +1380,85 @@ def test_a_tiny_time_allowance_still_writes_a_valid_submission(tasks, roles, tmp
     assert "model lgbm: accuracy" in log and "skipped" in log and "catboost: accuracy" not in log
     assert read_metric(tmp_path, log) is not None
     assert grade(task, tmp_path / "submission" / "submission.csv").valid
+
+
+def test_swiss_thousands_and_approximate_counts_are_read_as_numbers():
+    """Salaries "CHF 85'400.50" (apostrophes between thousands, as Swiss sources write them; RMSE 19,411, a
+    constant's score, noise 500) were dropped as ids and crowds '~300', 'approx. 1,200', 'about 450' (0.832,
+    noise 0.3) were a category: numbers now; a height "5'11", a word 'about us' and codes stay text."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "salary": ["CHF 85'400.50", "CHF 1'250'000", "CHF 999", "CHF 42’000", "CHF 120'000.05", "CHF 7'100"],
+        "crowd": ["~300", "approx. 1,200", "about 450", "c. 80", "2000+", "Approximately 60"],
+        "height": ["5'11", "6'2", "5'8", "6'0", "5'10", "6'1"],
+        "page": ["about us", "home", "about us", "contact", "home", "home"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["salary"].tolist() == pytest.approx([85400.5, 1250000, 999, 42000, 120000.05, 7100])
+    assert train["crowd"].tolist() == [300, 1200, 450, 80, 2000, 60] and test["crowd"].iloc[1] == 1200
+    assert train["height"].iloc[0] == "5'11" and train["page"].iloc[0] == "about us"
+    assert rt.number_values(pd.Series(["12'34", "about", "~", "c.d"])).isna().all()
+
+
+def test_uncertainties_pounds_and_ounces_torques_and_set_scores_are_read():
+    """Measurements '12.3 ± 0.4' (RMSE 4.70, noise 0.5), newborns' '7 lb 8 oz' (0.588, noise 0.5), a car's
+    torque '190Nm@ 2000rpm' or '22.4 kgm at 1750-2750rpm' (0.379, noise 0.1; dropped as an id) and tennis
+    scores '6-4 3-6 7-6(5)' (25.2, noise 5) were categories: numbers now, torque in newton metres with the
+    speed beside it, a match's games with its sets, each side's games and the sets the first side won."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "measure": ["12.3 ± 0.4", "5 +/- 1.5", "(7.25 ± 0.05)", "1e2 ± 3 mm", "0.5 ± 0.1", "3 ± 1"],
+        "weight": ["7 lb 8 oz", "6lbs 15oz", "8 lb 0 oz", "5 lb 2 oz", "9 lb 1 oz", "7 lb 7 oz"],
+        "torque": ["190Nm@ 2000rpm", "22.4 kgm at 1750-2750rpm", "11.5@ 4,500(kgm@ rpm)", "250Nm@ 1500-2500rpm",
+                   "280 lb-ft @ 4,000 rpm", "113.75nm@ 4000rpm"],
+        "score": ["6-4 3-6 7-6(5)", "6-3 6-2", "25-20, 23-25, 15-12", "6-4 2-1 RET", "7-5 6-7(3) 6-0", "6-0 6-0"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["measure"].tolist() == [12.3, 5, 7.25, 100, 0.5, 3]
+    assert train["measure_error"].tolist() == [0.4, 1.5, 0.05, 3, 0.1, 1]
+    ounce = 0.028349523125
+    assert train["weight"].tolist() == pytest.approx([120 * ounce, 111 * ounce, 128 * ounce, 82 * ounce,
+                                                       145 * ounce, 119 * ounce])  # fmt: skip
+    assert train["torque"].tolist() == pytest.approx([190, 22.4 * 9.80665, 11.5 * 9.80665, 250,
+                                                       280 * 1.3558179483, 113.75])  # fmt: skip
+    assert train["torque_at"].tolist() == [2000, 2250, 4500, 2000, 4000, 4000]
+    assert train["score"].tolist() == [32, 17, 120, 13, 31, 12]
+    assert train["score_sets"].tolist() == [3, 2, 3, 2, 3, 2] and train["score_won"].tolist() == [
+        2,
+        2,
+        2,
+        2,
+        2,
+        2,
+    ]
+    assert train["score_first"].iloc[0] == 16 and test["score_second"].iloc[1] == 5
+    assert list(test.columns) == [c for c in train.columns if c != "y"]
+    kept = pd.DataFrame({"result": ["3-1", "0-0", "2-1", "1-1", "2-2", "4-0"], "who": ["a@b.com"] * 6,
+                         "y": np.arange(6.0)})  # fmt: skip
+    kept, _ = rt.number_text(kept, kept.drop(columns="y").copy(), rt.CFG)
+    assert kept["result"].iloc[0] == "3-1" and kept["who"].iloc[0] == "a@b.com"  # one score; an e-mail
+
+
+def test_codes_with_a_unit_after_them_and_time_controls_split_into_parts():
+    """Fuel economy '25/32 mpg' (RMSE 357, noise 30: the unit after it hid the code) and chess time controls
+    '300+5' (21.7, noise 20) split into numbers now; an address keeps its words."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "economy": ["25/32 mpg", "20/28 mpg", None, "30/41 mpg", "18/22 MPG", "22/30 mpg"],
+        "control": ["300+5", "60+0", "900+10", "180+2", "600+0", "300+3"],
+        "street": ["1 Oak St", "2 Elm St", "3 Oak St", "4 Elm St", "5 Oak St", "6 Ash St"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.code_parts(train, test, rt.CFG)
+    assert train["economy_part0"].tolist()[:2] == [25, 20] and np.isnan(train["economy_part0"].iloc[2])
+    assert train["economy_part1"].tolist()[3:] == [41, 22, 30] and test["economy_part1"].iloc[0] == 32
+    assert (
+        train["control_part0"].tolist() == [300, 60, 900, 180, 600, 300]
+        and test["control_part1"].iloc[0] == 5
+    )
+    assert not any(c.startswith("street_") for c in train.columns)
