@@ -1010,11 +1010,21 @@ def weekday_numbers(train, test, c, share, codes):
     values = train[c].dropna().astype(str).str.strip()
     if values.head(2000).str.match(WEEKDAY_CLOCK_TEXT).mean() <= 0.5:  # cheap look first
         return False
-    days = [weekday_clocks(df[c])[0] for df in (train, test)]
-    if not _read_numbers(train, test, c, share, codes, weekday_minutes, "minutes", "a weekday and a clock"):
+    return _read_numbers_beside(
+        train, test, c, share, codes, weekday_minutes, "minutes", "a weekday and a clock",
+        lambda values: {"dayofweek": weekday_clocks(values)[0]},
+    )  # fmt: skip
+
+
+def _read_numbers_beside(train, test, c, share, codes, read, what, written, beside):
+    """_read_numbers, with the columns `beside` gives for each frame's values (a suffix -> Series, taken
+    before the column is replaced) added as `<column>_<suffix>` when the column is read. True when done."""
+    extra = [beside(df[c]) for df in (train, test)]
+    if not _read_numbers(train, test, c, share, codes, read, what, written):
         return False
-    for df, day in zip((train, test), days, strict=True):
-        df[c + "_dayofweek"] = day
+    for df, columns in zip((train, test), extra, strict=True):
+        for suffix, values in columns.items():
+            df[f"{c}_{suffix}"] = values
     return True
 
 
@@ -1435,12 +1445,10 @@ def error_numbers(train, test, c, share, codes):
     head = train[c].dropna().astype(str).head(2000)
     if head.str.contains(r"±|\+/?-").mean() <= 0.5:  # cheap look first
         return False
-    errors = [error_parts(df[c])[1] for df in (train, test)]
-    if not _read_numbers(train, test, c, share, codes, error_values, "numbers", "with their uncertainty"):
-        return False
-    for df, error in zip((train, test), errors, strict=True):
-        df[c + "_error"] = error
-    return True
+    return _read_numbers_beside(
+        train, test, c, share, codes, error_values, "numbers", "with their uncertainty",
+        lambda values: {"error": error_parts(values)[1]},
+    )  # fmt: skip
 
 
 # A quantity at a condition, as spec sheets write a car's torque or power: '190Nm@ 2000rpm', '22.4 kgm at
@@ -1477,12 +1485,10 @@ def at_numbers(train, test, c, share, codes):
     head = train[c].dropna().astype(str).head(2000)
     if head.str.contains(r"@|\bat\b").mean() <= 0.5:  # cheap look first
         return False
-    conditions = [at_parts(df[c])[1] for df in (train, test)]
-    if not _read_numbers(train, test, c, share, codes, at_values, "numbers", "at a condition"):
-        return False
-    for df, at in zip((train, test), conditions, strict=True):
-        df[c + "_at"] = at
-    return True
+    return _read_numbers_beside(
+        train, test, c, share, codes, at_values, "numbers", "at a condition",
+        lambda values: {"at": at_parts(values)[1]},
+    )  # fmt: skip
 
 
 # The score of a match played in sets, as tennis, volleyball and badminton results are written: '6-4 3-6
@@ -1516,13 +1522,10 @@ def set_scores(train, test, c, share, codes):
     head = train[c].dropna().astype(str).str.strip().head(2000)
     if head.str.match(SET_SCORES_TEXT).mean() <= 0.5:  # cheap look first
         return False
-    parts = [set_parts(df[c]) for df in (train, test)]
-    if not _read_numbers(train, test, c, share, codes, set_games, "games played", "scores of sets"):
-        return False
-    for df, found in zip((train, test), parts, strict=True):
-        for name in ("sets", "first", "second", "won"):
-            df[f"{c}_{name}"] = found[name]
-    return True
+    return _read_numbers_beside(
+        train, test, c, share, codes, set_games, "games played", "scores of sets",
+        lambda values: dict(set_parts(values).items()),
+    )  # fmt: skip
 
 
 TEXT_NUMBER_READERS = (
