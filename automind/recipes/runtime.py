@@ -1387,10 +1387,8 @@ def range_numbers(train, test, c, share, codes):
     return True
 
 
-# The readers of numbers written with more than digits, tried in this order on each text column; the first
-# that takes it ends the search (a duration's '2h' is not a unit's, an angle's '45°' is a unit's).
-# Two numbers with units of one quantity written together, the larger unit first: a newborn's '7 lb 8 oz',
-# a height '5 ft 11 in' or '1 m 75 cm' (UNIT_SCALES); a comma may stand between them.
+# Two numbers with units of one quantity written together: a newborn's '7 lb 8 oz', a height '5 ft 11 in'
+# or '1 m 75 cm' (UNIT_SCALES); a comma may stand between them.
 COMPOUND_TEXT = r"^(\d+(?:\.\d+)?)\s*([^\W\d_]+)\.?,?\s+(\d+(?:\.\d+)?)\s*([^\W\d_]+)\.?$"
 
 
@@ -1528,6 +1526,8 @@ def set_scores(train, test, c, share, codes):
     )  # fmt: skip
 
 
+# The readers of numbers written with more than digits, tried in this order on each text column; the first
+# that takes it ends the search (a duration's '2h' is not a unit's, an angle's '45°' is a unit's).
 TEXT_NUMBER_READERS = (
     hex_numbers,
     duration_numbers,
@@ -1901,8 +1901,9 @@ def code_parts(train, test, cfg, share=0.95):
     when every filled part is one (an angle with its hemisphere in signed degrees; PART_READERS), so a code
     the training rows never name still tells its category, deck or side, and an address its city; of
     fields, only those whose
-    levels repeat (_repeats). The value itself stays (a text model still reads it). Dates and clock times
-    are read before this."""
+    levels repeat (_repeats). One unit written after every value is set aside first ('25/32 mpg';
+    _without_unit). The value itself stays (a text model still reads it). Dates and clock times are read
+    before this."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]):
             continue
