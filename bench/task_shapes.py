@@ -3953,6 +3953,266 @@ def _mixed_frequencies(out: Path) -> None:
     prepare_task(df, out, "score", "rmse", name=out.name)
 
 
+def _area_units(out: Path) -> None:
+    """Floor areas as listings write them, '1,200 sq ft' beside '110 m²' and '95 sqm'; the price follows the
+    area in square metres; RMSE."""
+    rng = np.random.default_rng(257)
+    n = 5000
+    m2 = rng.uniform(30, 400, n)
+    kind = rng.choice(["sqft", "m2", "sqm"], n, p=[0.5, 0.3, 0.2])
+    text = [f"{m * 10.7639:,.0f} sq ft" if k == "sqft" else f"{m:.0f} m²" if k == "m2" else f"{m:.0f} sqm"
+            for m, k in zip(m2, kind, strict=True)]  # fmt: skip
+    y = 3000 * m2 + rng.normal(0, 5000, n)
+    df = pd.DataFrame({"area": text, "city": rng.choice(["Leeds", "York", "Hull"], n), "price": y.round(0)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _latency_units(out: Path) -> None:
+    """Response times written '350ms', '1.24s' or '2.5 min'; the score follows the time in seconds; RMSE."""
+    rng = np.random.default_rng(258)
+    n = 5000
+    sec = np.exp(rng.uniform(np.log(0.05), np.log(300), n))
+    text = [f"{s * 1000:.0f}ms" if s < 1 else f"{s:.2f}s" if s < 60 else f"{s / 60:.2f} min" for s in sec]
+    y = 5 * np.log(sec) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"latency": text, "region": rng.choice(["eu", "us", "ap"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _stone_weights(out: Path) -> None:
+    """Body weights as British forms take them, '11 st 4 lb', beside '72 kg' and '165 lbs'; the dose follows
+    the weight in kilograms; RMSE."""
+    rng = np.random.default_rng(259)
+    n = 5000
+    kg = rng.uniform(45, 130, n)
+
+    def written(w: float) -> str:
+        r = rng.random()
+        if r < 0.4:
+            stones, pounds = divmod(round(w / 0.45359237), 14)
+            return f"{stones} st {pounds} lb"
+        return f"{w:.0f} kg" if r < 0.7 else f"{w / 0.45359237:.0f} lbs"
+
+    y = 0.5 * kg + rng.normal(0, 0.5, n)
+    df = pd.DataFrame(
+        {"weight": [written(w) for w in kg], "sex": rng.choice(["F", "M"], n), "dose": y.round(2)}
+    )
+    prepare_task(df, out, "dose", "rmse", name=out.name)
+
+
+def _volume_words(out: Path) -> None:
+    """Bottle sizes '500 ml', '1.5 L', '2 litres', '12 fl oz', '750 mL'; the price follows the volume in
+    litres; RMSE."""
+    rng = np.random.default_rng(260)
+    n = 5000
+    litres = rng.uniform(0.2, 3.0, n)
+    kind = rng.choice(["ml", "L", "litres", "floz"], n)
+    form = {"ml": lambda v: f"{v * 1000:.0f} ml", "L": lambda v: f"{v:.2f} L", "litres": lambda v: f"{v:.2f} litres",
+            "floz": lambda v: f"{v / 0.0295735:.1f} fl oz"}  # fmt: skip
+    y = 3 * litres + rng.normal(0, 0.1, n)
+    df = pd.DataFrame({"size": [form[k](v) for v, k in zip(litres, kind, strict=True)],
+                       "brand": rng.choice(["A", "B", "C", "D"], n), "price": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _length_words(out: Path) -> None:
+    """Run distances spelled out, '5.2 kilometres', '800 metres', '3.1 miles', '400 yards'; the time in
+    minutes follows the distance; RMSE."""
+    rng = np.random.default_rng(261)
+    n = 5000
+    km = rng.uniform(0.2, 20, n)
+    kind = rng.choice(["kilometres", "metres", "miles", "yards"], n)
+    form = {"kilometres": lambda d: f"{d:.2f} kilometres", "metres": lambda d: f"{d * 1000:.0f} metres",
+            "miles": lambda d: f"{d / 1.609344:.2f} miles", "yards": lambda d: f"{d / 0.0009144:.0f} yards"}  # fmt: skip
+    y = 5 * km + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"distance": [form[k](d) for d, k in zip(km, kind, strict=True)],
+                       "surface": rng.choice(["road", "trail", "track"], n), "minutes": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "minutes", "rmse", name=out.name)
+
+
+def _footnote_numbers(out: Path) -> None:
+    """Populations scraped from Wikipedia with their footnote marks, '1,234,567[3]', '987,654[a]', '45,678*',
+    '12,345†'; the budget follows the population; RMSE."""
+    rng = np.random.default_rng(262)
+    n = 5000
+    pop = rng.uniform(10_000, 5_000_000, n)
+    marks = ["", "", "[1]", "[3]", "[a]", "[note 2]", "*", "†"]
+    text = [f"{p:,.0f}{rng.choice(marks)}" for p in pop]
+    y = 0.002 * pop + rng.normal(0, 100, n)
+    df = pd.DataFrame(
+        {"population": text, "region": rng.choice(["N", "S", "E", "W"], n), "budget": y.round(1)}
+    )
+    prepare_task(df, out, "budget", "rmse", name=out.name)
+
+
+def _trailing_minus(out: Path) -> None:
+    """Amounts as SAP exports them, a minus after a negative number ('1,234.50-'); the tax follows the signed
+    amount; RMSE."""
+    rng = np.random.default_rng(263)
+    n = 5000
+    amount = rng.uniform(-5000, 5000, n)
+    text = [f"{abs(a):,.2f}-" if a < 0 else f"{a:,.2f}" for a in amount]
+    y = 0.3 * amount + rng.normal(0, 5, n)
+    df = pd.DataFrame(
+        {"betrag": text, "buchungskreis": rng.choice(["1000", "2000", "3000"], n), "steuer": y.round(2)}
+    )
+    prepare_task(df, out, "steuer", "rmse", name=out.name)
+
+
+def _billions_bn(out: Path) -> None:
+    """Market values as the financial press writes them, '$12.35bn', '$850mn', '€2.10 bn'; the score follows
+    the value's logarithm; RMSE."""
+    rng = np.random.default_rng(264)
+    n = 5000
+    millions = np.exp(rng.uniform(np.log(50), np.log(500_000), n))
+    cur = rng.choice(["$", "€"], n)
+    text = [f"{c}{m / 1000:.2f}{rng.choice(['bn', ' bn'])}" if m >= 1000 else f"{c}{m:.0f}mn"
+            for m, c in zip(millions, cur, strict=True)]  # fmt: skip
+    y = 10 * np.log10(millions) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame(
+        {"market_value": text, "sector": rng.choice(["tech", "bank", "oil"], n), "score": y.round(3)}
+    )
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _uk_postcodes(out: Path) -> None:
+    """Homes located by a full UK postcode, 'SW1A 1AA', 'M1 1AE', 'EH1 1YZ', nearly every one unseen; the price
+    follows the postcode area (its first letters) and district; RMSE."""
+    rng = np.random.default_rng(265)
+    n = 5000
+    areas = ["SW", "SE", "N", "E", "W", "M", "B", "LS", "EH", "G", "BS", "CF"]
+    area_effect = dict(zip(areas, rng.normal(0, 50, len(areas)), strict=True))
+    letters = list("ABDEFGHJLNPQRSTUWXYZ")
+    a = rng.choice(areas, n)
+    district = rng.integers(1, 20, n)
+    codes = [f"{x}{d} {rng.integers(0, 10)}{rng.choice(letters)}{rng.choice(letters)}"
+             for x, d in zip(a, district, strict=True)]  # fmt: skip
+    y = 300 + np.array([area_effect[x] for x in a]) + 2 * district + rng.normal(0, 10, n)
+    df = pd.DataFrame({"postcode": codes, "bedrooms": rng.integers(1, 6, n), "price_k": y.round(1)})
+    prepare_task(df, out, "price_k", "rmse", name=out.name)
+
+
+def _zip_plus_four(out: Path) -> None:
+    """US ZIP+4 codes '10023-4512'; the rate follows the first three digits (the sectional centre); RMSE."""
+    rng = np.random.default_rng(266)
+    n = 5000
+    centres = rng.choice(np.arange(100, 999), 30, replace=False)
+    effect = dict(zip(centres, rng.normal(0, 20, 30), strict=True))
+    c = rng.choice(centres, n)
+    codes = [f"{x:03d}{rng.integers(0, 100):02d}-{rng.integers(0, 10000):04d}" for x in c]
+    y = 100 + np.array([effect[x] for x in c]) + rng.normal(0, 5, n)
+    df = pd.DataFrame({"zip": codes, "plan": rng.choice(["basic", "plus"], n), "rate": y.round(2)})
+    prepare_task(df, out, "rate", "rmse", name=out.name)
+
+
+def _fiscal_quarters(out: Path) -> None:
+    """Fiscal quarters written 'FY2019 Q3', 'Q1 FY21' or 'FY18-Q4'; sales grow by the quarter with a season;
+    RMSE."""
+    rng = np.random.default_rng(267)
+    n = 5000
+    year = rng.integers(2010, 2024, n)
+    q = rng.integers(1, 5, n)
+    style = rng.integers(0, 3, n)
+    text = [f"FY{y} Q{k}" if s == 0 else f"Q{k} FY{y % 100:02d}" if s == 1 else f"FY{y % 100:02d}-Q{k}"
+            for y, k, s in zip(year, q, style, strict=True)]  # fmt: skip
+    season = np.array([0.0, 3.0, -2.0, 6.0])
+    y = 2 * ((year - 2010) * 4 + q) + season[q - 1] + rng.normal(0, 1, n)
+    df = pd.DataFrame({"quarter": text, "store": rng.choice(["a", "b", "c"], n), "sales": y.round(2)})
+    prepare_task(df, out, "sales", "rmse", name=out.name)
+
+
+def _weekday_dates(out: Path) -> None:
+    """Dates written with their weekday, 'Monday, March 4, 2019'; visits grow with time and dip at weekends;
+    RMSE."""
+    rng = np.random.default_rng(268)
+    n = 5000
+    days = pd.Timestamp("2015-01-01") + pd.to_timedelta(rng.integers(0, 3000, n), unit="D")
+    text = [f"{d.day_name()}, {d.month_name()} {d.day}, {d.year}" for d in days]
+    t = (days - pd.Timestamp("2015-01-01")).days.to_numpy()
+    y = 0.01 * t - 8 * (days.dayofweek.to_numpy() >= 5) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"date": text, "site": rng.choice(["x", "y"], n), "visits": y.round(2)})
+    prepare_task(df, out, "visits", "rmse", name=out.name)
+
+
+def _french_times(out: Path) -> None:
+    """Times of day as French timetables write them, '14h30', '9h05', '18h'; the wait peaks at 8h and 18h;
+    RMSE."""
+    rng = np.random.default_rng(269)
+    n = 5000
+    minutes = rng.integers(6 * 60, 23 * 60, n)
+    text = [f"{m // 60}h{m % 60:02d}" if m % 60 else f"{m // 60}h" for m in minutes]
+    hours = minutes / 60
+    y = 10 * np.exp(-((hours - 8) ** 2) / 2) + 12 * np.exp(-((hours - 18) ** 2) / 2) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"heure": text, "ligne": rng.choice(["A", "B", "C"], n), "attente": y.round(2)})
+    prepare_task(df, out, "attente", "rmse", name=out.name)
+
+
+def _compass_directions(out: Path) -> None:
+    """Wind directions as sixteen compass points 'NNE', 'SW'; the output follows the wind's component from
+    the south-west; RMSE."""
+    rng = np.random.default_rng(270)
+    n = 5000
+    points = [
+        "N",
+        "NNE",
+        "NE",
+        "ENE",
+        "E",
+        "ESE",
+        "SE",
+        "SSE",
+        "S",
+        "SSW",
+        "SW",
+        "WSW",
+        "W",
+        "WNW",
+        "NW",
+        "NNW",
+    ]
+    k = rng.integers(0, 16, n)
+    speed = rng.uniform(0, 25, n)
+    y = speed * np.cos(np.radians(k * 22.5 - 225)) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame(
+        {"wind_dir": [points[i] for i in k], "wind_speed": speed.round(1), "output": y.round(3)}
+    )
+    prepare_task(df, out, "output", "rmse", name=out.name)
+
+
+def _binary_bytes(out: Path) -> None:
+    """Sizes in binary units, '800 KiB', '512 MiB', '1.5 GiB', '2.00 TiB'; the copy time's logarithm follows
+    the size's; RMSE."""
+    rng = np.random.default_rng(271)
+    n = 5000
+    mib = 2 ** rng.uniform(-3, 21, n)
+
+    def written(m: float) -> str:
+        if m < 1:
+            return f"{m * 1024:.0f} KiB"
+        if m < 1024:
+            return f"{m:.1f} MiB"
+        return f"{m / 1024:.2f} GiB" if m < 1024**2 else f"{m / 1024**2:.2f} TiB"
+
+    y = 3 * np.log2(mib) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame(
+        {"size": [written(m) for m in mib], "disk": rng.choice(["ssd", "hdd"], n), "t": y.round(3)}
+    )
+    prepare_task(df, out, "t", "rmse", name=out.name)
+
+
+def _x_of_y(out: Path) -> None:
+    """Progress written '45 of 60' or '3 out of 5'; the mark follows the share done; RMSE."""
+    rng = np.random.default_rng(272)
+    n = 5000
+    total = rng.choice([5, 10, 20, 60, 100], n)
+    done = np.array([rng.integers(0, t + 1) for t in total])
+    text = [
+        f"{d} of {t}" if rng.random() < 0.6 else f"{d} out of {t}" for d, t in zip(done, total, strict=True)
+    ]
+    y = 100 * done / total + rng.normal(0, 2, n)
+    df = pd.DataFrame({"progress": text, "course": rng.choice(["maths", "art"], n), "mark": y.round(2)})
+    prepare_task(df, out, "mark", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -4307,6 +4567,28 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "swiss-thousands": ('salaries "CHF 85\'400.50", RMSE', _swiss_thousands),
     "mixed-fractions": ("widths '3 1/2\"', '5/8\"', RMSE", _mixed_fractions),
     "mixed-frequencies": ("clock speeds '2.4 GHz' beside '800 MHz', RMSE", _mixed_frequencies),
+    "area-units": ("floor areas '1,200 sq ft' beside '110 m²' and '95 sqm', RMSE", _area_units),
+    "latency-units": ("response times '350ms', '1.24s', '2.5 min', RMSE", _latency_units),
+    "stone-weights": ("weights '11 st 4 lb' beside '72 kg' and '165 lbs', RMSE", _stone_weights),
+    "volume-words": ("sizes '500 ml', '1.5 L', '2 litres', '12 fl oz', RMSE", _volume_words),
+    "length-words": (
+        "distances '5.2 kilometres', '800 metres', '3.1 miles', '400 yards', RMSE",
+        _length_words,
+    ),
+    "footnote-numbers": (
+        "populations with footnote marks '1,234,567[3]', '45,678*', RMSE",
+        _footnote_numbers,
+    ),
+    "trailing-minus": ("SAP amounts with a trailing minus '1,234.50-', RMSE", _trailing_minus),
+    "billions-bn": ("market values '$12.35bn', '$850mn', '€2.10 bn', RMSE", _billions_bn),
+    "uk-postcodes": ("full UK postcodes 'SW1A 1AA', price by area and district, RMSE", _uk_postcodes),
+    "zip-plus-four": ("US ZIP+4 codes '10023-4512', rate by the first three digits, RMSE", _zip_plus_four),
+    "fiscal-quarters": ("fiscal quarters 'FY2019 Q3', 'Q1 FY21', 'FY18-Q4', RMSE", _fiscal_quarters),
+    "weekday-dates": ("dates 'Monday, March 4, 2019', RMSE", _weekday_dates),
+    "french-times": ("times of day '14h30', '9h05', '18h', RMSE", _french_times),
+    "compass-directions": ("wind directions 'NNE', 'SW' beside a speed, RMSE", _compass_directions),
+    "binary-bytes": ("sizes '800 KiB', '512 MiB', '1.5 GiB', '2.00 TiB', RMSE", _binary_bytes),
+    "x-of-y": ("progress '45 of 60', '3 out of 5', RMSE", _x_of_y),
 }
 
 
