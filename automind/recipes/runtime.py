@@ -605,26 +605,31 @@ def better(a, b):
 # separators (commas, spaces as French and SI write them, '1 234 567', commas grouping lakhs and crores in
 # twos as in India, '4,50,000', or apostrophes as Swiss sources write them, "85'400"), a decimal part, a
 # percent sign ("$1,234.50", "99.90 €", "(12.5)", "45 %", "-3", "₹ 4,50,000"), a word saying it is a guess
-# before it ('~300', 'approx. 1,200', 'about 450', 'c. 80'; APPROX_TEXT); dates, codes with letters and
-# European "1.234,5" (EURO_NUMBER_TEXT) do not match.
+# before it ('~300', 'approx. 1,200', 'about 450', 'c. 80'; APPROX_TEXT), a minus after it as SAP exports a
+# negative amount ('1,234.50-'), footnote marks after it as tables copied from Wikipedia keep them
+# ('1,234,567[3]', '45,678*'; FOOTNOTE_TEXT); dates, codes with letters and European "1.234,5"
+# (EURO_NUMBER_TEXT) do not match.
 THOUSANDS = r"\d{1,3}(?:,\d{3})+|\d{1,3}(?:['’]\d{3})+"  # '1,234,567' or "1'234'567"
 NUMBER_GROUPS = rf"{THOUSANDS}|\d{{1,2}}(?:,\d{{2}})+,\d{{3}}|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+"
 APPROX_TEXT = r"(?i:~|≈|approx(?:\.|imately)?|about|around|roughly|circa|ca\.|c\.)\s*"
+FOOTNOTE_TEXT = r"(?:\[[^\[\]]{1,12}\]|[*†‡])+"
 NUMBER_TEXT = (
-    rf"^(?:{APPROX_TEXT})?\(?[-+]?[$€£¥₹]?\s?[-+]?(?:{NUMBER_GROUPS}|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?\+?\s?"
-    r"(?:%|[$€£¥₹])?\)?$"
+    rf"^(?:{APPROX_TEXT})?\(?[-+]?[$€£¥₹]?\s?[-+]?(?:{NUMBER_GROUPS}|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?[-+]?\s?"
+    rf"(?:%|[$€£¥₹])?\)?(?:{FOOTNOTE_TEXT})?$"
 )
 
 
 def number_values(values):
     """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %", "1.2E+05", "10,000+",
-    '~300') as floats, parentheses as a minus sign; NaN for a gap or a value that does not match."""
+    '~300', '1,234.50-', '45,678[3]') as floats, parentheses or a minus after it as a minus sign; NaN for a
+    gap or a value that does not match."""
     values = pd.Series(values)
     text = values.astype(str).str.strip().where(values.notna())
     parsed = text.str.match(NUMBER_TEXT, na=False)
-    text = text.str.replace(f"^{APPROX_TEXT}", "", regex=True)
-    sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
-    digits = text.str.replace(r"[\s$€£¥₹,'’%()]|\+$", "", regex=True)  # '10,000+' (at least) is 10000
+    text = text.str.replace(f"^{APPROX_TEXT}|{FOOTNOTE_TEXT}$", "", regex=True)
+    brackets = text.str.startswith("(", na=False) & text.str.endswith(")", na=False)
+    sign = np.where(brackets | text.str.match(r".*[\d.]-$", na=False), -1.0, 1.0)
+    digits = text.str.replace(r"[\s$€£¥₹,'’%()]|[-+]$", "", regex=True)  # '10,000+' (at least) is 10000
     return sign * pd.to_numeric(digits.where(parsed), errors="coerce")
 
 
@@ -898,13 +903,42 @@ UNIT_TEXT = rf"^([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[
 PREFIX_UNIT_TEXT = rf"^([^\W\d_]{{1,4}}(?:\.\s?|\$\s?|\s+))([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?)$"
 UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity (UNIT_SCALES)
 # Units of one quantity written side by side ('2.5 kg' beside '500 g' and '12 oz'): each as a multiple of the
-# first unit of its quantity, so a column of them becomes one scale. Lower case, as unit_numbers compares.
+# first unit of its quantity, so a column of them becomes one scale. Keyed as unit_keys spells a unit.
 UNIT_SCALES = (
-    {"kg": 1.0, "g": 1e-3, "mg": 1e-6, "t": 1e3, "lb": 0.45359237, "lbs": 0.45359237, "oz": 0.028349523125},
-    {"m": 1.0, "km": 1e3, "cm": 1e-2, "mm": 1e-3, "mi": 1609.344, "miles": 1609.344, "ft": 0.3048, "in": 0.0254},
-    {"l": 1.0, "ml": 1e-3, "cl": 1e-2, "gal": 3.785411784},
-    {"b": 1.0, "kb": 1024.0, "mb": 1024.0**2, "gb": 1024.0**3, "tb": 1024.0**4},
+    {"kg": 1.0, "g": 1e-3, "mg": 1e-6, "t": 1e3, "lb": 0.45359237, "oz": 0.028349523125, "st": 6.35029318},
+    {"m": 1.0, "km": 1e3, "cm": 1e-2, "mm": 1e-3, "mi": 1609.344, "yd": 0.9144, "ft": 0.3048, "in": 0.0254},
+    {"m2": 1.0, "km2": 1e6, "ha": 1e4, "acre": 4046.8564224, "ft2": 0.09290304, "yd2": 0.83612736},
+    {"l": 1.0, "ml": 1e-3, "cl": 1e-2, "gal": 3.785411784, "floz": 0.0295735295625},
+    {"b": 1.0, "kb": 1024.0, "mb": 1024.0**2, "gb": 1024.0**3, "tb": 1024.0**4, "kib": 1024.0, "mib": 1024.0**2,
+     "gib": 1024.0**3, "tib": 1024.0**4},
 )  # fmt: skip
+# Other spellings of those units, in lower case: words ('5.2 kilometres', '2 litres', '11 stone'), plurals
+# ('165 lbs'), areas ('110 m²', '95 sqm', '1,200 sq ft': UNIT_JOIN_TEXT writes 'sq ft' as one word).
+UNIT_ALIASES = {
+    "kgs": "kg", "kilo": "kg", "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "gram": "g", "grams": "g",
+    "gms": "g", "lbs": "lb", "pound": "lb", "pounds": "lb", "ounce": "oz", "ounces": "oz", "stone": "st",
+    "stones": "st", "tonne": "t", "tonnes": "t",
+    "metre": "m", "metres": "m", "meter": "m", "meters": "m", "kms": "km", "kilometre": "km", "kilometres": "km",
+    "kilometer": "km", "kilometers": "km", "centimetres": "cm", "centimeters": "cm", "millimetres": "mm",
+    "millimeters": "mm", "mile": "mi", "miles": "mi", "yard": "yd", "yards": "yd", "yds": "yd", "foot": "ft",
+    "feet": "ft", "inch": "in", "inches": "in",
+    "m²": "m2", "sqm": "m2", "sqmt": "m2", "squaremetres": "m2", "squaremeters": "m2", "km²": "km2",
+    "sqkm": "km2", "hectare": "ha", "hectares": "ha", "acres": "acre", "ft²": "ft2", "sqft": "ft2",
+    "squarefeet": "ft2", "squarefoot": "ft2", "yd²": "yd2", "sqyd": "yd2",
+    "litre": "l", "litres": "l", "liter": "l", "liters": "l", "ltr": "l", "ltrs": "l", "lt": "l",
+    "millilitres": "ml", "milliliters": "ml", "gallon": "gal", "gallons": "gal",
+    "byte": "b", "bytes": "b",
+}  # fmt: skip
+UNIT_JOIN_TEXT = r"(?i)\b(sq|square|fl|cu|cubic)\.?\s+(?=[^\W\d_])"  # 'sq ft', 'fl. oz': one word
+
+
+def unit_keys(written):
+    """Each unit as written in lower case, spelled as UNIT_SCALES keys it where UNIT_ALIASES names it
+    ('Kilometres' is 'km', 'sq ft' 'ft2'); a trailing full stop dropped ('ft.')."""
+    key = written.str.lower().str.rstrip(".")
+    return key.where(~key.isin(UNIT_ALIASES), key.map(UNIT_ALIASES))
+
+
 MONEY_CODE = (
     r"^[A-Z]{3}$"  # a unit written as three capitals is a currency's ISO 4217 code: any number of them
 )
@@ -919,7 +953,7 @@ def _mostly_numbers(fits, others, share, codes):
 def unit_parts(values):
     """Each value's number and unit as written (NaN where it is neither form of UNIT_TEXT /
     PREFIX_UNIT_TEXT)."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = values.astype(str).str.strip().where(values.notna()).str.replace(UNIT_JOIN_TEXT, r"\1", regex=True)
     after, before = text.str.extract(UNIT_TEXT), text.str.extract(PREFIX_UNIT_TEXT)
     number = pd.to_numeric(
         after[0].combine_first(before[1]).str.replace(r"[,'’]", "", regex=True), errors="coerce"
@@ -938,16 +972,17 @@ def unit_numbers(train, test, c, share, codes):
     fits = number.notna()
     if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
-    units = written[fits].str.lower().unique()
+    units = unit_keys(written[fits]).unique()
     scale = next((s for s in UNIT_SCALES if len(units) > 1 and set(units) <= set(s)), None)
     if len(units) > UNITS and scale is None and not written[fits].str.match(MONEY_CODE).all():
         return False
     numbers = []
     for df in (train, test):
         number, written = unit_parts(df[c])
+        written = unit_keys(written)
         if len(units) > 1:
-            df[c + "_unit"] = written.str.lower()
-        numbers.append(number if scale is None else number * written.str.lower().map(scale))
+            df[c + "_unit"] = written
+        numbers.append(number if scale is None else number * written.map(scale))
     _numbers_with_codes(train, test, c, numbers, codes)  # "10+ years" beside "< 1 year": which code it was
     to = "" if scale is None else f", converted to {next(iter(scale))}"
     log(
@@ -958,22 +993,30 @@ def unit_numbers(train, test, c, share, codes):
 
 CLOCK_TEXT = r"^(\d{1,3}):([0-5]\d)(?::([0-5]\d(?:\.\d+)?))?$"  # '07:45', '01:30:00', '36:15:00'
 CLOCK12_TEXT = r"(?i)^(0?[1-9]|1[0-2])(?::([0-5]\d))?(?::([0-5]\d))?\s?([ap])\.?\s?m\.?$"  # '2:30 PM', '9am'
+CLOCK_H_TEXT = r"^([01]?\d|2[0-3])\s?h\s?([0-5]\d)?$"  # French and German timetables: '14h30', '9h05', '18h'
 
 
 def clock_minutes(values):
-    """Minutes since 0:00 of each clock reading or duration (CLOCK_TEXT) or twelve-hour time of day
-    (CLOCK12_TEXT: 12 AM is midnight, 12 PM noon); NaN where a value is neither."""
+    """Minutes since 0:00 of each clock reading or duration (CLOCK_TEXT), twelve-hour time of day
+    (CLOCK12_TEXT: 12 AM is midnight, 12 PM noon) or time written with an 'h' (CLOCK_H_TEXT); NaN where a
+    value is none of them."""
     text = values.astype(str).str.strip().where(values.notna())
     clock = text.str.extract(CLOCK_TEXT).astype(float)
     half = text.str.extract(CLOCK12_TEXT)
     hour = half[0].astype(float) % 12 + 12 * half[3].str.lower().eq("p")
     twelve = hour * 60 + half[1].astype(float).fillna(0) + half[2].astype(float).fillna(0) / 60
-    return (clock[0] * 60 + clock[1] + clock[2].fillna(0) / 60).combine_first(twelve.where(half[0].notna()))
+    french = text.str.extract(CLOCK_H_TEXT).astype(float)
+    return (
+        (clock[0] * 60 + clock[1] + clock[2].fillna(0) / 60)
+        .combine_first(twelve.where(half[0].notna()))
+        .combine_first((french[0] * 60 + french[1].fillna(0)).where(french[0].notna()))
+    )
 
 
 def clock_numbers(train, test, c, share, codes):
     """A text column of clock readings or durations ('07:45', '01:30:00'; CLOCK_TEXT) or times of day on a
-    twelve-hour clock ('2:30 PM', '9am'; CLOCK12_TEXT) becomes minutes since 0:00 (the same `share` and
+    twelve-hour clock ('2:30 PM', '9am'; CLOCK12_TEXT) or with an 'h' ('14h30'; CLOCK_H_TEXT) becomes minutes
+    since 0:00 (the same `share` and
     placeholder `codes` rules as number_text; a placeholder is kept as `<column>_code`): as text each
     reading is a level of its own, and neither an evening nor a long flight can be told apart. True when
     done."""
@@ -1042,10 +1085,12 @@ def _read_numbers(train, test, c, share, codes, read, what, written):
 
 
 # A length of time spelled with its units ('2h 50m', '1 hour 30 minutes', '3 weeks', '2 years', '3 days ago',
-# '30+ days ago') or in ISO 8601 ('PT4M13S', 'P1DT2H'): the minutes in each unit.
-DURATION_UNITS = {"y": 525960.0, "mo": 43830.0, "w": 10080.0, "d": 1440.0, "h": 60.0, "m": 1.0, "s": 1 / 60}
+# '30+ days ago', a latency '350ms' beside '1.24s') or in ISO 8601 ('PT4M13S', 'P1DT2H'): the minutes in each unit.
+DURATION_UNITS = {"y": 525960.0, "mo": 43830.0, "w": 10080.0, "d": 1440.0, "h": 60.0, "m": 1.0, "s": 1 / 60,
+                  "ms": 1 / 60000}  # fmt: skip
 DURATION_WORDS = {"y": "years?|yrs?|y", "mo": "months?|mos?|mths?", "w": "weeks?|wks?|w", "d": "days?|d",
-                  "h": "hours?|hrs?|h", "m": "minutes?|mins?|m", "s": "seconds?|secs?|s"}  # fmt: skip
+                  "h": "hours?|hrs?|h", "m": "minutes?|mins?|m", "s": "seconds?|secs?|s",
+                  "ms": "milliseconds?|msecs?|ms"}  # fmt: skip
 DURATION_CLOCK = r"(?:(?P<clock>\d{1,2}:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?)\s*)?"  # after days: '2 days 03:15:00'
 DURATION_TEXT = (
     "(?i)^"
@@ -1390,6 +1435,7 @@ def range_numbers(train, test, c, share, codes):
 # Two numbers with units of one quantity written together: a newborn's '7 lb 8 oz', a height '5 ft 11 in'
 # or '1 m 75 cm' (UNIT_SCALES); a comma may stand between them.
 COMPOUND_TEXT = r"^(\d+(?:\.\d+)?)\s*([^\W\d_]+)\.?,?\s+(\d+(?:\.\d+)?)\s*([^\W\d_]+)\.?$"
+COMPOUND_SHARE = 0.05  # the values in two units a column needs before compound_numbers reads it
 
 
 def compound_values(values):
@@ -1398,7 +1444,7 @@ def compound_values(values):
     or its units are of two quantities."""
     found = values.astype(str).str.strip().where(values.notna()).str.extract(COMPOUND_TEXT)
     number, unit = unit_parts(values)
-    first, second, unit = found[1].str.lower(), found[3].str.lower(), unit.str.lower()
+    first, second, unit = unit_keys(found[1]), unit_keys(found[3]), unit_keys(unit)
     total = pd.Series(np.nan, index=values.index)
     for scale in UNIT_SCALES:
         both = found[0].astype(float) * first.map(scale) + found[2].astype(float) * second.map(scale)
@@ -1408,12 +1454,12 @@ def compound_values(values):
 
 def compound_numbers(train, test, c, share, codes):
     """A text column of numbers written in two units of one quantity (COMPOUND_TEXT: '7 lb 8 oz', '5 ft 11
-    in') becomes one number in the quantity's first unit (the same `share` and placeholder `codes` rules as
-    number_text): as text each weight is a level of its own, and no reader of one unit takes two. True when
-    done."""
+    in', '11 st 4 lb'), some of them perhaps in one unit ('72 kg' beside '11 st 4 lb'), becomes one number
+    in the quantity's first unit (the same `share` and placeholder `codes` rules as number_text): as text
+    each weight is a level of its own, and no reader of one unit takes two. True when done."""
     head = train[c].dropna().astype(str).str.strip().head(2000)
-    if head.str.match(COMPOUND_TEXT).mean() <= 0.5:  # cheap look first
-        return False
+    if head.str.match(COMPOUND_TEXT).mean() < COMPOUND_SHARE or compound_values(head).notna().mean() <= 0.5:
+        return False  # cheap look first
     return _read_numbers(
         train, test, c, share, codes, compound_values, "numbers in one unit", "two units of one quantity"
     )
@@ -1526,6 +1572,33 @@ def set_scores(train, test, c, share, codes):
     )  # fmt: skip
 
 
+# A count out of a total in words: '45 of 60', '3 out of 5', '4.5 out of 5 stars', a word or two after it.
+OF_TEXT = r"(?i)^(\d+(?:\.\d+)?)\s+(?:out\s+)?of\s+(\d+(?:\.\d+)?)(?:\s+[^\W\d_]+){0,2}$"
+
+
+def of_parts(values):
+    """Each OF_TEXT value's count and total as floats; NaN where a value is not one."""
+    return values.astype(str).str.strip().where(values.notna()).str.extract(OF_TEXT).astype(float)
+
+
+def of_shares(values):
+    count, total = of_parts(values).T.to_numpy()
+    return pd.Series(count / np.where(total > 0, total, np.nan), index=values.index)
+
+
+def of_numbers(train, test, c, share, codes):
+    """A text column of counts out of totals (OF_TEXT: '45 of 60', '3 out of 5') becomes the share done with
+    the count and the total beside it (`<column>_count`, `<column>_total`; the same `share` and placeholder
+    `codes` rules as number_text): as text each pair is a level of its own, and a mark follows the share
+    whatever the total. True when done."""
+    if train[c].dropna().astype(str).str.strip().head(2000).str.match(OF_TEXT).mean() <= 0.5:  # cheap look
+        return False
+    return _read_numbers_beside(
+        train, test, c, share, codes, of_shares, "shares", "a count out of a total",
+        lambda values: of_parts(values).set_axis(["count", "total"], axis=1),
+    )  # fmt: skip
+
+
 # The readers of numbers written with more than digits, tried in this order on each text column; the first
 # that takes it ends the search (a duration's '2h' is not a unit's, an angle's '45°' is a unit's).
 TEXT_NUMBER_READERS = (
@@ -1542,6 +1615,7 @@ TEXT_NUMBER_READERS = (
     clock_numbers,
     weekday_numbers,
     set_scores,
+    of_numbers,
     range_numbers,
 )
 
@@ -1558,7 +1632,7 @@ def number_text(train, test, cfg, share=0.95, codes=5):
     by magnitude_numbers, coordinates such as 40°26'46"N by dms_numbers, ranges such as '25-34' by
     range_numbers, '0x1F400' by hex_numbers, '1.234,56 €' by euro_numbers, sizes such as '30 x 40 x 50 cm'
     by dimension_numbers, '7 lb 8 oz' by compound_numbers, '12.3 ± 0.4' by error_numbers, '190Nm@
-    2000rpm' by at_numbers, '6-4 3-6 7-6(5)' by set_scores (TEXT_NUMBER_READERS)."""
+    2000rpm' by at_numbers, '6-4 3-6 7-6(5)' by set_scores, '45 of 60' by of_numbers (TEXT_NUMBER_READERS)."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
@@ -1768,6 +1842,18 @@ def masked_starts(values):
     return values.str.extract(MASKED_TEXT)[0].str.replace(r"[\s-]", "", regex=True)
 
 
+# A code printed in groups of capitals and digits, a digit among them: a UK postcode 'SW1A 1AA', an IBAN 'GB29
+# NWBK 6016 1331 9268 19'. Names ('JOHN SMITH') hold no digit and free text no run of capitals only.
+SPACED_CODE_TEXT = r"^(?=.*\d)[A-Z0-9]+(?: [A-Z0-9]+)+$"
+
+
+def unspaced_codes(values):
+    """SPACED_CODE_TEXT values with their spaces dropped (one code, whose first characters code_prefixes
+    reads); other values as they are."""
+    spaced = values.str.match(SPACED_CODE_TEXT, na=False)
+    return values.where(~spaced, values.str.replace(" ", "", regex=False))
+
+
 def code_prefixes(train, test, cfg, share=0.95):
     """Mostly unique codes in letters and digits (a car's VIN '1HGCM82633A004352', a geohash 'dr5regw', an
     IBAN, whose length varies by country; PREFIX_UNIQUE) often name a maker, an area or a bank in their
@@ -1776,7 +1862,9 @@ def code_prefixes(train, test, cfg, share=0.95):
     rows more finely than the shorter one kept, and number at most half of what characters drawn at random
     would give (the shorter prefix's levels times the characters seen at the new place; while the start is
     constant, where any place would give all, the code's alphabet) becomes a category `<column>_prefix<k>`.
-    Masked card numbers are read by the part shown before the mask (masked_starts). Codes in hexadecimal
+    Codes printed in groups ('SW1A 1AA') are read without their spaces (unspaced_codes), their first group
+    a category `<column>_group0` too when its levels repeat (_repeats); masked card
+    numbers by the part shown before the mask (masked_starts). Codes in hexadecimal
     digits only (hashes, uuids) and numbers after a constant start (row numbers 'k02395') are ids and gain
     nothing."""
     for c in _feature_columns(train, test):
@@ -1791,7 +1879,7 @@ def code_prefixes(train, test, cfg, share=0.95):
             codes = codes.dropna()
             length = int(codes.str.len().min()) + 1  # every shown character may belong to the issuer
         else:
-            codes = values
+            codes = unspaced_codes(values)
             fits = codes.str.fullmatch(rf"[A-Za-z0-9]{{{PREFIX_LENGTH[0]},{PREFIX_LENGTH[1]}}}")
             start = len(os.path.commonprefix(codes.head(2000).tolist()))
             ids = codes.str.fullmatch(r"[0-9a-fA-F]+") | codes.str[start:].str.fullmatch(r"\d+")
@@ -1810,14 +1898,19 @@ def code_prefixes(train, test, cfg, share=0.95):
                 kept.append(k)
                 finer = levels
             before = levels
+        first = values.str.split(" ").str[0]  # a postcode's outward code 'SW1A': its district
+        grouped = not masked and values.str.match(SPACED_CODE_TEXT).mean() >= share and _repeats(first)
         for df in (train, test):
             text = df[c].astype(str).str.strip().where(df[c].notna())
-            text = masked_starts(text) if masked else text
+            if grouped:
+                df[f"{c}_group0"] = text.str.split(" ").str[0]
+            text = masked_starts(text) if masked else unspaced_codes(text)
             for k in kept:
                 df[f"{c}_prefix{k}"] = text.str[:k]
-        if kept:
+        if kept or grouped:
             log(f"clean: {c} holds codes whose first characters repeat (e.g. {values.iloc[0]!r}): prefixes of "
-                f"{', '.join(map(str, kept))} characters as categories")  # fmt: skip
+                f"{', '.join(map(str, kept)) or 'no'} characters{' and the first group' if grouped else ''} as "
+                "categories")  # fmt: skip
     return train, test
 
 

@@ -1462,3 +1462,95 @@ def test_codes_with_a_unit_after_them_and_time_controls_split_into_parts():
         and test["control_part1"].iloc[0] == 5
     )
     assert not any(c.startswith("street_") for c in train.columns)
+
+
+def test_units_in_words_areas_stones_binary_sizes_and_latencies_are_one_scale():
+    """Floor areas '1,200 sq ft' beside '110 m²' (RMSE 206,145, noise 5,000), distances in words '800 metres'
+    (24.9, noise 0.5), bottles '2 litres' beside '12 fl oz' (1.61, noise 0.1), sizes '1.5 GiB' (15.5, noise
+    0.3), weights '11 st 4 lb' beside '72 kg' (1.78, noise 0.5) and latencies '350ms' beside '1.24s' (6.49,
+    noise 0.5) were categories: each is one number of its quantity now."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "area": ["1,200 sq ft", "110 m²", "95 sqm", "2 acres", "1,050 sqft", "80 sq. m"],
+        "distance": ["5.2 kilometres", "800 metres", "3.1 miles", "400 yards", "2 km", "1 mile"],
+        "size": ["500 ml", "1.5 L", "2 litres", "12 fl oz", "750 mL", "1 gallon"],
+        "disk": ["800 KiB", "512 MiB", "1.5 GiB", "2.00 TiB", "64 MiB", "1 GiB"],
+        "weight": ["11 st 4 lb", "72 kg", "165 lbs", "10 st 0 lb", "80 kg", "12 stone 2 lb"],
+        "latency": ["350ms", "1.24s", "2.5 min", "90 ms", "1 s", "12.5 sec"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    sqft = 0.09290304
+    assert train["area"].tolist() == pytest.approx([1200 * sqft, 110, 95, 2 * 4046.8564224, 1050 * sqft, 80])
+    assert train["distance"].tolist() == pytest.approx(
+        [5200, 800, 3.1 * 1609.344, 400 * 0.9144, 2000, 1609.344]
+    )
+    assert train["size"].tolist() == pytest.approx([0.5, 1.5, 2, 12 * 0.0295735295625, 0.75, 3.785411784])
+    assert train["disk"].tolist() == pytest.approx([800 * 2**10, 512 * 2**20, 1.5 * 2**30, 2 * 2**40,
+                                                     64 * 2**20, 2**30])  # fmt: skip
+    lb = 0.45359237
+    assert train["weight"].tolist() == pytest.approx([158 * lb, 72, 165 * lb, 140 * lb, 80, 170 * lb])
+    assert train["latency"].tolist() == pytest.approx(
+        [0.35 / 60, 1.24 / 60, 2.5, 0.09 / 60, 1 / 60, 12.5 / 60]
+    )
+    assert test["area"].iloc[0] == pytest.approx(1200 * sqft) and test["weight"].iloc[1] == 72
+    assert set(train["area_unit"]) == {"ft2", "m2", "acre"}  # which unit was written stays a category
+
+
+def test_footnote_marks_and_a_minus_after_the_number_are_read():
+    """Populations copied from Wikipedia with footnote marks '1,234,567[3]' (graded as the sample: dropped as
+    an id) and SAP amounts with a minus after them '1,234.50-' (RMSE 434, noise 5) are numbers now."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "population": ["1,234,567[3]", "987,654[a]", "45,678*", "12,345†", "5,000", "3[note 2]"],
+        "amount": ["1,234.50-", "980.00", "12.00-", "0.50", "5,000.00", "7.25-"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["population"].tolist() == [1234567, 987654, 45678, 12345, 5000, 3]
+    assert (
+        train["amount"].tolist() == [-1234.5, 980, -12, 0.5, 5000, -7.25]
+        and test["amount"].iloc[0] == -1234.5
+    )
+    ranges = pd.Series(["12-3", "4-", "7-9", "1-2", "3-4", "5-6"])
+    assert rt.number_values(ranges).isna().sum() == 5  # '4-' alone reads; ranges do not
+
+
+def test_times_with_an_h_and_counts_out_of_totals_are_read():
+    """Times as French timetables write them '14h30' (RMSE 1.74, noise 1) and progress '45 of 60' (5.86,
+    noise 2) were categories: minutes since 0:00 and the share done (with the count and total beside it)."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "heure": ["14h30", "9h05", "18h", "7h45", "23h59", "0h15"],
+        "progress": ["45 of 60", "3 out of 5", "4.5 out of 5 stars", "0 of 10", "10 of 10", "12 of 20 questions"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["heure"].tolist() == [870, 545, 1080, 465, 1439, 15]
+    assert train["progress"].tolist() == [0.75, 0.6, 0.9, 0, 1, 0.6] and test["progress"].iloc[1] == 0.6
+    assert train["progress_count"].tolist() == [45, 3, 4.5, 0, 10, 12]
+    assert train["progress_total"].tolist() == [60, 5, 5, 10, 10, 20] and test["progress_total"].iloc[0] == 60
+
+
+def test_codes_printed_in_groups_gain_prefixes_and_their_first_group():
+    """Full UK postcodes 'SW1A 1AA' (graded as the sample: dropped as an id, nearly every one unseen) give
+    their first characters and their outward code as categories; names in capitals do not."""
+    _frames_cfg("rmse", "regression", "value")
+    rng = np.random.default_rng(0)
+    areas = np.array(["SW", "SE", "N", "E", "M", "B", "LS", "EH"])
+    n = 400
+    letters = list("ABDEFGHJLNPQRSTUWXYZ")
+    codes = [f"{a}{d} {rng.integers(0, 10)}{rng.choice(letters)}{rng.choice(letters)}"
+             for a, d in zip(rng.choice(areas, n), rng.integers(1, 6, n), strict=True)]  # fmt: skip
+    first, last = ["JOHN", "ANNA", "LI", "OMAR", "EVA"], ["SMITH", "KHAN", "WONG", "DIAZ", "BROWN", "NOVAK"]
+    names = [f"{f} {m} {la}" for f in first for m in "ABCDEFGHJKLMNPRSTW" for la in last][:n]
+    train = pd.DataFrame({"postcode": codes, "name": names, "y": np.arange(n * 1.0)})
+    test = train.drop(columns="y").head(3).copy()
+    train, test = rt.code_prefixes(train, test, rt.CFG)
+    assert train["postcode_group0"].tolist()[:3] == [c.split(" ")[0] for c in codes[:3]]
+    assert test["postcode_group0"].iloc[2] == codes[2].split(" ")[0]
+    assert train["postcode_prefix1"].iloc[0] == codes[0][0]
+    assert not any(c.startswith("name_") for c in train.columns)  # no digit: a name, not a code
