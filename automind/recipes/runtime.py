@@ -1842,16 +1842,17 @@ def masked_starts(values):
     return values.str.extract(MASKED_TEXT)[0].str.replace(r"[\s-]", "", regex=True)
 
 
-# A code printed in groups of capitals and digits, a digit among them: a UK postcode 'SW1A 1AA', an IBAN 'GB29
-# NWBK 6016 1331 9268 19'. Names ('JOHN SMITH') hold no digit and free text no run of capitals only.
-SPACED_CODE_TEXT = r"^(?=.*\d)[A-Z0-9]+(?: [A-Z0-9]+)+$"
+# A code printed in groups of capitals and digits split by spaces or hyphens, a digit among them: a UK postcode
+# 'SW1A 1AA', an IBAN 'GB29 NWBK 6016 1331 9268 19', a ZIP+4 code '10023-4512'. Names ('JOHN SMITH') hold no
+# digit and free text no run of capitals only.
+SPACED_CODE_TEXT = r"^(?=.*\d)[A-Z0-9]+(?:[ -][A-Z0-9]+)+$"
 
 
 def unspaced_codes(values):
-    """SPACED_CODE_TEXT values with their spaces dropped (one code, whose first characters code_prefixes
-    reads); other values as they are."""
+    """SPACED_CODE_TEXT values with their spaces and hyphens dropped (one code, whose first characters
+    code_prefixes reads); other values as they are."""
     spaced = values.str.match(SPACED_CODE_TEXT, na=False)
-    return values.where(~spaced, values.str.replace(" ", "", regex=False))
+    return values.where(~spaced, values.str.replace(r"[ -]", "", regex=True))
 
 
 def code_prefixes(train, test, cfg, share=0.95):
@@ -1883,6 +1884,9 @@ def code_prefixes(train, test, cfg, share=0.95):
             fits = codes.str.fullmatch(rf"[A-Za-z0-9]{{{PREFIX_LENGTH[0]},{PREFIX_LENGTH[1]}}}")
             start = len(os.path.commonprefix(codes.head(2000).tolist()))
             ids = codes.str.fullmatch(r"[0-9a-fA-F]+") | codes.str[start:].str.fullmatch(r"\d+")
+            ids &= ~values.str.match(
+                SPACED_CODE_TEXT
+            )  # digits printed in groups, a ZIP+4 code: not a row's id
             if fits.mean() < share or ids.mean() >= share:
                 continue  # not codes; hashes and uuids in hexadecimal, numbers after a constant start: ids
             length = int(codes[fits].str.len().min())
@@ -1898,12 +1902,12 @@ def code_prefixes(train, test, cfg, share=0.95):
                 kept.append(k)
                 finer = levels
             before = levels
-        first = values.str.split(" ").str[0]  # a postcode's outward code 'SW1A': its district
+        first = values.str.split(r"[ -]", regex=True).str[0]  # a postcode's outward code 'SW1A': its district
         grouped = not masked and values.str.match(SPACED_CODE_TEXT).mean() >= share and _repeats(first)
         for df in (train, test):
             text = df[c].astype(str).str.strip().where(df[c].notna())
             if grouped:
-                df[f"{c}_group0"] = text.str.split(" ").str[0]
+                df[f"{c}_group0"] = text.str.split(r"[ -]", regex=True).str[0]
             text = masked_starts(text) if masked else unspaced_codes(text)
             for k in kept:
                 df[f"{c}_prefix{k}"] = text.str[:k]

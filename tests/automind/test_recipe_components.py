@@ -1537,7 +1537,8 @@ def test_times_with_an_h_and_counts_out_of_totals_are_read():
 
 def test_codes_printed_in_groups_gain_prefixes_and_their_first_group():
     """Full UK postcodes 'SW1A 1AA' (graded as the sample: dropped as an id, nearly every one unseen) give
-    their first characters and their outward code as categories; names in capitals do not."""
+    their first characters and their outward code as categories, and ZIP+4 codes their first digits; names
+    in capitals do not."""
     _frames_cfg("rmse", "regression", "value")
     rng = np.random.default_rng(0)
     areas = np.array(["SW", "SE", "N", "E", "M", "B", "LS", "EH"])
@@ -1554,3 +1555,12 @@ def test_codes_printed_in_groups_gain_prefixes_and_their_first_group():
     assert test["postcode_group0"].iloc[2] == codes[2].split(" ")[0]
     assert train["postcode_prefix1"].iloc[0] == codes[0][0]
     assert not any(c.startswith("name_") for c in train.columns)  # no digit: a name, not a code
+    # ZIP+4 codes '10023-4512' (RMSE 6.33, noise 5): digits in groups are codes, not row ids; the first three
+    # digits (the sectional centre) repeat, random digits after them do not
+    centres = rng.choice(np.arange(100, 1000), 10, replace=False)
+    zips = [f"{rng.choice(centres)}{rng.integers(0, 100):02d}-{rng.integers(0, 10000):04d}" for _ in range(n)]
+    frame = pd.DataFrame({"zip": zips, "y": np.arange(n * 1.0)})
+    frame, _ = rt.code_prefixes(frame, frame.drop(columns="y").copy(), rt.CFG)
+    kept = sorted(c for c in frame if c.startswith("zip_prefix"))
+    assert kept and all(int(c[len("zip_prefix") :]) <= 3 for c in kept)
+    assert frame.groupby(kept[-1])["zip"].agg(lambda z: z.str[:3].nunique()).max() == 1  # one centre each
