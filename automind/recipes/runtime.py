@@ -1032,17 +1032,13 @@ WEEKDAY_CLOCK_TEXT = (
 
 
 def weekday_clocks(values):
-    """Each 'Tue 09:35' (a weekday's name and a clock, WEEKDAY_CLOCK_TEXT) as its day of the week (0 is
-    Monday) and minutes since 0:00; both NaN where a value is not one."""
+    """Each 'Tue 09:35' (a weekday's name and a clock, WEEKDAY_CLOCK_TEXT) as minutes since 0:00, with its
+    day of the week (0 is Monday) beside it; both NaN where a value is not one."""
     text = values.astype(str).str.strip().where(values.notna())
     found = text.str.extract(WEEKDAY_CLOCK_TEXT)
     minutes = clock_minutes(found[1])
     day = found[0].str.lower().map({d: i for i, d in enumerate(WEEKDAYS)}).astype(float)
-    return day.where(minutes.notna()), minutes
-
-
-def weekday_minutes(values):
-    return weekday_clocks(values)[1]
+    return minutes, {"dayofweek": day.where(minutes.notna())}
 
 
 def weekday_numbers(train, test, c, share, codes):
@@ -1054,20 +1050,24 @@ def weekday_numbers(train, test, c, share, codes):
     if values.head(2000).str.match(WEEKDAY_CLOCK_TEXT).mean() <= 0.5:  # cheap look first
         return False
     return _read_numbers_beside(
-        train, test, c, share, codes, weekday_minutes, "minutes", "a weekday and a clock",
-        lambda values: {"dayofweek": weekday_clocks(values)[0]},
+        train, test, c, share, codes, weekday_clocks, "minutes", "a weekday and a clock"
     )  # fmt: skip
 
 
-def _read_numbers_beside(train, test, c, share, codes, read, what, written, beside):
-    """_read_numbers, with the columns `beside` gives for each frame's values (a suffix -> Series, taken
-    before the column is replaced) added as `<column>_<suffix>` when the column is read. True when done."""
-    extra = [beside(df[c]) for df in (train, test)]
-    if not _read_numbers(train, test, c, share, codes, read, what, written):
+def _read_numbers_beside(train, test, c, share, codes, parts, what, written):
+    """_read_numbers, where `parts` gives for each frame's values the numbers and the columns to add beside
+    them (a suffix -> Series), added as `<column>_<suffix>` when the column is read; each frame's values
+    are parsed once. True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    fits = parts(values)[0].notna()
+    if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
-    for df, columns in zip((train, test), extra, strict=True):
-        for suffix, values in columns.items():
-            df[f"{c}_{suffix}"] = values
+    found = [parts(df[c]) for df in (train, test)]
+    _numbers_with_codes(train, test, c, [numbers for numbers, _ in found], codes)
+    for df, (_, beside) in zip((train, test), found, strict=True):
+        for suffix, column in beside.items():
+            df[f"{c}_{suffix}"] = column
+    log(f"clean: {c} read as {what} ({written}, e.g. {values.iloc[0]!r})")
     return True
 
 
@@ -1075,13 +1075,9 @@ def _read_numbers(train, test, c, share, codes, read, what, written):
     """Column `c` of train and test replaced by `read` of its values (NaN where one does not read) when the
     training values mostly read (_mostly_numbers), placeholder codes kept (_numbers_with_codes); logged as
     `what` read from values `written` so. True when done."""
-    values = train[c].dropna().astype(str).str.strip()
-    fits = read(values).notna()
-    if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
-        return False
-    _numbers_with_codes(train, test, c, [read(df[c]) for df in (train, test)], codes)
-    log(f"clean: {c} read as {what} ({written}, e.g. {values.iloc[0]!r})")
-    return True
+    return _read_numbers_beside(
+        train, test, c, share, codes, lambda values: (read(values), {}), what, written
+    )
 
 
 # A length of time spelled with its units ('2h 50m', '1 hour 30 minutes', '3 weeks', '2 years', '3 days ago',
@@ -1473,13 +1469,10 @@ ERROR_TEXT = (
 
 
 def error_parts(values):
-    """Each ERROR_TEXT value's measurement and uncertainty as floats; NaN where a value is not one."""
+    """Each ERROR_TEXT value's measurement as a float, with its uncertainty beside it; NaN where a value
+    is not one."""
     found = values.astype(str).str.strip().where(values.notna()).str.extract(ERROR_TEXT)
-    return found[0].astype(float), found[1].astype(float)
-
-
-def error_values(values):
-    return error_parts(values)[0]
+    return found[0].astype(float), {"error": found[1].astype(float)}
 
 
 def error_numbers(train, test, c, share, codes):
@@ -1490,8 +1483,7 @@ def error_numbers(train, test, c, share, codes):
     if head.str.contains(r"±|\+/?-").mean() <= 0.5:  # cheap look first
         return False
     return _read_numbers_beside(
-        train, test, c, share, codes, error_values, "numbers", "with their uncertainty",
-        lambda values: {"error": error_parts(values)[1]},
+        train, test, c, share, codes, error_parts, "numbers", "with their uncertainty"
     )  # fmt: skip
 
 
@@ -1507,17 +1499,14 @@ TORQUE_UNITS = {"nm": 1.0, "kgm": 9.80665, "lb-ft": 1.3558179483, "lbft": 1.3558
 
 
 def at_parts(values):
-    """Each AT_TEXT value's quantity (a torque in newton metres, TORQUE_UNITS; other units as written) and
-    the middle of its condition (a range '1750-2750' gives its middle); NaN where a value is not one."""
+    """Each AT_TEXT value's quantity (a torque in newton metres, TORQUE_UNITS; other units as written), with
+    the middle of its condition beside it (a range '1750-2750' gives its middle); NaN where a value is not
+    one."""
     found = values.astype(str).str.strip().where(values.notna()).str.extract(AT_TEXT)
     unit = found[1].combine_first(found[4]).astype(str).str.lower()  # 'nan' where none is written
     number = found[0].astype(float) * unit.map(TORQUE_UNITS).fillna(1.0)
     low, high = (pd.to_numeric(found[i].str.replace(",", ""), errors="coerce") for i in (2, 3))
-    return number, (low + high.fillna(low)) / 2
-
-
-def at_values(values):
-    return at_parts(values)[0]
+    return number, {"at": (low + high.fillna(low)) / 2}
 
 
 def at_numbers(train, test, c, share, codes):
@@ -1530,8 +1519,7 @@ def at_numbers(train, test, c, share, codes):
     if head.str.contains(r"@|\bat\b").mean() <= 0.5:  # cheap look first
         return False
     return _read_numbers_beside(
-        train, test, c, share, codes, at_values, "numbers", "at a condition",
-        lambda values: {"at": at_parts(values)[1]},
+        train, test, c, share, codes, at_parts, "numbers", "at a condition"
     )  # fmt: skip
 
 
@@ -1554,8 +1542,9 @@ def set_parts(values):
 
 
 def set_games(values):
+    """The games played in each SET_SCORES_TEXT value, with all of set_parts beside them."""
     parts = set_parts(values)
-    return parts["first"] + parts["second"]
+    return parts["first"] + parts["second"], dict(parts.items())
 
 
 def set_scores(train, test, c, share, codes):
@@ -1567,8 +1556,7 @@ def set_scores(train, test, c, share, codes):
     if head.str.match(SET_SCORES_TEXT).mean() <= 0.5:  # cheap look first
         return False
     return _read_numbers_beside(
-        train, test, c, share, codes, set_games, "games played", "scores of sets",
-        lambda values: dict(set_parts(values).items()),
+        train, test, c, share, codes, set_games, "games played", "scores of sets"
     )  # fmt: skip
 
 
@@ -1582,8 +1570,10 @@ def of_parts(values):
 
 
 def of_shares(values):
-    count, total = of_parts(values).T.to_numpy()
-    return pd.Series(count / np.where(total > 0, total, np.nan), index=values.index)
+    """Each OF_TEXT value's share done, with its count and total beside it."""
+    parts = of_parts(values).set_axis(["count", "total"], axis=1)
+    share = parts["count"] / parts["total"].where(parts["total"] > 0)
+    return share, dict(parts.items())
 
 
 def of_numbers(train, test, c, share, codes):
@@ -1594,8 +1584,7 @@ def of_numbers(train, test, c, share, codes):
     if train[c].dropna().astype(str).str.strip().head(2000).str.match(OF_TEXT).mean() <= 0.5:  # cheap look
         return False
     return _read_numbers_beside(
-        train, test, c, share, codes, of_shares, "shares", "a count out of a total",
-        lambda values: of_parts(values).set_axis(["count", "total"], axis=1),
+        train, test, c, share, codes, of_shares, "shares", "a count out of a total"
     )  # fmt: skip
 
 
