@@ -4213,6 +4213,246 @@ def _x_of_y(out: Path) -> None:
     prepare_task(df, out, "mark", "rmse", name=out.name)
 
 
+def _roman_numerals(out: Path) -> None:
+    """Editions numbered in Roman numerals, 'XIV', 'CCXLVII' (some in lower case); the price follows the
+    edition's number; RMSE."""
+    rng = np.random.default_rng(273)
+    n = 4000
+    number = rng.integers(1, 600, n)
+
+    def roman(k: int) -> str:
+        text = ""
+        for value, mark in ((500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"),
+                            (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):  # fmt: skip
+            while k >= value:
+                text, k = text + mark, k - value
+        return text
+
+    text = [roman(int(k)) if rng.random() < 0.85 else roman(int(k)).lower() for k in number]
+    y = number / 20 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"edition": text, "binding": rng.choice(["cloth", "paper"], n), "price": y.round(3)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _bitrates(out: Path) -> None:
+    """Audio bitrates written '128 kbps', '1.5 Mbps', '320kbps' or '96 kb/s'; the file size follows the
+    bitrate times the length; RMSE."""
+    rng = np.random.default_rng(274)
+    n = 5000
+    kbps = rng.choice([64, 96, 128, 192, 256, 320, 500, 1000, 1500, 2000, 4500], n).astype(float)
+    kind = rng.random(n)
+    text = [f"{k / 1000:g} Mbps" if k >= 1000 and u < 0.8 else f"{k:g}kbps" if u < 0.4 else f"{k:g} kb/s" if u < 0.55
+            else f"{k:g} kbps" for k, u in zip(kbps, kind, strict=True)]  # fmt: skip
+    minutes = rng.uniform(1, 10, n)
+    y = kbps * minutes * 60 / 8 / 1000 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"bitrate": text, "minutes": minutes.round(2), "size_mb": y.round(3)})
+    prepare_task(df, out, "size_mb", "rmse", name=out.name)
+
+
+def _energy_units(out: Path) -> None:
+    """Food energy as labels print it, '250 kcal' beside '1046 kJ' and '180 Cal'; the score follows the energy
+    in kilocalories; RMSE."""
+    rng = np.random.default_rng(275)
+    n = 5000
+    kcal = rng.uniform(20, 900, n)
+    kind = rng.choice(["kcal", "kJ", "Cal"], n, p=[0.5, 0.3, 0.2])
+    text = [f"{k * 4.184:.0f} kJ" if u == "kJ" else f"{k:.0f} {u}" for k, u in zip(kcal, kind, strict=True)]
+    y = kcal / 10 + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"energy": text, "aisle": rng.choice(["snacks", "dairy", "bakery"], n), "score": y.round(3)}
+    )
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _power_units(out: Path) -> None:
+    """Engine power written '150 hp', '110 kW', '136 PS' or '148 bhp'; the price follows the power in
+    kilowatts; RMSE."""
+    rng = np.random.default_rng(276)
+    n = 5000
+    kw = rng.uniform(40, 300, n)
+    kind = rng.choice(["hp", "kW", "PS", "bhp"], n, p=[0.35, 0.3, 0.2, 0.15])
+    scale = {"hp": 1.341, "kW": 1.0, "PS": 1.3596, "bhp": 1.341}
+    text = [f"{k * scale[u]:.0f} {u}" for k, u in zip(kw, kind, strict=True)]
+    y = 150 * kw + rng.normal(0, 500, n)
+    df = pd.DataFrame({"power": text, "fuel": rng.choice(["petrol", "diesel"], n), "price": y.round(0)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _pressure_units(out: Path) -> None:
+    """Tyre pressures written '32 psi', '2.2 bar' or '220 kPa'; the wear follows the pressure in kilopascals;
+    RMSE."""
+    rng = np.random.default_rng(277)
+    n = 5000
+    kpa = rng.uniform(150, 350, n)
+    kind = rng.choice(["psi", "bar", "kPa"], n, p=[0.4, 0.35, 0.25])
+    text = [f"{p / 6.894757:.1f} psi" if u == "psi" else f"{p / 100:.2f} bar" if u == "bar" else f"{p:.0f} kPa"
+            for p, u in zip(kpa, kind, strict=True)]  # fmt: skip
+    y = (kpa - 250) ** 2 / 500 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"pressure": text, "axle": rng.choice(["front", "rear"], n), "wear": y.round(3)})
+    prepare_task(df, out, "wear", "rmse", name=out.name)
+
+
+def _fuel_economy(out: Path) -> None:
+    """Fuel economy written '8.5 L/100km' beside '28 mpg' and '14.2 km/L' (the last two the inverse of the
+    first); the yearly fuel cost follows the litres per 100 km; RMSE."""
+    rng = np.random.default_rng(278)
+    n = 5000
+    l100 = rng.uniform(4, 16, n)
+    kind = rng.choice(["l100", "mpg", "kml"], n, p=[0.5, 0.3, 0.2])
+    text = [f"{v:.1f} L/100km" if u == "l100" else f"{235.215 / v:.1f} mpg" if u == "mpg" else f"{100 / v:.1f} km/L"
+            for v, u in zip(l100, kind, strict=True)]  # fmt: skip
+    y = 150 * l100 + rng.normal(0, 20, n)
+    df = pd.DataFrame({"economy": text, "body": rng.choice(["suv", "hatch", "sedan"], n), "cost": y.round(1)})
+    prepare_task(df, out, "cost", "rmse", name=out.name)
+
+
+def _times_ten_powers(out: Path) -> None:
+    """Counts written in scientific notation as people type it, '1.2 × 10^5', '3.4x10^-3', '5.0×10⁵'; the
+    response follows the count's logarithm; RMSE."""
+    rng = np.random.default_rng(279)
+    n = 5000
+    exponent = rng.integers(-4, 9, n)
+    mantissa = rng.uniform(1, 9.99, n).round(1)
+    sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+    style = rng.random(n)
+    text = [f"{m} × 10^{e}" if s < 0.5 else f"{m}x10^{e}" if s < 0.75 else f"{m}×10{str(e).translate(sup)}"
+            for m, e, s in zip(mantissa, exponent, style, strict=True)]  # fmt: skip
+    y = np.log10(mantissa) + exponent + rng.normal(0, 0.1, n)
+    df = pd.DataFrame({"count": text, "assay": rng.choice(["a", "b", "c"], n), "response": y.round(4)})
+    prepare_task(df, out, "response", "rmse", name=out.name)
+
+
+def _unicode_minus(out: Path) -> None:
+    """Temperatures copied from typeset tables, where a minus is U+2212 ('−5.2') beside plain '3.1'; the
+    demand follows the temperature; RMSE."""
+    rng = np.random.default_rng(280)
+    n = 5000
+    t = rng.uniform(-20, 25, n).round(1)
+    text = [f"−{-v:.1f}" if v < 0 else f"{v:.1f}" for v in t]
+    y = 100 - 2 * t + rng.normal(0, 1, n)
+    df = pd.DataFrame({"temp_c": text, "site": rng.choice(["n", "s"], n), "demand": y.round(3)})
+    prepare_task(df, out, "demand", "rmse", name=out.name)
+
+
+def _betting_odds(out: Path) -> None:
+    """Fractional odds as bookmakers print them, '5/2', '11/4', '1/3', 'evens' or 'EVS'; the share of money
+    returned follows the implied probability; RMSE."""
+    rng = np.random.default_rng(281)
+    n = 5000
+    pairs = [(1, 5), (1, 3), (1, 2), (4, 6), (1, 1), (6, 4), (2, 1), (5, 2), (3, 1), (7, 2), (4, 1), (9, 2), (5, 1),
+             (6, 1), (8, 1), (10, 1), (12, 1), (16, 1), (20, 1), (33, 1), (50, 1), (11, 4), (13, 8), (15, 8)]  # fmt: skip
+    pick = rng.integers(0, len(pairs), n)
+    text = [("evens" if rng.random() < 0.5 else "EVS") if pairs[i] == (1, 1) else f"{pairs[i][0]}/{pairs[i][1]}"
+            for i in pick]  # fmt: skip
+    prob = np.array([pairs[i][1] / (pairs[i][0] + pairs[i][1]) for i in pick])
+    y = 100 * prob + rng.normal(0, 2, n)
+    df = pd.DataFrame(
+        {"odds": text, "course": rng.choice(["Ascot", "York", "Ayr"], n), "returned": y.round(2)}
+    )
+    prepare_task(df, out, "returned", "rmse", name=out.name)
+
+
+def _running_paces(out: Path) -> None:
+    """Running paces written '5:30 /km', '4:45/km' or '8:51 min/mile'; the race time follows the pace per
+    kilometre; RMSE."""
+    rng = np.random.default_rng(282)
+    n = 5000
+    sec_km = rng.uniform(200, 480, n)
+    mile = rng.random(n) < 0.4
+
+    def clock(s: float) -> str:
+        return f"{int(s // 60)}:{int(round(s % 60)) % 60:02d}"
+
+    text = [f"{clock(s * 1.609344)} min/mile" if m else f"{clock(s)} /km" if rng.random() < 0.5 else f"{clock(s)}/km"
+            for s, m in zip(sec_km, mile, strict=True)]  # fmt: skip
+    y = 10 * sec_km / 60 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"pace": text, "terrain": rng.choice(["road", "trail"], n), "minutes_10k": y.round(3)})
+    prepare_task(df, out, "minutes_10k", "rmse", name=out.name)
+
+
+def _mix_ratios(out: Path) -> None:
+    """Concrete mixes written as ratios of cement to sand to gravel, '1:2.3:3.9'; the strength falls with
+    the sand and gravel per part of cement; RMSE."""
+    rng = np.random.default_rng(283)
+    n = 5000
+    sand = rng.uniform(1, 3, n).round(1)
+    gravel = rng.uniform(2, 5, n).round(1)
+    y = 60 - 8 * sand - 3 * gravel + rng.normal(0, 1, n)
+    df = pd.DataFrame({"mix": [f"1:{s}:{g}" for s, g in zip(sand, gravel, strict=True)],
+                       "cure_days": rng.choice([7, 28], n), "strength": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "strength", "rmse", name=out.name)
+
+
+def _match_scores(out: Path) -> None:
+    """Football results written '3-1', '0-0', '2-2' (home goals first); the points rating follows the goal
+    difference and the goals scored; RMSE."""
+    rng = np.random.default_rng(284)
+    n = 5000
+    home, away = rng.poisson(1.5, n), rng.poisson(1.1, n)
+    y = 2 * (home - away) + 0.5 * home + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"result": [f"{h}-{a}" for h, a in zip(home, away, strict=True)],
+                       "league": rng.choice(["EPL", "Liga"], n), "rating": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "rating", "rmse", name=out.name)
+
+
+def _season_years(out: Path) -> None:
+    """Sports seasons written '2015/16' or '2015-16' (the second year in two digits); the transfer fee grows
+    with the season; RMSE."""
+    rng = np.random.default_rng(285)
+    n = 5000
+    start = rng.integers(1990, 2024, n)
+    text = [f"{s}/{(s + 1) % 100:02d}" if rng.random() < 0.6 else f"{s}-{(s + 1) % 100:02d}" for s in start]
+    y = 0.5 * (start - 1990) + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"season": text, "position": rng.choice(["GK", "DF", "MF", "FW"], n), "fee": y.round(3)}
+    )
+    prepare_task(df, out, "fee", "rmse", name=out.name)
+
+
+def _tyre_sizes(out: Path) -> None:
+    """Tyre sizes as printed on the sidewall, '205/55 R16', '225/45R17', 'P215/65R15' (width in mm, aspect
+    ratio, rim in inches); the price follows width and rim; RMSE."""
+    rng = np.random.default_rng(286)
+    n = 5000
+    width = rng.choice(np.arange(155, 326, 10), n)
+    aspect = rng.choice(np.arange(30, 81, 5), n)
+    rim = rng.integers(13, 23, n)
+    style = rng.random(n)
+    text = [f"{w}/{a} R{r}" if s < 0.5 else f"{w}/{a}R{r}" if s < 0.8 else f"P{w}/{a}R{r}"
+            for w, a, r, s in zip(width, aspect, rim, style, strict=True)]  # fmt: skip
+    y = 0.5 * width + 8 * rim + rng.normal(0, 3, n)
+    df = pd.DataFrame({"size": text, "season": rng.choice(["summer", "winter"], n), "price": y.round(2)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _inch_marks(out: Path) -> None:
+    """Screen sizes written '15.6"', '13.3 inch', '14”' or '17.3-inch'; the weight follows the size; RMSE."""
+    rng = np.random.default_rng(287)
+    n = 5000
+    size = rng.uniform(10, 18, n).round(1)
+    style = rng.random(n)
+    text = [f'{v}"' if s < 0.4 else f"{v} inch" if s < 0.6 else f"{v}”" if s < 0.8 else f"{v}-inch"
+            for v, s in zip(size, style, strict=True)]  # fmt: skip
+    y = 0.2 * size + rng.normal(0, 0.05, n)
+    df = pd.DataFrame({"screen": text, "brand": rng.choice(["a", "b", "c"], n), "weight_kg": y.round(4)})
+    prepare_task(df, out, "weight_kg", "rmse", name=out.name)
+
+
+def _arrow_changes(out: Path) -> None:
+    """Price changes as tickers print them, '▲ 2.3%' and '▼ 1.1%' (the arrow is the sign); the next day's
+    move follows the change; RMSE."""
+    rng = np.random.default_rng(288)
+    n = 5000
+    change = rng.normal(0, 3, n).round(2)
+    text = [f"▲ {v:.2f}%" if v >= 0 else f"▼ {-v:.2f}%" for v in change]
+    text = [t.replace(" ", "") if rng.random() < 0.3 else t for t in text]
+    y = 0.8 * change + rng.normal(0, 0.3, n)
+    df = pd.DataFrame(
+        {"change": text, "sector": rng.choice(["tech", "energy", "banks"], n), "next": y.round(4)}
+    )
+    prepare_task(df, out, "next", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -4589,6 +4829,22 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "compass-directions": ("wind directions 'NNE', 'SW' beside a speed, RMSE", _compass_directions),
     "binary-bytes": ("sizes '800 KiB', '512 MiB', '1.5 GiB', '2.00 TiB', RMSE", _binary_bytes),
     "x-of-y": ("progress '45 of 60', '3 out of 5', RMSE", _x_of_y),
+    "roman-numerals": ("editions in Roman numerals 'XIV', 'ccxlvii', RMSE", _roman_numerals),
+    "bitrates": ("bitrates '128 kbps' beside '1.5 Mbps', RMSE", _bitrates),
+    "energy-units": ("food energy '250 kcal' beside '1046 kJ', RMSE", _energy_units),
+    "power-units": ("engine power '150 hp', '110 kW', '136 PS', RMSE", _power_units),
+    "pressure-units": ("tyre pressures '32 psi', '2.2 bar', '220 kPa', RMSE", _pressure_units),
+    "fuel-economy": ("fuel economy '8.5 L/100km' beside '28 mpg' and '14.2 km/L', RMSE", _fuel_economy),
+    "times-ten-powers": ("counts '1.2 × 10^5', '5.0×10⁵', RMSE", _times_ten_powers),
+    "unicode-minus": ("temperatures with a typeset minus '−5.2', RMSE", _unicode_minus),
+    "betting-odds": ("fractional odds '5/2', 'evens', RMSE", _betting_odds),
+    "running-paces": ("paces '5:30 /km' beside '8:51 min/mile', RMSE", _running_paces),
+    "mix-ratios": ("concrete mixes '1:2.3:3.9', RMSE", _mix_ratios),
+    "match-scores": ("football results '3-1', RMSE", _match_scores),
+    "season-years": ("seasons '2015/16', '2015-16', RMSE", _season_years),
+    "tyre-sizes": ("tyre sizes '205/55 R16', RMSE", _tyre_sizes),
+    "inch-marks": ("screen sizes '15.6\"', '13.3 inch', '14”', RMSE", _inch_marks),
+    "arrow-changes": ("changes '▲ 2.3%', '▼ 1.1%', RMSE", _arrow_changes),
 }
 
 
