@@ -619,12 +619,24 @@ NUMBER_TEXT = (
 )
 
 
+# Signs and powers of ten as typeset tables and tickers write them: a minus U+2212 ('−5.2'), arrows up and
+# down ('▲ 2.3%', '▼ 1.1%'), '1.2 × 10^5' and '5.0×10⁵' for 1.2e5 (TIMES_TEN_TEXT, before the superscripts
+# become digits, so a size '2x10' stays what it is).
+TYPESET_MARKS = str.maketrans("−▲△↑▼▽↓⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+++---" + "-+0123456789")
+TIMES_TEN_TEXT = r"\s?[x×*]\s?10\^(?=[-+−]?\d+$)|\s?[x×]\s?10(?=[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$)"
+
+
+def typeset_numbers(text):
+    """Text values with TYPESET_MARKS written as NUMBER_TEXT reads them ('▼ 1.1%' is '- 1.1%')."""
+    return text.str.replace(TIMES_TEN_TEXT, "e", regex=True).str.translate(TYPESET_MARKS)
+
+
 def number_values(values):
     """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %", "1.2E+05", "10,000+",
-    '~300', '1,234.50-', '45,678[3]') as floats, parentheses or a minus after it as a minus sign; NaN for a
-    gap or a value that does not match."""
+    '~300', '1,234.50-', '45,678[3]'; typeset signs and powers of ten, typeset_numbers) as floats,
+    parentheses or a minus after it as a minus sign; NaN for a gap or a value that does not match."""
     values = pd.Series(values)
-    text = values.astype(str).str.strip().where(values.notna())
+    text = typeset_numbers(values.astype(str).str.strip()).where(values.notna())
     parsed = text.str.match(NUMBER_TEXT, na=False)
     text = text.str.replace(f"^{APPROX_TEXT}|{FOOTNOTE_TEXT}$", "", regex=True)
     brackets = text.str.startswith("(", na=False) & text.str.endswith(")", na=False)
@@ -909,6 +921,7 @@ UNIT_SCALES = (
     {"m": 1.0, "km": 1e3, "cm": 1e-2, "mm": 1e-3, "mi": 1609.344, "yd": 0.9144, "ft": 0.3048, "in": 0.0254},
     {"m2": 1.0, "km2": 1e6, "ha": 1e4, "acre": 4046.8564224, "ft2": 0.09290304, "yd2": 0.83612736},
     {"l": 1.0, "ml": 1e-3, "cl": 1e-2, "gal": 3.785411784, "floz": 0.0295735295625},
+    {"kw": 1.0, "w": 1e-3, "hp": 0.745699872, "bhp": 0.745699872, "ps": 0.73549875},
     {"b": 1.0, "kb": 1024.0, "mb": 1024.0**2, "gb": 1024.0**3, "tb": 1024.0**4, "kib": 1024.0, "mib": 1024.0**2,
      "gib": 1024.0**3, "tib": 1024.0**4},
 )  # fmt: skip
@@ -928,6 +941,7 @@ UNIT_ALIASES = {
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "ltr": "l", "ltrs": "l", "lt": "l",
     "millilitres": "ml", "milliliters": "ml", "gallon": "gal", "gallons": "gal",
     "byte": "b", "bytes": "b",
+    "watt": "w", "watts": "w", "kilowatt": "kw", "kilowatts": "kw", "horsepower": "hp",
 }  # fmt: skip
 UNIT_JOIN_TEXT = r"(?i)\b(sq|square|fl|cu|cubic)\.?\s+(?=[^\W\d_])"  # 'sq ft', 'fl. oz': one word
 
@@ -1628,7 +1642,7 @@ def number_text(train, test, cfg, share=0.95, codes=5):
         values = train[c].dropna().astype(str).str.strip()
         if len(values) < 5 or any(read(train, test, c, share, codes) for read in TEXT_NUMBER_READERS):
             continue
-        fits = values.str.match(NUMBER_TEXT)
+        fits = typeset_numbers(values).str.match(NUMBER_TEXT)
         others = values[~fits].nunique()
         if not _mostly_numbers(fits, others, share, codes):
             continue

@@ -1564,3 +1564,27 @@ def test_codes_printed_in_groups_gain_prefixes_and_their_first_group():
     kept = sorted(c for c in frame if c.startswith("zip_prefix"))
     assert kept and all(int(c[len("zip_prefix") :]) <= 3 for c in kept)
     assert frame.groupby(kept[-1])["zip"].agg(lambda z: z.str[:3].nunique()).max() == 1  # one centre each
+
+
+def test_typeset_signs_powers_of_ten_and_engine_power_units_are_read():
+    """Temperatures with a typeset minus '−5.2' (RMSE 1.73, noise 1; split at the point), ticker changes
+    '▼ 1.1%' (1.84, noise 0.3), counts '1.2 × 10^5' or '5.0×10⁵' (2.24, noise 0.1) and engine power '150 hp'
+    beside '110 kW' and '136 PS' (4,318, noise 500) were categories: numbers now, power in kilowatts. A
+    lumber size '2x10' stays a size, not a power of ten."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "temp": ["−5.2", "3.1", "−0.5", "12.0", "0.0", "−20.4"],
+        "change": ["▲ 2.30%", "▼1.10%", "▲0.00%", "▼ 4.25%", "▲ 0.75%", "▼0.05%"],
+        "count": ["1.2 × 10^5", "3.4x10^-3", "5.0×10⁵", "4.1×10⁻³", "7 x 10^0", "2.5 × 10^12"],
+        "power": ["150 hp", "110 kW", "136 PS", "148 bhp", "75 kW", "100 hp"],
+        "lumber": ["2x10", "2x4", "4x4", "2x6", "2x8", "2x12"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["temp"].tolist() == [-5.2, 3.1, -0.5, 12, 0, -20.4] and test["temp"].iloc[0] == -5.2
+    assert train["change"].tolist() == [2.3, -1.1, 0, -4.25, 0.75, -0.05]
+    assert np.allclose(train["count"], [1.2e5, 3.4e-3, 5e5, 4.1e-3, 7, 2.5e12])
+    assert np.allclose(train["power"], [111.85, 110, 100.03, 110.36, 75, 74.57], atol=0.01)
+    assert train["power_unit"].tolist()[:3] == ["hp", "kw", "ps"]
+    assert train["lumber"].iloc[0] == 20  # a size, its sides multiplied
