@@ -911,12 +911,18 @@ def local_clock(values, utc, first):
 # "1.5e-03 mol/L"): a unit of one letter must stand apart ("5 m"), so codes such as "12A" stay codes. Or a unit
 # of up to four letters before it, standing apart ("EUR 950.00", "Rs. 1,200", "R$ 12", "Room 101"): "A1" and
 # "C85" stay codes.
-UNIT_TEXT = rf"^([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*)|((?:[^\W\d_]|°)[^\s\d]+|[°℃℉]))$"
+PER_HUNDRED = r"(?:(?<=/)100\s?[^\W\d_]+)?"  # a unit per hundred of another: 'L/100km', 'mg/100g'
+UNIT_TEXT = (
+    rf"^([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*{PER_HUNDRED})"
+    rf"|((?:[^\W\d_]|°)[^\s\d]+{PER_HUNDRED}|[°℃℉]))$"
+)
 PREFIX_UNIT_TEXT = rf"^([^\W\d_]{{1,4}}(?:\.\s?|\$\s?|\s+))([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?)$"
 UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity (UNIT_SCALES)
 # Units of one quantity written side by side ('2.5 kg' beside '500 g' and '12 oz'): each as a multiple of the
 # first unit of its quantity, so a column of them becomes one scale. Keyed as unit_keys spells a unit.
 UNIT_SCALES = (
+    {"l/100km": 1.0, "mpg": 235.214583, "km/l": 100.0, "kmpl": 100.0},  # fuel used; INVERSE_UNITS
+    {"kbps": 1.0, "bps": 1e-3, "mbps": 1e3, "gbps": 1e6},
     {"kg": 1.0, "g": 1e-3, "mg": 1e-6, "t": 1e3, "lb": 0.45359237, "oz": 0.028349523125, "st": 6.35029318},
     {"m": 1.0, "km": 1e3, "cm": 1e-2, "mm": 1e-3, "mi": 1609.344, "yd": 0.9144, "ft": 0.3048, "in": 0.0254},
     {"m2": 1.0, "km2": 1e6, "ha": 1e4, "acre": 4046.8564224, "ft2": 0.09290304, "yd2": 0.83612736},
@@ -942,7 +948,16 @@ UNIT_ALIASES = {
     "millilitres": "ml", "milliliters": "ml", "gallon": "gal", "gallons": "gal",
     "byte": "b", "bytes": "b",
     "watt": "w", "watts": "w", "kilowatt": "kw", "kilowatts": "kw", "horsepower": "hp",
+    "l/100 km": "l/100km", "litres/100km": "l/100km", "liters/100km": "l/100km", "mi/gal": "mpg",
+    "kb/s": "kbps", "kbit/s": "kbps", "mb/s": "mbps", "mbit/s": "mbps", "gb/s": "gbps", "gbit/s": "gbps",
+    "bit/s": "bps", "b/s": "bps",
 }  # fmt: skip
+# Units that measure the inverse of their quantity's first unit: '28 mpg' and '14.2 km/L' are distance per
+# fuel where 'L/100km' is fuel per distance, so 28 mpg is 235.2 / 28 = 8.4 L/100km (in_first_unit).
+INVERSE_UNITS = frozenset({"mpg", "km/l", "kmpl"})
+# Marks standing for a unit, and a hyphen before a unit's word, written as unit_parts reads them: a screen
+# of '15.6"' or '14”' is '15.6 in', a '17.3-inch' one '17.3 inch'.
+UNIT_MARKS = ((r'(?<=\d)\s?["”″]$', " in"), (r"(?<=\d)-(?=[^\W\d_]{2,}$)", " "))
 UNIT_JOIN_TEXT = r"(?i)\b(sq|square|fl|cu|cubic)\.?\s+(?=[^\W\d_])"  # 'sq ft', 'fl. oz': one word
 
 
@@ -951,6 +966,14 @@ def unit_keys(written):
     ('Kilometres' is 'km', 'sq ft' 'ft2'); a trailing full stop dropped ('ft.')."""
     key = written.str.lower().str.rstrip(".")
     return key.where(~key.isin(UNIT_ALIASES), key.map(UNIT_ALIASES))
+
+
+def in_first_unit(number, unit, scale):
+    """Each number in the first unit of its quantity's `scale` (units keyed as unit_keys spells them): times
+    its unit's multiple, or that multiple over it for INVERSE_UNITS (NaN for zero: no distance per litre)."""
+    factor = unit.map(scale)
+    inverse = unit.isin(INVERSE_UNITS)
+    return (number * factor).where(~inverse, factor / number.where(number != 0))
 
 
 MONEY_CODE = (
@@ -968,6 +991,8 @@ def unit_parts(values):
     """Each value's number and unit as written (NaN where it is neither form of UNIT_TEXT /
     PREFIX_UNIT_TEXT)."""
     text = values.astype(str).str.strip().where(values.notna()).str.replace(UNIT_JOIN_TEXT, r"\1", regex=True)
+    for mark, unit in UNIT_MARKS:
+        text = text.str.replace(mark, unit, regex=True)
     after, before = text.str.extract(UNIT_TEXT), text.str.extract(PREFIX_UNIT_TEXT)
     number = pd.to_numeric(
         after[0].combine_first(before[1]).str.replace(r"[,'’]", "", regex=True), errors="coerce"
@@ -996,7 +1021,7 @@ def unit_numbers(train, test, c, share, codes):
         written = unit_keys(written)
         if len(units) > 1:
             df[c + "_unit"] = written
-        numbers.append(number if scale is None else number * written.map(scale))
+        numbers.append(number if scale is None else in_first_unit(number, written, scale))
     _numbers_with_codes(train, test, c, numbers, codes)  # "10+ years" beside "< 1 year": which code it was
     to = "" if scale is None else f", converted to {next(iter(scale))}"
     log(
@@ -1312,7 +1337,7 @@ def hex_numbers(train, test, c, share, codes):
 # a unit after the last one. A side starts with a digit other than 0 ('0x1F' is hexadecimal) or is '0.5'.
 DIMENSION_SIDE = r"((?:[1-9]\d*|0(?=\.))(?:\.\d+)?)"
 DIMENSION_TEXT = rf"^{DIMENSION_SIDE}\s*[x×X*]\s*{DIMENSION_SIDE}(?:\s*[x×X*]\s*{DIMENSION_SIDE})?\s*([^\W\d_]{{1,3}}|\")?$"
-LENGTHS = UNIT_SCALES[1]
+LENGTHS = next(s for s in UNIT_SCALES if "mi" in s)
 
 
 def dimension_sides(values):
@@ -1457,8 +1482,10 @@ def compound_values(values):
     first, second, unit = unit_keys(found[1]), unit_keys(found[3]), unit_keys(unit)
     total = pd.Series(np.nan, index=values.index)
     for scale in UNIT_SCALES:
-        both = found[0].astype(float) * first.map(scale) + found[2].astype(float) * second.map(scale)
-        total = total.fillna(both).fillna(number * unit.map(scale))
+        both = in_first_unit(found[0].astype(float), first, scale) + in_first_unit(
+            found[2].astype(float), second, scale
+        )
+        total = total.fillna(both).fillna(in_first_unit(number, unit, scale))
     return total
 
 
@@ -1602,6 +1629,68 @@ def of_numbers(train, test, c, share, codes):
     )  # fmt: skip
 
 
+# A pace as runners, swimmers and rowers write it: minutes and seconds per distance, '5:30 /km', '8:51
+# min/mile', '1:45/100m' (PACE_KM: the distance in kilometres).
+PACE_TEXT = (
+    r"(?i)^(\d{1,2}):([0-5]\d)\s*(?:min(?:utes)?|mins)?\.?\s*(?:/|per\s+)\s*"
+    r"(km|k|kilomet(?:re|er)|mi|mile|100\s?m|500\s?m)$"
+)
+PACE_KM = {"km": 1.0, "k": 1.0, "kilometre": 1.0, "kilometer": 1.0, "mi": 1.609344, "mile": 1.609344,
+           "100m": 0.1, "500m": 0.5}  # fmt: skip
+
+
+def pace_minutes(values):
+    """Each PACE_TEXT value as minutes per kilometre ('8:51 min/mile' is 5.50); NaN where a value is not
+    one."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(PACE_TEXT)
+    per = found[2].str.lower().str.replace(" ", "").map(PACE_KM)
+    return (found[0].astype(float) + found[1].astype(float) / 60) / per
+
+
+def pace_numbers(train, test, c, share, codes):
+    """A text column of paces (PACE_TEXT: '5:30 /km' beside '8:51 min/mile') becomes minutes per kilometre
+    (the same `share` and placeholder `codes` rules as number_text): no clock reader takes a distance after
+    the clock, and a pace per mile is not one per kilometre. True when done."""
+    if train[c].dropna().astype(str).str.strip().head(2000).str.match(PACE_TEXT).mean() <= 0.5:  # cheap look
+        return False
+    return _read_numbers(train, test, c, share, codes, pace_minutes, "minutes per kilometre", "paces")
+
+
+# A number in Roman numerals, in capitals or not: an edition 'XIV', a king 'Louis XVI', a stage 'iii'.
+ROMAN_TEXT = r"(?i)^(?=[MDCLXVI])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$"
+ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+ROMAN_LEVELS = 5  # distinct numerals a column needs: sizes 'M', 'L', 'XL' are not numbers
+
+
+def roman_value(text):
+    """The number a valid Roman numeral stands for: each mark added, or taken away before a larger one."""
+    marks = [ROMAN_VALUES[m] for m in text.upper()]
+    return sum(-v if v < after else v for v, after in zip(marks, [*marks[1:], 0], strict=True))
+
+
+def roman_values(values):
+    """Each ROMAN_TEXT value as its number; NaN where a value is not one."""
+    text = values.astype(str).str.strip().where(values.notna())
+    fits = text.str.match(ROMAN_TEXT, na=False)
+    return text.where(fits).map(roman_value, na_action="ignore").astype(float)
+
+
+def roman_numbers(train, test, c, share, codes):
+    """A text column of Roman numerals becomes their numbers (the same placeholder `codes` rule as
+    number_text), but only when `share` of the training values are numerals, at least ROMAN_LEVELS distinct
+    ones and one of more than one mark: a column of letters 'C', 'D', 'M' or of sizes 'M', 'L', 'XL' is not
+    one. As text, 'XIV' and 'XV' are unrelated levels. True when done."""
+    values = train[c].dropna().astype(str).str.strip()
+    numerals = values[values.str.match(ROMAN_TEXT)].str.upper()
+    if (
+        len(numerals) < share * len(values)
+        or numerals.nunique() < ROMAN_LEVELS
+        or not numerals.str.len().gt(1).any()
+    ):
+        return False
+    return _read_numbers(train, test, c, share, codes, roman_values, "numbers", "Roman numerals")
+
+
 # The readers of numbers written with more than digits, tried in this order on each text column; the first
 # that takes it ends the search (a duration's '2h' is not a unit's, an angle's '45°' is a unit's).
 TEXT_NUMBER_READERS = (
@@ -1617,9 +1706,11 @@ TEXT_NUMBER_READERS = (
     unit_numbers,
     clock_numbers,
     weekday_numbers,
+    pace_numbers,
     set_scores,
     of_numbers,
     range_numbers,
+    roman_numbers,
 )
 
 
@@ -2071,6 +2162,57 @@ def _repeats(values):
     nearly one per row (a street, a person's given names), which would only be memorised."""
     filled = values.dropna()
     return len(filled) > 0 and filled.nunique() <= 0.5 * len(filled)
+
+
+# Numbers set in one written form: a tyre '205/55 R16' ('#/# R#'), a flat '3 bed 2 bath'. The form is the
+# value with each number written '#'.
+FORM_NUMBER = r"\d+(?:\.\d+)?"
+FORM_NUMBERS = (2, 6)  # the fewest and most numbers a value of such a form holds
+FORMS = 4  # distinct forms at most ('205/55 R16' beside '225/45R17' and 'P215/65R15')
+
+
+def form_parts(values):
+    """Each value's form (its numbers written '#') and its numbers as floats, one column per position."""
+    text = values.astype(str).str.strip().where(values.notna())
+    numbers = text.str.findall(FORM_NUMBER).map(lambda n: [float(x) for x in n], na_action="ignore")
+    return text.str.replace(FORM_NUMBER, "#", regex=True), numbers
+
+
+def form_numbers(train, test, cfg, share=0.95):
+    """Text columns whose training values are numbers set in a few forms (FORMS) that hold the same count
+    of numbers (FORM_NUMBERS; `share` of the values): a column per position (`<column>_num0`, ...), and
+    the form as a category when there are several (`<column>_form`), so a tyre's width and rim are
+    numbers a model can order. A column another step has already taken apart (a column `<column>_...`
+    exists: code parts, dates, phones) or free text is left as it is; the value itself stays."""
+    for c in _feature_columns(train, test):
+        if (
+            pd.api.types.is_numeric_dtype(train[c])
+            or c in cfg.get("text_cols", [])
+            or any(str(o).startswith(f"{c}_") for o in train.columns)
+        ):
+            continue
+        values = train[c].dropna().head(5000)
+        if len(values) < 5:
+            continue
+        form, numbers = form_parts(values)
+        k = int(numbers.str.len().mode().iloc[0])
+        fits = numbers.str.len().eq(k)
+        forms = form[fits].value_counts()
+        if not (FORM_NUMBERS[0] <= k <= FORM_NUMBERS[1] and fits.mean() >= share and len(forms) <= FORMS):
+            continue
+        for df in (train, test):
+            form, numbers = form_parts(df[c])
+            gap = [np.nan] * k
+            rows = [n if isinstance(n, list) and len(n) == k else gap for n in numbers]
+            block = pd.DataFrame(rows, index=df.index, columns=range(k), dtype=float)
+            for i in range(k):
+                df[f"{c}_num{i}"] = block[i]
+            if len(forms) > 1:
+                df[f"{c}_form"] = form.where(form.isin(forms.index))
+        log(
+            f"clean: {c} holds {k} numbers in {len(forms)} written form(s) (e.g. {values.iloc[0]!r}): a column each"
+        )
+    return train, test
 
 
 def text_counts(train, test, cfg):

@@ -1588,3 +1588,53 @@ def test_typeset_signs_powers_of_ten_and_engine_power_units_are_read():
     assert np.allclose(train["power"], [111.85, 110, 100.03, 110.36, 75, 74.57], atol=0.01)
     assert train["power_unit"].tolist()[:3] == ["hp", "kw", "ps"]
     assert train["lumber"].iloc[0] == 20  # a size, its sides multiplied
+
+
+def test_inverse_fuel_units_bitrates_inch_marks_paces_and_roman_numerals_are_read():
+    """Fuel economy '28 mpg' beside '8.5 L/100km' (RMSE 109, noise 20), bitrates '1.5 Mbps' beside '128
+    kbps' (1.02, noise 0.5), screens '15.6"' or '17.3-inch' (0.0565, noise 0.05), paces '8:51 min/mile'
+    (5.48, noise 0.5) and editions 'XIV' (3.69, noise 1) were categories or unscaled: now numbers on one
+    scale, distance per fuel inverted. Sizes 'M', 'L', 'XL' and letters 'C', 'D', 'M' are not numerals."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "economy": ["8.5 L/100km", "28.0 mpg", "14.2 km/L", "6.1 l/100 km", "0 mpg", "5 L/100km"],
+        "bitrate": ["128 kbps", "1.5 Mbps", "320kbps", "96 kb/s", "64 kbps", "2 Mbps"],
+        "screen": ['15.6"', "13.3 inch", "14”", "17.3-inch", "12.5 in", '11"'],
+        "pace": ["5:30 /km", "4:45/km", "8:51 min/mile", "6:00 min/km", "1:45/100m", "5:00 per mile"],
+        "edition": ["XIV", "ccxlvii", "iii", "MCMXCIV", "IV", "v"],
+        "size": ["M", "L", "XL", "M", "L", "S"],
+        "letter": ["C", "D", "M", "L", "X", "V"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert np.allclose(train["economy"], [8.5, 8.4005, 7.0423, 6.1, np.nan, 5], atol=1e-4, equal_nan=True)
+    assert train["economy_unit"].tolist()[:3] == ["l/100km", "mpg", "km/l"]
+    assert train["bitrate"].tolist() == [128, 1500, 320, 96, 64, 2000] and test["bitrate"].iloc[1] == 1500
+    assert train["screen"].tolist() == [15.6, 13.3, 14, 17.3, 12.5, 11] and "screen_unit" not in train
+    assert np.allclose(train["pace"], [5.5, 4.75, 5.4991, 6, 17.5, 3.1069], atol=1e-4)
+    assert train["edition"].tolist() == [14, 247, 3, 1994, 4, 5] and test["edition"].iloc[0] == 14
+    assert train["size"].iloc[2] == "XL" and train["letter"].iloc[0] == "C"
+
+
+def test_numbers_in_a_few_written_forms_become_columns():
+    """Tyre sizes '205/55 R16' beside '225/45R17' and 'P215/65R15' (RMSE 28.0, noise 3) were one category:
+    each of width, aspect and rim is a number now, the form a category. A column whose values hold
+    different counts of numbers, and one code_parts has split, stay as they are."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "size": ["205/55 R16", "225/45R17", "P215/65R15", "195/65 R15", "245/40R18", "P185/70R14"],
+        "note": ["2 beds", "3 beds 2 baths", "1 bath", "4 beds 3 baths", "studio", "2 beds 1 bath"],
+        "cabin": ["B/0/P", "F/12/S", "C/3/P", "A/7/S", "G/44/P", "E/9/S"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = pd.DataFrame(
+        {"size": ["235/35 ZR19", "215/60R16"], "note": ["1 bath", "2 beds"], "cabin": ["B/1/P"] * 2}
+    )
+    train, test = rt.code_parts(train, test, rt.CFG)
+    train, test = rt.form_numbers(train, test, rt.CFG)
+    assert train[["size_num0", "size_num1", "size_num2"]].iloc[2].tolist() == [215, 65, 15]
+    assert train["size_form"].tolist()[:3] == ["#/# R#", "#/#R#", "P#/#R#"]
+    assert np.isnan(test["size_form"].iloc[0]) and test["size_num2"].tolist() == [19, 16]  # an unseen form
+    assert train["size"].iloc[0] == "205/55 R16"  # the value itself stays
+    assert not any(c.startswith(("note_num", "cabin_num")) for c in train.columns)
