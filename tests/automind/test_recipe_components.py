@@ -1594,7 +1594,8 @@ def test_inverse_fuel_units_bitrates_inch_marks_paces_and_roman_numerals_are_rea
     """Fuel economy '28 mpg' beside '8.5 L/100km' (RMSE 109, noise 20), bitrates '1.5 Mbps' beside '128
     kbps' (1.02, noise 0.5), screens '15.6"' or '17.3-inch' (0.0565, noise 0.05), paces '8:51 min/mile'
     (5.48, noise 0.5) and editions 'XIV' (3.69, noise 1) were categories or unscaled: now numbers on one
-    scale, distance per fuel inverted. Sizes 'M', 'L', 'XL' and letters 'C', 'D', 'M' are not numerals."""
+    scale, distance per fuel inverted. Sizes 'M', 'L', 'XL', letters 'C', 'D', 'M' and state codes 'MI',
+    'DC' are not numerals."""
     _frames_cfg("rmse", "regression", "value")
     train = pd.DataFrame({
         "economy": ["8.5 L/100km", "28.0 mpg", "14.2 km/L", "6.1 l/100 km", "0 mpg", "5 L/100km"],
@@ -1604,6 +1605,7 @@ def test_inverse_fuel_units_bitrates_inch_marks_paces_and_roman_numerals_are_rea
         "edition": ["XIV", "ccxlvii", "iii", "MCMXCIV", "IV", "v"],
         "size": ["M", "L", "XL", "M", "L", "S"],
         "letter": ["C", "D", "M", "L", "X", "V"],
+        "state": ["MI", "DC", "MD", "IL", "CA", "NY"],
         "y": np.arange(6.0),
     })  # fmt: skip
     test = train.drop(columns="y").head(2).copy()
@@ -1614,7 +1616,7 @@ def test_inverse_fuel_units_bitrates_inch_marks_paces_and_roman_numerals_are_rea
     assert train["screen"].tolist() == [15.6, 13.3, 14, 17.3, 12.5, 11] and "screen_unit" not in train
     assert np.allclose(train["pace"], [5.5, 4.75, 5.4991, 6, 17.5, 3.1069], atol=1e-4)
     assert train["edition"].tolist() == [14, 247, 3, 1994, 4, 5] and test["edition"].iloc[0] == 14
-    assert train["size"].iloc[2] == "XL" and train["letter"].iloc[0] == "C"
+    assert train["size"].iloc[2] == "XL" and train["letter"].iloc[0] == "C" and train["state"].iloc[0] == "MI"
 
 
 def test_numbers_in_a_few_written_forms_become_columns():
