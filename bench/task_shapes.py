@@ -4453,6 +4453,241 @@ def _arrow_changes(out: Path) -> None:
     prepare_task(df, out, "next", "rmse", name=out.name)
 
 
+def _tilde_ranges(out: Path) -> None:
+    """Ranges as East Asian tables write them, '10~20' or '10 ~ 20' (a tilde between the ends); the price
+    follows the middle; RMSE."""
+    rng = np.random.default_rng(289)
+    n = 5000
+    low = rng.integers(1, 80, n)
+    high = low + rng.integers(2, 30, n)
+    text = [f"{a}~{b}" if rng.random() < 0.6 else f"{a} ~ {b}" for a, b in zip(low, high, strict=True)]
+    y = (low + high) / 2 + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"area_m2": text, "city": rng.choice(["Seoul", "Busan", "Osaka"], n), "price": y.round(3)}
+    )
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _key_value_pairs(out: Path) -> None:
+    """Attributes packed in one cell as 'beds=3;baths=2;floor=7' (the keys in varying order); the rent
+    follows beds and floor; RMSE."""
+    rng = np.random.default_rng(290)
+    n = 5000
+    beds, baths, floor = rng.integers(1, 6, n), rng.integers(1, 4, n), rng.integers(0, 20, n)
+    text = []
+    for b, a, f in zip(beds, baths, floor, strict=True):
+        parts = [f"beds={b}", f"baths={a}", f"floor={f}"]
+        rng.shuffle(parts)
+        text.append(";".join(parts))
+    y = 300 * beds + 20 * floor + rng.normal(0, 30, n)
+    df = pd.DataFrame({"attrs": text, "district": rng.choice(["n", "e", "s", "w"], n), "rent": y.round(1)})
+    prepare_task(df, out, "rent", "rmse", name=out.name)
+
+
+def _laptop_storage(out: Path) -> None:
+    """Laptop storage as shop listings print it, '256GB SSD', '1TB HDD', '512GB SSD + 1TB HDD', '128GB Flash
+    Storage'; the price follows the SSD size; RMSE."""
+    rng = np.random.default_rng(291)
+    n = 5000
+    ssd = rng.choice([0, 128, 256, 512, 1024], n)
+    hdd = np.where((ssd == 0) | (rng.random(n) < 0.3), rng.choice([500, 1024, 2048], n), 0)
+
+    def size(gb: int) -> str:
+        return f"{gb // 1024}TB" if gb >= 1024 else f"{gb}GB"
+
+    text = [f"{size(s)} SSD + {size(h)} HDD" if s and h else f"{size(s)} SSD" if s else f"{size(h)} HDD"
+            for s, h in zip(ssd, hdd, strict=True)]  # fmt: skip
+    y = 0.8 * ssd + 0.05 * hdd + rng.normal(0, 10, n)
+    df = pd.DataFrame({"memory": text, "brand": rng.choice(["Dell", "HP", "Asus"], n), "price": y.round(1)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _zoom_factors(out: Path) -> None:
+    """Optical zoom written '3x', '10x', '0.5x' or 'x2.5'; the price follows the zoom; RMSE."""
+    rng = np.random.default_rng(292)
+    n = 5000
+    zoom = rng.choice([0.5, 1, 2, 2.5, 3, 5, 10, 20, 30, 50], n)
+    text = [f"{z:g}x" if rng.random() < 0.8 else f"x{z:g}" for z in zoom]
+    y = 10 * zoom + rng.normal(0, 2, n)
+    df = pd.DataFrame({"zoom": text, "sensor": rng.choice(["1/2.3", "1", "APS-C"], n), "price": y.round(2)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _video_resolutions(out: Path) -> None:
+    """Video resolutions written '720p', '1080p', '1440p', '2160p' or '4K' (the same as 2160p), '8K'; the
+    bitrate follows the lines; RMSE."""
+    rng = np.random.default_rng(293)
+    n = 5000
+    lines = rng.choice([360, 480, 720, 1080, 1440, 2160, 4320], n)
+    text = [
+        ("4K" if rng.random() < 0.5 else "2160p") if v == 2160 else "8K" if v == 4320 else f"{v}p"
+        for v in lines
+    ]
+    y = lines / 100 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"resolution": text, "codec": rng.choice(["h264", "hevc"], n), "mbps": y.round(3)})
+    prepare_task(df, out, "mbps", "rmse", name=out.name)
+
+
+def _clock_speeds(out: Path) -> None:
+    """Processor clocks written '2.4 GHz' beside '2400 MHz' and '800MHz'; the score follows the clock in
+    GHz; RMSE."""
+    rng = np.random.default_rng(294)
+    n = 5000
+    ghz = rng.uniform(0.6, 5.0, n).round(1)
+    text = [f"{g * 1000:.0f} MHz" if rng.random() < 0.3 else f"{g * 1000:.0f}MHz" if g < 1 else f"{g} GHz"
+            for g in ghz]  # fmt: skip
+    y = 1000 * ghz + rng.normal(0, 50, n)
+    df = pd.DataFrame({"clock": text, "cores": rng.choice([2, 4, 8], n), "score": y.round(1)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _battery_capacity(out: Path) -> None:
+    """Battery capacities written '5000 mAh' beside '5 Ah' and '4.2Ah'; the runtime follows the capacity;
+    RMSE."""
+    rng = np.random.default_rng(295)
+    n = 5000
+    mah = rng.uniform(1000, 10000, n).round(-1)
+    text = [f"{m / 1000:g} Ah" if rng.random() < 0.3 else f"{m:.0f} mAh" for m in mah]
+    y = mah / 500 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"battery": text, "screen": rng.choice(["lcd", "oled"], n), "hours": y.round(3)})
+    prepare_task(df, out, "hours", "rmse", name=out.name)
+
+
+def _glucose_units(out: Path) -> None:
+    """Blood glucose from two labs, '5.6 mmol/L' beside '101 mg/dL' (mg/dL is 18 times mmol/L); the risk
+    score follows the glucose; RMSE."""
+    rng = np.random.default_rng(296)
+    n = 5000
+    mmol = rng.uniform(3.5, 15, n)
+    text = [f"{m * 18:.0f} mg/dL" if rng.random() < 0.4 else f"{m:.1f} mmol/L" for m in mmol]
+    y = 3 * mmol + rng.normal(0, 1, n)
+    df = pd.DataFrame({"glucose": text, "sex": rng.choice(["F", "M"], n), "risk": y.round(3)})
+    prepare_task(df, out, "risk", "rmse", name=out.name)
+
+
+def _cjk_magnitudes(out: Path) -> None:
+    """Prices as Japanese and Chinese listings write them, '3.5万' (35,000), '1億2000万', '8000'; the rent
+    follows the price; RMSE."""
+    rng = np.random.default_rng(297)
+    n = 5000
+    price = rng.integers(5, 30000, n) * 1000
+    text = []
+    for p in price:
+        man = p / 10000
+        text.append(f"{man:g}万" if p >= 10000 and rng.random() < 0.8 else f"{p}")
+    y = price / 10000 + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"price": text, "ward": rng.choice(["Shibuya", "Minato", "Nerima"], n), "score": y.round(3)}
+    )
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _rupiah_prices(out: Path) -> None:
+    """Indonesian prices, 'Rp 1.500.000' and 'Rp1.250.000,00' (dots group thousands, a comma before the
+    cents); the score follows the price; RMSE."""
+    rng = np.random.default_rng(298)
+    n = 5000
+    price = rng.integers(50, 20000, n) * 1000
+
+    def dotted(v: int) -> str:
+        return f"{v:,}".replace(",", ".")
+
+    text = [f"Rp {dotted(p)}" if rng.random() < 0.6 else f"Rp{dotted(p)},00" for p in price]
+    y = price / 1e6 + rng.normal(0, 0.3, n)
+    df = pd.DataFrame(
+        {"harga": text, "kota": rng.choice(["Jakarta", "Bandung", "Medan"], n), "score": y.round(4)}
+    )
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _excel_errors(out: Path) -> None:
+    """Numbers exported from a spreadsheet with its error values among them, '#N/A', '#DIV/0!', '#VALUE!'
+    (about 3 %); the target follows the number; RMSE."""
+    rng = np.random.default_rng(299)
+    n = 5000
+    x = rng.normal(50, 15, n).round(2)
+    err = rng.random(n)
+    text = [("#N/A" if e < 0.015 else "#DIV/0!" if e < 0.025 else "#VALUE!") if e < 0.03 else f"{v}"
+            for v, e in zip(x, err, strict=True)]  # fmt: skip
+    y = 0.5 * x + rng.normal(0, 1, n)
+    df = pd.DataFrame({"ratio": text, "region": rng.choice(["a", "b"], n), "target": y.round(3)})
+    prepare_task(df, out, "target", "rmse", name=out.name)
+
+
+def _check_marks(out: Path) -> None:
+    """Feature flags ticked as forms print them, '✓' / '✗' and '☑' / '☐'; the price follows the ticks and
+    the rooms; RMSE."""
+    rng = np.random.default_rng(300)
+    n = 5000
+    a, b = rng.random(n) < 0.5, rng.random(n) < 0.4
+    rooms = rng.integers(1, 6, n)
+    y = 20 * a + 10 * b + 5 * rooms + rng.normal(0, 1, n)
+    df = pd.DataFrame({"parking": np.where(a, "✓", "✗"), "garden": np.where(b, "☑", "☐"), "rooms": rooms,
+                       "price": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _memory_modules(out: Path) -> None:
+    """Memory written '16GB DDR4', '8 GB DDR3', '32GB DDR5'; the price follows the size and generation;
+    RMSE."""
+    rng = np.random.default_rng(301)
+    n = 5000
+    gb, gen = rng.choice([4, 8, 16, 32, 64], n), rng.choice([3, 4, 5], n)
+    text = [f"{g}GB DDR{d}" if rng.random() < 0.7 else f"{g} GB DDR{d}" for g, d in zip(gb, gen, strict=True)]
+    y = 2 * gb + 15 * gen + rng.normal(0, 2, n)
+    df = pd.DataFrame({"ram": text, "form": rng.choice(["dimm", "sodimm"], n), "price": y.round(2)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _per_area_densities(out: Path) -> None:
+    """Population densities as Wikipedia tables give them, '1,234/km²' beside '3,196 /sq mi' (a square mile
+    is 2.59 km²); the score follows the density per km²; RMSE."""
+    rng = np.random.default_rng(302)
+    n = 5000
+    dens = rng.uniform(5, 8000, n)
+    text = [f"{d * 2.589988:,.0f} /sq mi" if rng.random() < 0.35 else f"{d:,.0f}/km²" for d in dens]
+    y = dens / 100 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"density": text, "continent": rng.choice(["EU", "AS", "AF"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _hash_ranks(out: Path) -> None:
+    """Chart positions written '#12', '# 3' or 'No. 45'; the streams fall with the position; RMSE."""
+    rng = np.random.default_rng(303)
+    n = 5000
+    rank = rng.integers(1, 201, n)
+    style = rng.random(n)
+    text = [
+        f"#{r}" if s < 0.6 else f"# {r}" if s < 0.75 else f"No. {r}" for r, s in zip(rank, style, strict=True)
+    ]
+    y = 100 - 0.4 * rank + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"position": text, "genre": rng.choice(["pop", "rock", "rap"], n), "streams": y.round(3)}
+    )
+    prepare_task(df, out, "streams", "rmse", name=out.name)
+
+
+def _currency_magnitudes(out: Path) -> None:
+    """Deal sizes written '$1.2M', '€850K', '£3.4bn', '$12.5 million' (a currency sign and a magnitude); the
+    score follows the size's logarithm; RMSE."""
+    rng = np.random.default_rng(304)
+    n = 5000
+    size = 10 ** rng.uniform(4, 10, n)
+    sign = rng.choice(["$", "€", "£"], n)
+
+    def short(v: float, s: str) -> str:
+        if v >= 1e9:
+            return f"{s}{v / 1e9:.1f}bn"
+        if v >= 1e6:
+            return f"{s}{v / 1e6:.1f}M" if rng.random() < 0.7 else f"{s}{v / 1e6:.1f} million"
+        return f"{s}{v / 1e3:.0f}K"
+
+    text = [short(v, s) for v, s in zip(size, sign, strict=True)]
+    y = np.log10(size) + rng.normal(0, 0.1, n)
+    df = pd.DataFrame({"deal": text, "sector": rng.choice(["tech", "bio", "retail"], n), "score": y.round(4)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -4845,6 +5080,22 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "tyre-sizes": ("tyre sizes '205/55 R16', RMSE", _tyre_sizes),
     "inch-marks": ("screen sizes '15.6\"', '13.3 inch', '14”', RMSE", _inch_marks),
     "arrow-changes": ("changes '▲ 2.3%', '▼ 1.1%', RMSE", _arrow_changes),
+    "tilde-ranges": ("ranges '10~20', '10 ~ 20', RMSE", _tilde_ranges),
+    "key-value-pairs": ("attributes 'beds=3;baths=2;floor=7', RMSE", _key_value_pairs),
+    "laptop-storage": ("storage '256GB SSD', '512GB SSD + 1TB HDD', RMSE", _laptop_storage),
+    "zoom-factors": ("zoom '3x', '0.5x', 'x2.5', RMSE", _zoom_factors),
+    "video-resolutions": ("resolutions '1080p' beside '4K', RMSE", _video_resolutions),
+    "clock-speeds": ("clocks '2.4 GHz' beside '2400 MHz', RMSE", _clock_speeds),
+    "battery-capacity": ("batteries '5000 mAh' beside '5 Ah', RMSE", _battery_capacity),
+    "glucose-units": ("glucose '5.6 mmol/L' beside '101 mg/dL', RMSE", _glucose_units),
+    "cjk-magnitudes": ("prices '3.5万' beside '8000', RMSE", _cjk_magnitudes),
+    "rupiah-prices": ("prices 'Rp 1.500.000', 'Rp1.250.000,00', RMSE", _rupiah_prices),
+    "excel-errors": ("numbers among '#N/A', '#DIV/0!', '#VALUE!', RMSE", _excel_errors),
+    "check-marks": ("ticks '✓' / '✗' and '☑' / '☐', RMSE", _check_marks),
+    "memory-modules": ("memory '16GB DDR4', '8 GB DDR3', RMSE", _memory_modules),
+    "per-area-densities": ("densities '1,234/km²' beside '3,196 /sq mi', RMSE", _per_area_densities),
+    "hash-ranks": ("positions '#12', '# 3', 'No. 45', RMSE", _hash_ranks),
+    "currency-magnitudes": ("deals '$1.2M', '€850K', '£3.4bn', RMSE", _currency_magnitudes),
 }
 
 
