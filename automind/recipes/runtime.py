@@ -907,14 +907,14 @@ def local_clock(values, utc, first):
     return read_times(text.str.replace(ZONE_OFFSET, "", regex=True).where(values.notna()), first)
 
 
-# A number with its unit after it ("18.9 kmpl", "1248 CC", "26.6 km/kg", "30min", "23.5°C", "45°",
+# A number with its unit after it ("18.9 kmpl", "1248 CC", "26.6 km/kg", "30min", "23.5°C", "45°", "1,234/km²",
 # "1.5e-03 mol/L"): a unit of one letter must stand apart ("5 m"), so codes such as "12A" stay codes. Or a unit
 # of up to four letters before it, standing apart ("EUR 950.00", "Rs. 1,200", "R$ 12", "Room 101"): "A1" and
 # "C85" stay codes.
 PER_HUNDRED = r"(?:(?<=/)100\s?[^\W\d_]+)?"  # a unit per hundred of another: 'L/100km', 'mg/100g'
 UNIT_TEXT = (
-    rf"^([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°)[^\s\d]*{PER_HUNDRED})"
-    rf"|((?:[^\W\d_]|°)[^\s\d]+{PER_HUNDRED}|[°℃℉]))$"
+    rf"^([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°|/(?=[^\W\d_]))[^\s\d]*{PER_HUNDRED})"
+    rf"|((?:[^\W\d_]|°|/(?=[^\W\d_]))[^\s\d]+{PER_HUNDRED}|[°℃℉]))$"
 )
 PREFIX_UNIT_TEXT = rf"^([^\W\d_]{{1,4}}(?:\.\s?|\$\s?|\s+))([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?)$"
 UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity (UNIT_SCALES)
@@ -923,9 +923,11 @@ UNITS = 3  # more distinct units than this: words after numbers, not units of on
 UNIT_SCALES = (
     {"l/100km": 1.0, "mpg": 235.214583, "km/l": 100.0, "kmpl": 100.0},  # fuel used; INVERSE_UNITS
     {"kbps": 1.0, "bps": 1e-3, "mbps": 1e3, "gbps": 1e6},
+    {"ghz": 1.0, "mhz": 1e-3, "khz": 1e-6, "hz": 1e-9},
+    {"ah": 1.0, "mah": 1e-3},
     {"kg": 1.0, "g": 1e-3, "mg": 1e-6, "t": 1e3, "lb": 0.45359237, "oz": 0.028349523125, "st": 6.35029318},
     {"m": 1.0, "km": 1e3, "cm": 1e-2, "mm": 1e-3, "mi": 1609.344, "yd": 0.9144, "ft": 0.3048, "in": 0.0254},
-    {"m2": 1.0, "km2": 1e6, "ha": 1e4, "acre": 4046.8564224, "ft2": 0.09290304, "yd2": 0.83612736},
+    {"m2": 1.0, "km2": 1e6, "ha": 1e4, "acre": 4046.8564224, "mi2": 2589988.110336, "ft2": 0.09290304, "yd2": 0.83612736},
     {"l": 1.0, "ml": 1e-3, "cl": 1e-2, "gal": 3.785411784, "floz": 0.0295735295625},
     {"kw": 1.0, "w": 1e-3, "hp": 0.745699872, "bhp": 0.745699872, "ps": 0.73549875},
     {"b": 1.0, "kb": 1024.0, "mb": 1024.0**2, "gb": 1024.0**3, "tb": 1024.0**4, "kib": 1024.0, "mib": 1024.0**2,
@@ -943,7 +945,7 @@ UNIT_ALIASES = {
     "feet": "ft", "inch": "in", "inches": "in",
     "m²": "m2", "sqm": "m2", "sqmt": "m2", "squaremetres": "m2", "squaremeters": "m2", "km²": "km2",
     "sqkm": "km2", "hectare": "ha", "hectares": "ha", "acres": "acre", "ft²": "ft2", "sqft": "ft2",
-    "squarefeet": "ft2", "squarefoot": "ft2", "yd²": "yd2", "sqyd": "yd2",
+    "squarefeet": "ft2", "squarefoot": "ft2", "yd²": "yd2", "sqyd": "yd2", "mi²": "mi2", "sqmi": "mi2",
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "ltr": "l", "ltrs": "l", "lt": "l",
     "millilitres": "ml", "milliliters": "ml", "gallon": "gal", "gallons": "gal",
     "byte": "b", "bytes": "b",
@@ -956,16 +958,33 @@ UNIT_ALIASES = {
 # fuel where 'L/100km' is fuel per distance, so 28 mpg is 235.2 / 28 = 8.4 L/100km (in_first_unit).
 INVERSE_UNITS = frozenset({"mpg", "km/l", "kmpl"})
 # Marks standing for a unit, and a hyphen before a unit's word, written as unit_parts reads them: a screen
-# of '15.6"' or '14”' is '15.6 in', a '17.3-inch' one '17.3 inch'.
-UNIT_MARKS = ((r'(?<=\d)\s?["”″]$', " in"), (r"(?<=\d)-(?=[^\W\d_]{2,}$)", " "))
+# of '15.6"' or '14”' is '15.6 in', a '17.3-inch' one '17.3 inch'; a number sign is 'No.', so a chart
+# position '#12' beside 'No. 45' is one unit.
+UNIT_MARKS = (
+    (r'(?<=\d)\s?["”″]$', " in"),
+    (r"(?<=\d)-(?=[^\W\d_]{2,}$)", " "),
+    (r"^#\s?(?=\d+$)", "No. "),
+)
 UNIT_JOIN_TEXT = r"(?i)\b(sq|square|fl|cu|cubic)\.?\s+(?=[^\W\d_])"  # 'sq ft', 'fl. oz': one word
 
 
 def unit_keys(written):
     """Each unit as written in lower case, spelled as UNIT_SCALES keys it where UNIT_ALIASES names it
-    ('Kilometres' is 'km', 'sq ft' 'ft2'); a trailing full stop dropped ('ft.')."""
+    ('Kilometres' is 'km', 'sq ft' 'ft2'; per one, '/sq mi', '/mi2'); a trailing full stop dropped ('ft.')."""
     key = written.str.lower().str.rstrip(".")
-    return key.where(~key.isin(UNIT_ALIASES), key.map(UNIT_ALIASES))
+    per = key.str.startswith("/", na=False)
+    key = key.where(~per, key.str[1:])
+    key = key.where(~key.isin(UNIT_ALIASES), key.map(UNIT_ALIASES))
+    return key.where(~per, "/" + key)
+
+
+# Units per one of another quantity's ('1,234/km²' beside '3,196 /sq mi'): each scale of UNIT_SCALES
+# inverted, keyed '/<unit>'.
+PER_SCALES = tuple(
+    {f"/{unit}": 1 / size for unit, size in scale.items()}
+    for scale in UNIT_SCALES
+    if not INVERSE_UNITS & set(scale)
+)
 
 
 def in_first_unit(number, unit, scale):
@@ -1012,7 +1031,7 @@ def unit_numbers(train, test, c, share, codes):
     if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
     units = unit_keys(written[fits]).unique()
-    scale = next((s for s in UNIT_SCALES if len(units) > 1 and set(units) <= set(s)), None)
+    scale = next((s for s in (*UNIT_SCALES, *PER_SCALES) if len(units) > 1 and set(units) <= set(s)), None)
     if len(units) > UNITS and scale is None and not written[fits].str.match(MONEY_CODE).all():
         return False
     numbers = []
@@ -1196,11 +1215,11 @@ def duration_numbers(train, test, c, share, codes):
 # thousands, millions, billions, and India's lakhs (100,000) and crores (100 lakh). Beside thousands or a
 # spelled magnitude, a number shortened for people writes the smaller ones without a suffix ('980' beside
 # '12.5K', '$800,000' beside '$2.5 million', '85,000' beside '4.5 Lakh').
-MAGNITUDE_TEXT = (
-    r"^[$€£¥₹]?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion|[Ll]akhs?|[Cc]rores?|Cr)\+?$"
-)
+MAGNITUDE_TEXT = r"^[$€£¥₹]?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion|[Ll]akhs?|[Cc]rores?|Cr|万|萬|億|亿)\+?$"
+# Chinese and Japanese write ten thousands and hundred millions: '3.5万' is 35,000, '2億' 200,000,000.
 MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "thousand": 1e3, "million": 1e6,
-              "billion": 1e9, "lakh": 1e5, "crore": 1e7, "cr": 1e7}  # fmt: skip
+              "billion": 1e9, "lakh": 1e5, "crore": 1e7, "cr": 1e7, "万": 1e4, "萬": 1e4, "億": 1e8,
+              "亿": 1e8}  # fmt: skip
 WITH_ONES = (
     "k",
     "K",
@@ -1210,6 +1229,8 @@ WITH_ONES = (
     "lakh",
     "crore",
     "cr",
+    "万",
+    "萬",
 )  # beside these a plain number is its ones
 
 
@@ -1287,25 +1308,35 @@ def dms_numbers(train, test, c, share, codes):
 
 # A number written as in much of Europe: dots between thousands, a decimal comma, a currency sign before or
 # after it ('1.234,56 €', '€ 99,90', '3,14', '12,5 %').
-EURO_NUMBER_TEXT = r"^\(?[-+]?(?:[$€£¥₹]\s?)?[-+]?(?:\d{1,3}(?:\.\d{3})+|\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)(?:,\d+)?\s?(?:%|[$€£¥₹])?\)?$"
+# Currencies written in letters where a decimal comma is usual: Indonesia's 'Rp', Brazil's 'R$', the
+# Nordic 'kr', Poland's 'zł', Czechia's 'Kč', Hungary's 'Ft', or an ISO 4217 code ('EUR 1.234,56').
+CURRENCY_WORDS = r"[$€£¥₹]|Rp\.?|R\$|kr\.?|zł|Kč|Ft|[A-Z]{3}"
+EURO_NUMBER_TEXT = (
+    rf"^\(?[-+]?(?:(?:{CURRENCY_WORDS})\s?)?[-+]?(?:\d{{1,3}}(?:\.\d{{3}})+|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+|\d+)"
+    rf"(?:,\d+)?\s?(?:%|{CURRENCY_WORDS})?\)?$"
+)
 DECIMAL_COMMA = r",(?:\d{1,2}|\d{4,})(?!\d)"  # a comma no English number writes: not before three digits
+DOTTED_THOUSANDS = r"\d\.\d{3}\.\d{3}(?!\d)"  # two points between groups of three: 'Rp 1.500.000'
 
 
 def euro_values(values):
     """Each EURO_NUMBER_TEXT value as a float (parentheses as a minus sign); NaN where a value is not one."""
     text = values.astype(str).str.strip().where(values.notna())
     sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
-    digits = text.str.replace(r"[\s$€£¥₹%()]|\.", "", regex=True).str.replace(",", ".", regex=False)
+    digits = text.str.replace(r"[^\d,+-]", "", regex=True).str.replace(",", ".", regex=False)
     return sign * pd.to_numeric(digits.where(text.str.match(EURO_NUMBER_TEXT, na=False)), errors="coerce")
 
 
 def euro_numbers(train, test, c, share, codes):
     """A text column of numbers written with a decimal comma (EURO_NUMBER_TEXT: '1.234,56 €', '3,14')
     becomes the numbers (the same `share` and placeholder `codes` rules as number_text) when some training
-    value shows the comma is a decimal one (DECIMAL_COMMA): '1,234' alone is read as English, a thousand
-    and more. True when done."""
+    value shows the comma is a decimal one (DECIMAL_COMMA) or the points are thousands separators
+    (DOTTED_THOUSANDS): '1,234' alone is read as English, a thousand and more. True when done."""
     values = train[c].dropna().astype(str).str.strip()
-    if not values.head(2000).str.contains(DECIMAL_COMMA).any():  # cheap look first
+    head = values.head(2000)
+    if not (
+        head.str.contains(DECIMAL_COMMA).any() or head.str.contains(DOTTED_THOUSANDS).any()
+    ):  # cheap look
         return False
     return _read_numbers(train, test, c, share, codes, euro_values, "numbers", "with a decimal comma")
 
@@ -1385,7 +1416,10 @@ def dimension_numbers(train, test, c, share, codes):
 
 # A range of two numbers or two clock times, a note in brackets allowed after it: '$85K-$120K (Glassdoor
 # est.)', '25-34', '10 to 20', '09:00-17:00'. A side may not start with a minus sign.
-RANGE_TEXT = r"^([^-–—\s][^-–—]*?)\s*(?:-|–|—|\bto\b)\s*([^-–—\s][^-–—]*?)\s*(?:\(.*\))?$"
+# two ends between a dash, 'to' or a tilde as East Asian tables write it ('10~20', '10〜20')
+RANGE_TEXT = (
+    r"^([^-–—~〜～\s][^-–—~〜～]*?)\s*(?:-|–|—|~|〜|～|\bto\b)\s*([^-–—~〜～\s][^-–—~〜～]*?)\s*(?:\(.*\))?$"
+)
 DAY_MINUTES = 1440.0
 
 
@@ -1441,7 +1475,7 @@ def range_ends(values, now=np.nan):
 
 
 def range_numbers(train, test, c, share, codes):
-    """A text column of ranges (RANGE_TEXT: '$85K-$120K (Glassdoor est.)', '25-34', '09:00-17:00', a job's
+    """A text column of ranges (RANGE_TEXT: '$85K-$120K (Glassdoor est.)', '25-34', '10~20', '09:00-17:00', a job's
     'Jan 2015 - Mar 2019' or 'Jun 2020 - Present' in months) becomes
     the middle of each (the same `share` and placeholder `codes` rules as number_text; 'Closed' or '-1' is
     kept as `<column>_code`) with its ends and span beside it (`<column>_low`, `_high`, `_span`): as text
@@ -1449,7 +1483,7 @@ def range_numbers(train, test, c, share, codes):
     Number ranges must run upwards in all but 1 - `share` of the rows, so codes ('123-045'), scores ('3-1')
     and heights ('6-2') stay what they are. True when done."""
     values = train[c].dropna().astype(str).str.strip()
-    if values.head(2000).str.contains(r"\d\S*\s*(?:-|–|—|\bto\b)\s*\S").mean() <= 0.5:  # cheap look first
+    if values.head(2000).str.contains(r"\d\S*\s*(?:-|–|—|~|〜|～|\bto\b)\s*\S").mean() <= 0.5:  # cheap look
         return False
     now = latest_month(values)  # an open end, in training and test rows alike
     low, high, span, clocks = range_ends(values, now)
@@ -1714,7 +1748,7 @@ TEXT_NUMBER_READERS = (
 )
 
 
-def number_text(train, test, cfg, share=0.95, codes=5):
+def number_text(train, test, cfg, share=0.95, codes=5, columns=None):
     """Text columns whose training values are numbers written with currency signs, thousands separators or
     percent signs become numbers, and so do numbers among a few placeholder codes ("?", "-", "n/a",
     "unknown": at most `codes` distinct non-numbers, the numbers a majority), which pandas leaves as text; a
@@ -1726,8 +1760,9 @@ def number_text(train, test, cfg, share=0.95, codes=5):
     by magnitude_numbers, coordinates such as 40°26'46"N by dms_numbers, ranges such as '25-34' by
     range_numbers, '0x1F400' by hex_numbers, '1.234,56 €' by euro_numbers, sizes such as '30 x 40 x 50 cm'
     by dimension_numbers, '7 lb 8 oz' by compound_numbers, '12.3 ± 0.4' by error_numbers, '190Nm@
-    2000rpm' by at_numbers, '6-4 3-6 7-6(5)' by set_scores, '45 of 60' by of_numbers (TEXT_NUMBER_READERS)."""
-    for c in _feature_columns(train, test):
+    2000rpm' by at_numbers, '6-4 3-6 7-6(5)' by set_scores, '45 of 60' by of_numbers (TEXT_NUMBER_READERS).
+    `columns` limits it to those (the fields field_cells adds)."""
+    for c in _feature_columns(train, test) if columns is None else columns:
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
         values = train[c].dropna().astype(str).str.strip()
@@ -2060,6 +2095,83 @@ def trip_lengths(train, test, cfg):
     return train, test
 
 
+# A cell of named fields: a JSON object '{"hits": "7", "pageviews": "5"}', or pairs 'beds=3;baths=2',
+# 'a=1&b=2' (a URL's query), 'color: red, size: 10'. FIELD_PAIR is one pair; FIELD_SEPARATORS what stands
+# between pairs, tried in this order.
+FIELD_PAIR = r"^\s*([A-Za-z_][\w .-]{0,40}?)\s*[=:](?!//)\s*(.*?)\s*$"
+FIELD_SEPARATORS = (";", "&", "|", ",")
+FIELD_NAME_GAPS = r"\W+"  # what a field's name loses in its column's name
+FIELD_KEYS = 30  # distinct names a column of such cells holds at most: more are free text or nested data
+
+
+def _object_fields(text):
+    """A JSON object's fields as text (nested values as their JSON), or None when `text` is not one."""
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(found, dict):
+        return None
+    return {str(k): v if isinstance(v, str) else json.dumps(v) for k, v in found.items()}
+
+
+def _pair_fields(text, sep):
+    """The named fields of pairs split by `sep` ('beds=3;baths=2'), or None when a piece is not a pair."""
+    fields = {}
+    for piece in text.split(sep):
+        found = re.match(FIELD_PAIR, piece)
+        if found is None:
+            return None
+        fields[found[1]] = found[2]
+    return fields
+
+
+def cell_fields(values, sep):
+    """Each value's named fields (a dict; None where the value holds none): JSON objects, else pairs
+    split by `sep`."""
+    text = values.astype(str).str.strip().where(values.notna())
+    return [
+        None if pd.isna(t) else _object_fields(t) if t.startswith("{") else _pair_fields(t, sep) for t in text
+    ]
+
+
+def field_cells(train, test, cfg, share=0.95):
+    """Text columns whose cells hold named fields (`share` of the training values JSON objects or pairs,
+    at least half of them two fields or more, at most FIELD_KEYS names over the column; Google Analytics'
+    'totals', a listing's 'beds=3;baths=2;floor=7') give a column per name (`<column>_<name>`), whatever
+    order each row writes them in, read as number_text reads a column ('5000mAh' is a number). The
+    value itself stays; code_parts leaves it (cfg['_fields'])."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        values = train[c].dropna().astype(str).head(2000)
+        if len(values) < 5 or not values.str.contains(r"[=:]").mean() >= share:
+            continue
+        for sep in FIELD_SEPARATORS:
+            fields = cell_fields(values, sep)
+            read = [f for f in fields if f]
+            if len(read) >= share * len(values) and np.mean([len(f) >= 2 for f in read]) >= 0.5:
+                break
+        else:
+            continue
+        names = pd.Series([k for f in read for k in f]).value_counts()
+        if len(names) > FIELD_KEYS:
+            continue
+        blocks = [
+            pd.DataFrame([f or {} for f in cell_fields(df[c], sep)], index=df.index) for df in (train, test)
+        ]
+        columns = [f"{c}_{re.sub(FIELD_NAME_GAPS, '_', name).strip('_') or 'field'}" for name in names.index]
+        for name, column in zip(names.index, columns, strict=True):
+            for df, block in zip((train, test), blocks, strict=True):
+                df[column] = block.get(name, np.nan)
+        train, test = number_text(train, test, cfg, columns=columns)  # '5000mAh', '$4.99': as any column
+        cfg.setdefault("_fields", []).append(c)
+        log(
+            f"clean: {c} holds named fields ({', '.join(map(str, names.index[:8]))}; e.g. {values.iloc[0]!r}): a column each"
+        )
+    return train, test
+
+
 CODE_SEPARATORS = ("@", "_", "/", "-", ":", "|", "+", ".")  # "@" first: e-mail; "." last: versions "2.13.4"
 CODE_PARTS = (2, 6)  # the fewest and most parts a code is split into
 # between the fields of a value written with spaces: '1234 Oak St, Springfield, IL 62704'
@@ -2096,7 +2208,7 @@ def code_parts(train, test, cfg, share=0.95):
     _without_unit). The value itself stays (a text model still reads it). Dates and clock times are read
     before this."""
     for c in _feature_columns(train, test):
-        if pd.api.types.is_numeric_dtype(train[c]):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("_fields", []):
             continue
         values = train[c].dropna().astype(str).head(5000)
         spaced = c in cfg.get("text_cols", []) or values.str.contains(r"\s").any()

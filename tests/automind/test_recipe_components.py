@@ -6,6 +6,7 @@ valid submission)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -1640,3 +1641,66 @@ def test_numbers_in_a_few_written_forms_become_columns():
     assert np.isnan(test["size_form"].iloc[0]) and test["size_num2"].tolist() == [19, 16]  # an unseen form
     assert train["size"].iloc[0] == "205/55 R16"  # the value itself stays
     assert not any(c.startswith(("note_num", "cabin_num")) for c in train.columns)
+
+
+def test_tilde_ranges_cjk_magnitudes_letter_currencies_and_per_units_are_read():
+    """Ranges '10~20', prices '3.5万' beside '8000', 'Rp 1.500.000', clocks '2.4 GHz' beside '2400 MHz',
+    batteries '5000 mAh' beside '4.2 Ah', densities '1,234/km²' beside '3,196 /sq mi' and chart positions
+    '#12' beside 'No. 45' become numbers on one scale. A fraction '3/4' is not a number per a unit (it is
+    left to code_parts), and '~300' stays a guess, not a range."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "area": ["10~20", "30 ~ 40", "5〜9", "12~18", "1~3", "40~60"],
+        "price": ["3.5万", "8000", "12万", "1.2万", "9500", "100万"],
+        "harga": ["Rp 1.500.000", "Rp1.250.000,00", "Rp 800.000", "Rp 2.000.000,50", "Rp 15.000", "Rp 999.000"],
+        "clock": ["2.4 GHz", "2400 MHz", "800MHz", "3.1 GHz", "1.2 GHz", "950 MHz"],
+        "battery": ["5000 mAh", "4.2 Ah", "3000mAh", "5 Ah", "4500 mAh", "6000 mAh"],
+        "density": ["1,234/km²", "3,196 /sq mi", "50/km²", "12 /km²", "259 /sq mi", "8,000/km²"],
+        "share": ["3/4", "1/2", "2/3", "5/8", "1/4", "7/8"],
+        "guess": ["~300", "~450", "~120", "~75", "~900", "~60"],
+        "position": ["#12", "# 3", "No. 45", "#1", "No. 200", "#7"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["area"].tolist() == [15, 35, 7, 15, 2, 50] and train["area_span"].iloc[0] == 10
+    assert train["price"].tolist() == [35000, 8000, 120000, 12000, 9500, 1000000]
+    assert train["harga"].tolist() == [1500000, 1250000, 800000, 2000000.5, 15000, 999000]
+    assert np.allclose(train["clock"], [2.4, 2.4, 0.8, 3.1, 1.2, 0.95]) and test["clock"].iloc[1] == 2.4
+    assert np.allclose(train["battery"], [5, 4.2, 3, 5, 4.5, 6])
+    assert np.allclose(train["density"], np.array([1234, 1234, 50, 12, 100, 8000]) / 1e6, rtol=1e-3)  # per m²
+    assert train["share"].tolist()[:2] == ["3/4", "1/2"] and train["guess"].tolist()[:2] == [300, 450]
+    assert train["position"].tolist() == [12, 3, 45, 1, 200, 7] and "position_unit" not in train
+
+
+def test_cells_of_named_fields_give_a_column_per_name_in_any_order():
+    """Listings 'beds=3;baths=2;floor=7' with the pairs in any order, and Google Analytics' JSON objects,
+    give a column per name, read as any column is ('5000mAh' a number); code_parts no longer splits a JSON
+    object by position.
+    URLs with a query and one-field titles 'Re: hello' are not cells of fields."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "attrs": ["beds=3;baths=2;floor=7", "floor=1;beds=2;baths=1", "baths=2;beds=4;floor=12",
+                  "beds=1;floor=0;baths=1", "beds=2;baths=1;floor=3", "floor=5;baths=3;beds=5"],
+        "totals": [json.dumps({"visits": "1", "hits": str(h), "device": d}) for h, d in
+                   zip([7, 3, 12, 1, 5, 9], ["mobile", "desktop"] * 3, strict=True)],
+        "url": [f"https://a.example/p?id={i}&ref=x" for i in range(6)],
+        "title": ["Re: hello", "Re: offer", "Fwd: bill", "Re: lunch", "Fwd: memo", "Re: plan"],
+        "specs": [f"Battery: {b}mAh; RAM: {r}GB" for b, r in
+                  zip([5000, 4000, 4500, 3000, 6000, 5000], [8, 4, 16, 4, 8, 12], strict=True)],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = pd.DataFrame(
+        {"attrs": ["baths=1;beds=2"], "totals": ['{"hits": "4"}'], "url": ["x"], "title": ["Re: a"],
+         "specs": ["RAM: 2GB"]}
+    )  # fmt: skip
+    train, test = rt.field_cells(train, test, rt.CFG)
+    assert train["attrs_beds"].tolist() == [3, 2, 4, 1, 2, 5] and train["attrs_floor"].tolist()[:2] == [7, 1]
+    assert test["attrs_beds"].iloc[0] == 2 and np.isnan(test["attrs_floor"].iloc[0])
+    assert train["totals_hits"].tolist() == [7, 3, 12, 1, 5, 9] and train["totals_device"].iloc[0] == "mobile"
+    assert not any(c.startswith(("url_", "title_")) for c in train.columns)
+    assert (
+        train["specs_Battery"].tolist()[:2] == [5000, 4000] and test["specs_RAM"].iloc[0] == 2
+    )  # with units
+    train, test = rt.code_parts(train, test, rt.CFG)
+    assert not any(c.startswith("totals_part") for c in train.columns)
