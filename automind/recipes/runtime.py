@@ -1690,7 +1690,7 @@ def pace_numbers(train, test, c, share, codes):
     return _read_numbers(train, test, c, share, codes, pace_minutes, "minutes per kilometre", "paces")
 
 
-# A number in Roman numerals, in capitals or not: an edition 'XIV', a king 'Louis XVI', a stage 'iii'.
+# A number in Roman numerals, in capitals or not: an edition 'XIV', a Super Bowl 'LVII', a stage 'iii'.
 ROMAN_TEXT = r"(?i)^(?=[MDCLXVI])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$"
 ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
 ROMAN_LEVELS = 5  # distinct numerals a column needs: sizes 'M', 'L', 'XL' are not numbers
