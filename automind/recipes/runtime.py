@@ -1333,10 +1333,7 @@ def euro_numbers(train, test, c, share, codes):
     value shows the comma is a decimal one (DECIMAL_COMMA) or the points are thousands separators
     (DOTTED_THOUSANDS): '1,234' alone is read as English, a thousand and more. True when done."""
     values = train[c].dropna().astype(str).str.strip()
-    head = values.head(2000)
-    if not (
-        head.str.contains(DECIMAL_COMMA).any() or head.str.contains(DOTTED_THOUSANDS).any()
-    ):  # cheap look
+    if not values.head(2000).str.contains(f"{DECIMAL_COMMA}|{DOTTED_THOUSANDS}").any():  # cheap look first
         return False
     return _read_numbers(train, test, c, share, codes, euro_values, "numbers", "with a decimal comma")
 
@@ -2145,7 +2142,7 @@ def field_cells(train, test, cfg, share=0.95):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
         values = train[c].dropna().astype(str).head(2000)
-        if len(values) < 5 or not values.str.contains(r"[=:]").mean() >= share:
+        if len(values) < 5 or values.str.contains(r"[=:]").mean() < share:
             continue
         for sep in FIELD_SEPARATORS:
             fields = cell_fields(values, sep)
