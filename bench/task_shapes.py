@@ -4688,6 +4688,330 @@ def _currency_magnitudes(out: Path) -> None:
     prepare_task(df, out, "score", "rmse", name=out.name)
 
 
+def _pay_periods(out: Path) -> None:
+    """Job adverts' pay, '£45,000 per annum', '£21.63 per hour', '£3,750 per month', '£865/week', '£45,000
+    p.a.' (a year of 2,080 hours, 52 weeks); the score follows the yearly pay; RMSE."""
+    rng = np.random.default_rng(305)
+    n = 5000
+    annual = rng.uniform(18000, 120000, n)
+    text = []
+    for a in annual:
+        u = rng.random()
+        if u < 0.3:
+            text.append(f"£{a:,.0f} per annum")
+        elif u < 0.4:
+            text.append(f"£{a:,.0f} p.a.")
+        elif u < 0.6:
+            text.append(f"£{a / 2080:.2f} per hour" if rng.random() < 0.5 else f"£{a / 2080:.2f}/hr")
+        elif u < 0.8:
+            text.append(f"£{a / 12:,.0f} per month")
+        else:
+            text.append(f"£{a / 52:,.0f}/week")
+    y = annual / 1000 + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"salary": text, "sector": rng.choice(["it", "care", "retail"], n), "score": y.round(3)}
+    )
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _foreign_month_names(out: Path) -> None:
+    """Dates in German, French and Spanish, '3. März 2019', '15 janvier 2020', '7 de mayo de 2018'; the
+    demand grows over the years and follows the season; RMSE."""
+    rng = np.random.default_rng(306)
+    n = 5000
+    de = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+          "November", "Dezember"]  # fmt: skip
+    fr = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+          "novembre", "décembre"]  # fmt: skip
+    es = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+          "noviembre", "diciembre"]  # fmt: skip
+    days = rng.integers(0, 8 * 365, n)
+    dates = pd.Timestamp("2015-01-01") + pd.to_timedelta(days, unit="D")
+    text = []
+    for d in dates:
+        u = rng.random()
+        if u < 0.4:
+            text.append(f"{d.day}. {de[d.month - 1]} {d.year}")
+        elif u < 0.7:
+            text.append(f"{d.day} {fr[d.month - 1]} {d.year}")
+        else:
+            text.append(f"{d.day} de {es[d.month - 1]} de {d.year}")
+    y = days / 365 * 2 + 3 * np.sin(2 * np.pi * dates.dayofyear.to_numpy() / 365) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"date": text, "store": rng.choice(["a", "b", "c"], n), "demand": y.round(3)})
+    prepare_task(df, out, "demand", "rmse", name=out.name)
+
+
+def _yen_prices(out: Path) -> None:
+    """Japanese prices, '12,345円', '¥8,900' and in full-width digits '１２，３４５円'; the score follows the
+    price; RMSE."""
+    rng = np.random.default_rng(307)
+    n = 5000
+    price = rng.integers(500, 200000, n)
+    wide = str.maketrans("0123456789,", "０１２３４５６７８９，")
+    text = []
+    for p in price:
+        u = rng.random()
+        text.append(f"{p:,}円" if u < 0.4 else f"¥{p:,}" if u < 0.7 else f"{p:,}円".translate(wide))
+    y = price / 1000 + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"price": text, "shop": rng.choice(["tokyo", "osaka", "online"], n), "score": y.round(3)}
+    )
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _arabic_digits(out: Path) -> None:
+    """Readings in Eastern Arabic digits '١٢٣٫٤', Persian digits '۱۲۳٫۴' (the Arabic decimal separator) and
+    Western digits; the score follows the reading; RMSE."""
+    rng = np.random.default_rng(308)
+    n = 5000
+    v = rng.uniform(0, 1000, n)
+    arabic = str.maketrans("0123456789.", "٠١٢٣٤٥٦٧٨٩٫")
+    persian = str.maketrans("0123456789.", "۰۱۲۳۴۵۶۷۸۹٫")
+    text = []
+    for x in v:
+        u = rng.random()
+        s = f"{x:.1f}"
+        text.append(s.translate(arabic) if u < 0.4 else s.translate(persian) if u < 0.6 else s)
+    y = v / 10 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"reading": text, "site": rng.choice(["n", "s"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _chemical_formulas(out: Path) -> None:
+    """Compounds written as formulas, 'Fe2O3', 'C6H12O6', 'NaCl' (two to four elements, counts up to six);
+    the property follows the molar mass; RMSE."""
+    rng = np.random.default_rng(309)
+    n = 5000
+    mass = {"H": 1.008, "C": 12.011, "N": 14.007, "O": 15.999, "Na": 22.99, "Mg": 24.305, "Al": 26.982,
+            "Si": 28.085, "S": 32.06, "Cl": 35.45, "Ca": 40.078, "Fe": 55.845}  # fmt: skip
+    names = list(mass)
+    text, y = [], []
+    for _ in range(n):
+        els = rng.choice(names, rng.integers(2, 5), replace=False)
+        counts = rng.integers(1, 7, len(els))
+        text.append("".join(e + (str(c) if c > 1 else "") for e, c in zip(els, counts, strict=True)))
+        y.append(sum(mass[e] * c for e, c in zip(els, counts, strict=True)) / 10)
+    target = np.array(y) + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"formula": text, "phase": rng.choice(["solid", "liquid"], n), "value": target.round(3)}
+    )
+    prepare_task(df, out, "value", "rmse", name=out.name)
+
+
+def _animal_ages(out: Path) -> None:
+    """Shelter ages as the intake desk writes them, '2 years', '1 year', '3 weeks', '5 months', '4 days'; the
+    outcome score follows the age; RMSE."""
+    rng = np.random.default_rng(310)
+    n = 5000
+    days = rng.integers(1, 16 * 365, n)
+    text, written = [], []
+    for d in days:
+        if d < 14:
+            k, unit, span = d, "day", 1
+        elif d < 60:
+            k, unit, span = d // 7, "week", 7
+        elif d < 365:
+            k, unit, span = d // 30, "month", 30
+        else:
+            k, unit, span = d // 365, "year", 365
+        text.append(f"{k} {unit}" + ("s" if k != 1 else ""))
+        written.append(k * span)
+    y = np.array(written) / 365 * 2 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"age": text, "animal": rng.choice(["Dog", "Cat"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _slash_colors(out: Path) -> None:
+    """Coat colours as shelters record them, 'Black/White', 'Brown Tabby/White', 'Tricolor' (one or two
+    colours, an optional pattern); the score follows which colours appear; RMSE."""
+    rng = np.random.default_rng(311)
+    n = 5000
+    colors = ["Black", "White", "Brown", "Tan", "Blue", "Red", "Cream", "Gray", "Orange", "Tricolor",
+              "Chocolate", "Yellow"]  # fmt: skip
+    text, y = [], []
+    for _ in range(n):
+        picked = list(rng.choice(colors, rng.integers(1, 3), replace=False))
+        tabby = rng.random() < 0.2
+        cell = "/".join([picked[0] + (" Tabby" if tabby else "")] + picked[1:])
+        text.append(cell)
+        y.append(3 * ("White" in picked) + 2 * ("Black" in picked) - 2 * tabby + ("Tan" in picked))
+    target = np.array(y, dtype=float) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"color": text, "animal": rng.choice(["Dog", "Cat"], n), "score": target.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _credit_ratings(out: Path) -> None:
+    """Issuer ratings on two agencies' scales, S&P 'AAA', 'BBB-', 'CCC+' and Moody's 'Aaa', 'Baa3', 'Caa1';
+    the spread widens down the scale; RMSE."""
+    rng = np.random.default_rng(312)
+    n = 5000
+    sp = ["AAA", "AA+", "AA", "AA-", "A+", "A", "A-", "BBB+", "BBB", "BBB-", "BB+", "BB", "BB-", "B+", "B",
+          "B-", "CCC+", "CCC", "CCC-", "CC"]  # fmt: skip
+    moodys = ["Aaa", "Aa1", "Aa2", "Aa3", "A1", "A2", "A3", "Baa1", "Baa2", "Baa3", "Ba1", "Ba2", "Ba3", "B1",
+              "B2", "B3", "Caa1", "Caa2", "Caa3", "Ca"]  # fmt: skip
+    rank = rng.integers(0, 20, n)
+    text = [sp[r] if rng.random() < 0.6 else moodys[r] for r in rank]
+    y = 0.5 * rank**1.5 + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"rating": text, "sector": rng.choice(["bank", "utility", "tech"], n), "spread": y.round(3)}
+    )
+    prepare_task(df, out, "spread", "rmse", name=out.name)
+
+
+def _wind_reports(out: Path) -> None:
+    """Wind as one cell, 'NNE 15 km/h', 'SW 8 km/h' or 'calm'; the wave height follows the speed and how
+    far the wind blows from the west; RMSE."""
+    rng = np.random.default_rng(313)
+    n = 5000
+    points = [
+        "N",
+        "NNE",
+        "NE",
+        "ENE",
+        "E",
+        "ESE",
+        "SE",
+        "SSE",
+        "S",
+        "SSW",
+        "SW",
+        "WSW",
+        "W",
+        "WNW",
+        "NW",
+        "NNW",
+    ]
+    idx = rng.integers(0, 16, n)
+    speed = rng.uniform(1, 60, n).round()
+    calm = rng.random(n) < 0.05
+    speed[calm] = 0
+    text = ["calm" if c else f"{points[i]} {s:.0f} km/h" for i, s, c in zip(idx, speed, calm, strict=True)]
+    west = -np.sin(idx * 2 * np.pi / 16)
+    y = 0.1 * speed + 2 * west + rng.normal(0, 1, n)
+    df = pd.DataFrame({"wind": text, "beach": rng.choice(["a", "b", "c"], n), "waves": y.round(3)})
+    prepare_task(df, out, "waves", "rmse", name=out.name)
+
+
+def _dual_temperatures(out: Path) -> None:
+    """Temperatures written in both scales, '12.0°C (53.6°F)' or '53.6°F (12.0°C)', either first; the demand
+    follows the temperature; RMSE."""
+    rng = np.random.default_rng(314)
+    n = 5000
+    c = rng.uniform(-20, 40, n)
+    text = [f"{t:.1f}°C ({t * 9 / 5 + 32:.1f}°F)" if rng.random() < 0.5 else f"{t * 9 / 5 + 32:.1f}°F ({t:.1f}°C)"
+            for t in c]  # fmt: skip
+    y = c + rng.normal(0, 1, n)
+    df = pd.DataFrame({"temp": text, "city": rng.choice(["x", "y"], n), "demand": y.round(3)})
+    prepare_task(df, out, "demand", "rmse", name=out.name)
+
+
+def _kelvin_temperatures(out: Path) -> None:
+    """Temperatures from three instruments, '293.2 K', '20.0 °C', '68.0 °F'; the yield follows the
+    temperature; RMSE."""
+    rng = np.random.default_rng(315)
+    n = 5000
+    c = rng.uniform(-30, 50, n)
+    text = []
+    for t in c:
+        u = rng.random()
+        text.append(
+            f"{t + 273.15:.1f} K" if u < 0.3 else f"{t:.1f} °C" if u < 0.7 else f"{t * 9 / 5 + 32:.1f} °F"
+        )
+    y = c + rng.normal(0, 1, n)
+    df = pd.DataFrame({"temp": text, "line": rng.choice(["l1", "l2"], n), "yield": y.round(3)})
+    prepare_task(df, out, "yield", "rmse", name=out.name)
+
+
+def _day_counters(out: Path) -> None:
+    """Study visits named 'Day 3', 'Week 6', 'Month 4' (a month of 30 days); the marker follows the days
+    since the start; RMSE."""
+    rng = np.random.default_rng(316)
+    n = 5000
+    text, days = [], []
+    for _ in range(n):
+        u = rng.random()
+        if u < 0.4:
+            k = int(rng.integers(1, 60))
+            text.append(f"Day {k}")
+            days.append(k)
+        elif u < 0.75:
+            k = int(rng.integers(1, 40))
+            text.append(f"Week {k}")
+            days.append(7 * k)
+        else:
+            k = int(rng.integers(1, 13))
+            text.append(f"Month {k}")
+            days.append(30 * k)
+    y = np.array(days) / 10 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"visit": text, "arm": rng.choice(["drug", "placebo"], n), "marker": y.round(3)})
+    prepare_task(df, out, "marker", "rmse", name=out.name)
+
+
+def _product_names(out: Path) -> None:
+    """Phone listings whose name carries the model and storage, 'Apple iPhone 12 Pro Max 256GB Blue'; the
+    price follows the model and the storage; RMSE."""
+    rng = np.random.default_rng(317)
+    n = 5000
+    models = {"Apple iPhone 12": 700, "Apple iPhone 12 Pro": 900, "Apple iPhone 12 Pro Max": 1000,
+              "Samsung Galaxy S21": 650, "Samsung Galaxy S21 Ultra": 1000, "Google Pixel 6": 550,
+              "Google Pixel 6 Pro": 800, "Xiaomi Redmi Note 10": 250, "OnePlus 9": 600, "OnePlus 9 Pro": 800}  # fmt: skip
+    names = list(models)
+    text, y = [], []
+    for _ in range(n):
+        m = names[rng.integers(0, len(names))]
+        gb = int(rng.choice([64, 128, 256, 512]))
+        text.append(f"{m} {gb}GB {rng.choice(['Black', 'Blue', 'White', 'Green', 'Silver'])}")
+        y.append(models[m] + 0.8 * gb)
+    target = np.array(y) + rng.normal(0, 30, n)
+    df = pd.DataFrame({"name": text, "condition": rng.choice(["new", "used"], n), "price": target.round(1)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _ordinal_positions(out: Path) -> None:
+    """Finishing positions written '1st', '22nd', '103rd', '411th' among 500 runners; the prize points
+    fall with the position; RMSE."""
+    rng = np.random.default_rng(318)
+    n = 5000
+    pos = rng.integers(1, 501, n)
+
+    def ordinal(k: int) -> str:
+        suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+        return f"{k}{suffix}"
+
+    y = 50 * np.exp(-pos / 100) + rng.normal(0, 1, n)
+    df = pd.DataFrame(
+        {"place": [ordinal(int(p)) for p in pos], "race": rng.choice(["5k", "10k"], n), "points": y.round(3)}
+    )
+    prepare_task(df, out, "points", "rmse", name=out.name)
+
+
+def _per_mille(out: Path) -> None:
+    """Rates written per mille '3.5‰' or per cent '0.35%' (one quantity, two scales); the score follows the
+    rate; RMSE."""
+    rng = np.random.default_rng(319)
+    n = 5000
+    v = rng.uniform(0, 50, n)
+    text = [f"{x:.1f}‰" if rng.random() < 0.5 else f"{x / 10:.2f}%" for x in v]
+    y = v / 2 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"rate": text, "region": rng.choice(["n", "s", "e"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _basis_points(out: Path) -> None:
+    """Spreads written '25 bps', '25bp' or '0.25%' (a basis point is a hundredth of a per cent); the loss
+    follows the spread; RMSE."""
+    rng = np.random.default_rng(320)
+    n = 5000
+    b = rng.integers(0, 500, n)
+    text = []
+    for x in b:
+        u = rng.random()
+        text.append(f"{x} bps" if u < 0.35 else f"{x}bp" if u < 0.6 else f"{x / 100:.2f}%")
+    y = b / 20 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"spread": text, "desk": rng.choice(["rates", "credit"], n), "loss": y.round(3)})
+    prepare_task(df, out, "loss", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -5096,6 +5420,25 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "per-area-densities": ("densities '1,234/km²' beside '3,196 /sq mi', RMSE", _per_area_densities),
     "hash-ranks": ("positions '#12', '# 3', 'No. 45', RMSE", _hash_ranks),
     "currency-magnitudes": ("deals '$1.2M', '€850K', '£3.4bn', RMSE", _currency_magnitudes),
+    "pay-periods": ("pay '£45,000 per annum' beside '£21.63 per hour' and '£865/week', RMSE", _pay_periods),
+    "foreign-month-names": (
+        "dates '3. März 2019', '15 janvier 2020', '7 de mayo de 2018', RMSE",
+        _foreign_month_names,
+    ),
+    "yen-prices": ("prices '12,345円', '¥8,900', '１２，３４５円', RMSE", _yen_prices),
+    "arabic-digits": ("readings in Eastern Arabic '١٢٣٫٤' and Persian digits, RMSE", _arabic_digits),
+    "chemical-formulas": ("formulas 'Fe2O3', 'C6H12O6', molar-mass target, RMSE", _chemical_formulas),
+    "animal-ages": ("ages '2 years', '3 weeks', '5 months', RMSE", _animal_ages),
+    "slash-colors": ("colours 'Black/White', 'Brown Tabby/White', RMSE", _slash_colors),
+    "credit-ratings": ("ratings 'BBB-' beside Moody's 'Baa3', RMSE", _credit_ratings),
+    "wind-reports": ("wind 'NNE 15 km/h' or 'calm' in one cell, RMSE", _wind_reports),
+    "dual-temperatures": ("temperatures '12.0°C (53.6°F)', either scale first, RMSE", _dual_temperatures),
+    "kelvin-temperatures": ("temperatures '293.2 K', '20.0 °C', '68.0 °F', RMSE", _kelvin_temperatures),
+    "day-counters": ("visits 'Day 3', 'Week 6', 'Month 4', RMSE", _day_counters),
+    "product-names": ("listings 'Apple iPhone 12 Pro Max 256GB Blue', RMSE", _product_names),
+    "ordinal-positions": ("places '1st', '22nd', '411th' of 500, RMSE", _ordinal_positions),
+    "per-mille": ("rates '3.5‰' beside '0.35%', RMSE", _per_mille),
+    "basis-points": ("spreads '25 bps', '25bp', '0.25%', RMSE", _basis_points),
 }
 
 
