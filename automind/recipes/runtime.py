@@ -610,12 +610,13 @@ def better(a, b):
 # ('1,234,567[3]', '45,678*'; FOOTNOTE_TEXT); dates, codes with letters and European "1.234,5"
 # (EURO_NUMBER_TEXT) do not match.
 THOUSANDS = r"\d{1,3}(?:,\d{3})+|\d{1,3}(?:['’]\d{3})+"  # '1,234,567' or "1'234'567"
+CURRENCY_SIGNS = "$€£¥₹₩₽₺₦₱฿₫₪円元"  # signs written beside an amount, before it or after it ('12,345円')
 NUMBER_GROUPS = rf"{THOUSANDS}|\d{{1,2}}(?:,\d{{2}})+,\d{{3}}|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+"
 APPROX_TEXT = r"(?i:~|≈|approx(?:\.|imately)?|about|around|roughly|circa|ca\.|c\.)\s*"
 FOOTNOTE_TEXT = r"(?:\[[^\[\]]{1,12}\]|[*†‡])+"
 NUMBER_TEXT = (
-    rf"^(?:{APPROX_TEXT})?\(?[-+]?[$€£¥₹]?\s?[-+]?(?:{NUMBER_GROUPS}|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?[-+]?\s?"
-    rf"(?:%|[$€£¥₹])?\)?(?:{FOOTNOTE_TEXT})?$"
+    rf"^(?:{APPROX_TEXT})?\(?[-+]?[{CURRENCY_SIGNS}]?\s?[-+]?(?:{NUMBER_GROUPS}|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?[-+]?"
+    rf"\s?(?:%|[{CURRENCY_SIGNS}])?\)?(?:{FOOTNOTE_TEXT})?$"
 )
 
 
@@ -641,7 +642,8 @@ def number_values(values):
     text = text.str.replace(f"^{APPROX_TEXT}|{FOOTNOTE_TEXT}$", "", regex=True)
     brackets = text.str.startswith("(", na=False) & text.str.endswith(")", na=False)
     sign = np.where(brackets | text.str.match(r".*[\d.]-$", na=False), -1.0, 1.0)
-    digits = text.str.replace(r"[\s$€£¥₹,'’%()]|[-+]$", "", regex=True)  # '10,000+' (at least) is 10000
+    # '10,000+' (at least) is 10000
+    digits = text.str.replace(rf"[\s{CURRENCY_SIGNS},'’%()]|[-+]$", "", regex=True)
     return sign * pd.to_numeric(digits.where(parsed), errors="coerce")
 
 
@@ -724,6 +726,42 @@ DATE_TEXT = (
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+"
     r"\d{1,2}\s+\d{1,2}:\d{2}(:\d{2})?(\s+([+-]\d{4}|[a-z]{1,4}))?\s+\d{4})$"
 )
+
+
+# Month names of other languages (German, French, Spanish, Italian, Portuguese, Dutch; full and short) as
+# English ones, so '3. März 2019', '15 janvier 2020' and '7 de mayo de 2018' read as '3 Mar 2019' does.
+FOREIGN_MONTHS = {
+    "jan": ("januar", "jänner", "janvier", "janv", "enero", "ene", "gennaio", "gen", "janeiro", "januari"),
+    "feb": ("februar", "février", "fevrier", "févr", "fevr", "febrero", "febbraio", "fevereiro", "fev", "februari"),
+    "mar": ("märz", "maerz", "mär", "mrz", "mars", "marzo", "março", "marco", "maart", "mrt"),
+    "apr": ("avril", "avr", "abril", "abr", "aprile"),
+    "may": ("mai", "mayo", "maggio", "mag", "maio", "mei"),
+    "jun": ("juni", "juin", "junio", "giugno", "giu", "junho"),
+    "jul": ("juli", "juillet", "juil", "julio", "luglio", "lug", "julho"),
+    "aug": ("août", "aout", "agosto", "ago", "augustus"),
+    "sep": ("septembre", "septiembre", "setiembre", "settembre", "set", "setembro"),
+    "oct": ("oktober", "okt", "octobre", "octubre", "ottobre", "ott", "outubro", "out"),
+    "nov": ("novembre", "noviembre", "novembro"),
+    "dec": ("dezember", "dez", "décembre", "déc", "diciembre", "dic", "dicembre", "dezembro"),
+}  # fmt: skip
+ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                  "november", "december")  # fmt: skip
+FOREIGN_MONTH_NAMES = {name: english for english, names in FOREIGN_MONTHS.items() for name in names} | {
+    name: name[:3] for full in ENGLISH_MONTHS for name in (full, full[:3])
+}  # German 'August' is English 'August': a column of both is read alike
+FOREIGN_DATE_TEXT = (
+    r"(?i)^(?:(\d{1,2})(?:\.|º|er)?\s+(?:de\s+)?)?([^\W\d_]+)\.?,?\s+(?:de\s+|del\s+)?(\d{4})$"
+)
+
+
+def english_months(values):
+    """Dates written day, month name and year in another language (FOREIGN_DATE_TEXT, FOREIGN_MONTHS) as
+    '3 Mar 2019' (or 'Mar 2019' without a day); other values as they are."""
+    text = pd.Series(values).astype(str).str.strip()
+    found = text.str.extract(FOREIGN_DATE_TEXT)
+    month = found[1].str.lower().map(FOREIGN_MONTH_NAMES)
+    english = (found[0].fillna("") + " " + month.str.title() + " " + found[2]).str.strip()
+    return english.where(month.notna(), pd.Series(values)).where(pd.Series(values).notna())
 
 
 def _dates_like(s):
@@ -813,11 +851,15 @@ def date_parts(train, test, cfg):
             if not epoch_parts(train, test, c):
                 number_dates(train, test, c)
             continue
-        if not _dates_like(train[c]):
-            continue
-        first = day_first(pd.concat([train[c], test[c]]))  # one reading for both files
-        dates = [read_times(df[c], first) for df in (train, test)]
-        clocks = [local_clock(df[c], d, first) for df, d in zip((train, test), dates, strict=True)]
+        text = [train[c], test[c]]
+        if not _dates_like(text[0]):
+            text = [english_months(t) for t in text]
+            if not _dates_like(text[0]):
+                continue
+            log(f"clean: {c} holds dates with month names of another language (e.g. {train[c].iloc[0]!r})")
+        first = day_first(pd.concat(text))  # one reading for both files
+        dates = [read_times(t, first) for t in text]
+        clocks = [local_clock(t, d, first) for t, d in zip(text, dates, strict=True)]
         months = clocks[0].dt.day.dropna().eq(1).all()  # 'Mar 2019', 2019-03: a month, not its first day
         parts = ["year", "month"] if months else ["year", "month", "day", "dayofweek"]
         parts += [p for p in ("hour", "minute") if getattr(clocks[0].dt, p).fillna(0).ne(0).any()]
@@ -913,8 +955,8 @@ def local_clock(values, utc, first):
 # "C85" stay codes.
 PER_HUNDRED = r"(?:(?<=/)100\s?[^\W\d_]+)?"  # a unit per hundred of another: 'L/100km', 'mg/100g'
 UNIT_TEXT = (
-    rf"^([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°|/(?=[^\W\d_]))[^\s\d]*{PER_HUNDRED})"
-    rf"|((?:[^\W\d_]|°|/(?=[^\W\d_]))[^\s\d]+{PER_HUNDRED}|[°℃℉]))$"
+    rf"^([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°|/(?=[^\W\d_]))[^\s\d]*{PER_HUNDRED}|[%‰‱])"
+    rf"|((?:[^\W\d_]|°|/(?=[^\W\d_]))[^\s\d]+{PER_HUNDRED}|[°℃℉%‰‱]))$"
 )
 PREFIX_UNIT_TEXT = rf"^([^\W\d_]{{1,4}}(?:\.\s?|\$\s?|\s+))([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?)$"
 UNITS = 3  # more distinct units than this: words after numbers, not units of one quantity (UNIT_SCALES)
@@ -925,6 +967,7 @@ UNIT_SCALES = (
     {"kbps": 1.0, "bps": 1e-3, "mbps": 1e3, "gbps": 1e6},
     {"ghz": 1.0, "mhz": 1e-3, "khz": 1e-6, "hz": 1e-9},
     {"ah": 1.0, "mah": 1e-3},
+    {"%": 1.0, "‰": 0.1, "‱": 0.01, "bp": 0.01, "bps": 0.01},  # per cent, per mille, basis points
     {"kg": 1.0, "g": 1e-3, "mg": 1e-6, "t": 1e3, "lb": 0.45359237, "oz": 0.028349523125, "st": 6.35029318},
     {"m": 1.0, "km": 1e3, "cm": 1e-2, "mm": 1e-3, "mi": 1609.344, "yd": 0.9144, "ft": 0.3048, "in": 0.0254},
     {"m2": 1.0, "km2": 1e6, "ha": 1e4, "acre": 4046.8564224, "mi2": 2589988.110336, "ft2": 0.09290304, "yd2": 0.83612736},
@@ -966,6 +1009,10 @@ UNIT_MARKS = (
     (r"^#\s?(?=\d+$)", "No. "),
 )
 UNIT_JOIN_TEXT = r"(?i)\b(sq|square|fl|cu|cubic)\.?\s+(?=[^\W\d_])"  # 'sq ft', 'fl. oz': one word
+RESTATED_TEXT = r"(?<=\S)\s*\([^()]*\d[^()]*\)$"  # the same reading again in brackets: '12.0°C (53.6°F)'
+# Temperature scales, each as (times, plus) to degrees Celsius: not multiples of one another (UNIT_SCALES).
+TEMPERATURES = {"°c": (1.0, 0.0), "℃": (1.0, 0.0), "°f": (5 / 9, -160 / 9), "℉": (5 / 9, -160 / 9),
+                "k": (1.0, -273.15)}  # fmt: skip
 
 
 def unit_keys(written):
@@ -1008,8 +1055,9 @@ def _mostly_numbers(fits, others, share, codes):
 
 def unit_parts(values):
     """Each value's number and unit as written (NaN where it is neither form of UNIT_TEXT /
-    PREFIX_UNIT_TEXT)."""
+    PREFIX_UNIT_TEXT); a reading restated in brackets after it is left out (RESTATED_TEXT)."""
     text = values.astype(str).str.strip().where(values.notna()).str.replace(UNIT_JOIN_TEXT, r"\1", regex=True)
+    text = text.str.replace(RESTATED_TEXT, "", regex=True)
     for mark, unit in UNIT_MARKS:
         text = text.str.replace(mark, unit, regex=True)
     after, before = text.str.extract(UNIT_TEXT), text.str.extract(PREFIX_UNIT_TEXT)
@@ -1031,7 +1079,10 @@ def unit_numbers(train, test, c, share, codes):
     if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
     units = unit_keys(written[fits]).unique()
+    if set(units) == {"%"}:  # per cents alone: number_text reads them, '▲ 2.3%' and '(12.5%)' too
+        return False
     scale = next((s for s in (*UNIT_SCALES, *PER_SCALES) if len(units) > 1 and set(units) <= set(s)), None)
+    degrees = len(units) > 1 and set(units) <= set(TEMPERATURES)
     if len(units) > UNITS and scale is None and not written[fits].str.match(MONEY_CODE).all():
         return False
     numbers = []
@@ -1040,9 +1091,12 @@ def unit_numbers(train, test, c, share, codes):
         written = unit_keys(written)
         if len(units) > 1:
             df[c + "_unit"] = written
+        if degrees:
+            times, plus = (written.map({u: t[i] for u, t in TEMPERATURES.items()}) for i in (0, 1))
+            number = number * times + plus
         numbers.append(number if scale is None else in_first_unit(number, written, scale))
     _numbers_with_codes(train, test, c, numbers, codes)  # "10+ years" beside "< 1 year": which code it was
-    to = "" if scale is None else f", converted to {next(iter(scale))}"
+    to = ", converted to °c" if degrees else "" if scale is None else f", converted to {next(iter(scale))}"
     log(
         f"clean: {c} read as numbers with their unit ({', '.join(map(str, units))}{to}; e.g. {values.iloc[0]!r})"
     )
@@ -1722,10 +1776,97 @@ def roman_numbers(train, test, c, share, codes):
     return _read_numbers(train, test, c, share, codes, roman_values, "numbers", "Roman numerals")
 
 
+# A place in an order, '1st', '22nd', '103rd', '411th', French '1er' / '2e' / '3ème', Spanish and Portuguese
+# '1º' / '2ª': its number. Written against the digits; '5 st' (stone) stands apart.
+ORDINAL_TEXT = r"(?i)^(\d+)(?:st|nd|rd|th|er|re|ème|eme|e|º|ª)$"
+
+
+def ordinal_values(values):
+    """Each ORDINAL_TEXT value as its number; NaN where a value is not one."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(ORDINAL_TEXT)[0]
+    return pd.to_numeric(found, errors="coerce")
+
+
+def ordinal_numbers(train, test, c, share, codes):
+    """A text column of ordinal numbers ('22nd', '411th') becomes the numbers (the same `share` and
+    placeholder `codes` rules as number_text): as levels, '411th' is unseen when only '410th' was. True when
+    done."""
+    values = train[c].dropna().astype(str).str.strip().head(2000)
+    if values.str.match(ORDINAL_TEXT).mean() <= 0.5:  # a cheap look first
+        return False
+    return _read_numbers(train, test, c, share, codes, ordinal_values, "numbers", "ordinal numbers")
+
+
+# Money per period as job adverts and letting agents write it: '£45,000 per annum', '£21.63/hr', '$30k a year',
+# '€1,200 pcm', '£300 pw', '€95 daily'. Each is read per year (RATE_YEAR: a year of 52 weeks of five working
+# days of eight hours, the convention pay comparisons use), and the period stays a category beside it.
+RATE_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+RATE_PERIODS = {"hour": ("h", "hr", "hrs", "hour", "hourly", "ph"), "day": ("d", "day", "daily", "pd"),
+                "week": ("w", "wk", "week", "weekly", "pw"), "month": ("m", "mo", "mth", "month", "monthly", "pcm"),
+                "year": ("y", "yr", "year", "annum", "yearly", "annually", "annual", "pa")}  # fmt: skip
+RATE_YEAR = {"hour": 2080.0, "day": 260.0, "week": 52.0, "month": 12.0, "year": 1.0}
+RATE_WORDS = {word: period for period, words in RATE_PERIODS.items() for word in words}
+RATE_TEXT = (
+    rf"^([{CURRENCY_SIGNS}]|[A-Z]{{3}}\s?)?\s?({RATE_NUMBER})\s?([kK])?\s?(?:[{CURRENCY_SIGNS}]|[A-Z]{{3}})?\s*"
+    r"(?i:(?:/|per\s|an?\s|every\s)\s*(?:calendar\s+)?([a-z]+)|([a-z.]+))\.?$"
+)
+
+
+def rate_parts(values):
+    """Each RATE_TEXT value per year (RATE_YEAR) and its period ('unit'); NaN where a value is not one."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(RATE_TEXT)
+    word = found[3].combine_first(found[4]).str.lower().str.replace(".", "", regex=False)
+    period = word.map(RATE_WORDS)
+    number = pd.to_numeric(found[1].str.replace(",", "", regex=False), errors="coerce")
+    number = number * np.where(found[2].notna(), 1000.0, 1.0) * period.map(RATE_YEAR)
+    return number, {"unit": period}
+
+
+def rate_numbers(train, test, c, share, codes):
+    """A text column of money per period (RATE_TEXT: '£45,000 per annum' beside '£21.63 per hour') becomes
+    the amount per year, the period a category (`<column>_unit`); the same `share` and placeholder `codes`
+    rules as number_text. True when done."""
+    if rate_parts(train[c].dropna().head(2000))[0].notna().mean() <= 0.5:  # cheap look
+        return False
+    return _read_numbers_beside(
+        train, test, c, share, codes, rate_parts, "money per year", "money per period"
+    )
+
+
+# A number after a label and before an optional unit: a wind 'NNE 15 km/h', a drive 'Level 3', a street's
+# 'Hauptstraße 12'. Read last, after every reader of a longer form and number_text's own.
+LABELLED_TEXT = (
+    r"^([^\W\d_][^\d]{0,24}?)\s+([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s?([^\W\d_][^\s\d]{0,9}))?$"
+)
+
+
+def labelled_parts(values):
+    """Each LABELLED_TEXT value's number, with its label ('label') and unit ('unit') beside it; NaN where a
+    value is not one."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(LABELLED_TEXT)
+    number = pd.to_numeric(found[1].str.replace(",", "", regex=False), errors="coerce")
+    beside = {"label": found[0].where(number.notna())}
+    if found[2].notna().any():
+        beside["unit"] = found[2].str.lower().where(number.notna())
+    return number, beside
+
+
+def labelled_numbers(train, test, c, share, codes):
+    """A text column of numbers between a label and a unit ('NNE 15 km/h', 'calm' as a placeholder code)
+    becomes the number, the label and the unit categories beside it; the same `share` and placeholder
+    `codes` rules as number_text. Dates ('March 2019') are left to date_parts. True when done."""
+    values = train[c].dropna().astype(str).str.strip().head(2000)
+    if values.str.match(LABELLED_TEXT).mean() <= 0.5 or _dates_like(values):  # cheap look
+        return False
+    return _read_numbers_beside(train, test, c, share, codes, labelled_parts, "numbers", "after a label")
+
+
 # The readers of numbers written with more than digits, tried in this order on each text column; the first
 # that takes it ends the search (a duration's '2h' is not a unit's, an angle's '45°' is a unit's).
 TEXT_NUMBER_READERS = (
     hex_numbers,
+    rate_numbers,
+    ordinal_numbers,
     duration_numbers,
     magnitude_numbers,
     dms_numbers,
@@ -1745,6 +1886,31 @@ TEXT_NUMBER_READERS = (
 )
 
 
+# Decimal digits of other scripts as ASCII digits: Arabic-Indic '١٢٣', Persian '۱۲۳', Devanagari '१२३', Bengali
+# '১২৩', Thai '๑๒๓' and full-width '１２３' as Japanese and Chinese tables set them, with the marks written
+# among them (the Arabic decimal point '٫' and thousands mark '٬', full-width ',', '.', '%', '-', '+').
+SCRIPT_ZEROS = "٠۰०০๐０"
+SCRIPT_MARKS = {ord(zero) + i: str(i) for zero in SCRIPT_ZEROS for i in range(10)} | str.maketrans(
+    "٫٬，．％－＋", ".,,.%-+"
+)
+SCRIPT_DIGIT_TEXT = "[" + "".join(chr(zero + i) for zero in map(ord, SCRIPT_ZEROS) for i in range(10)) + "]"
+
+
+def script_digits(train, test, cfg):
+    """Feature columns (free text aside) whose training values write digits in another script (SCRIPT_ZEROS)
+    are written in ASCII digits (SCRIPT_MARKS), so the readers after this one read them: to pandas '١٢٣٫٤'
+    is a word, and a column of them near-unique words it drops as an id."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        if not train[c].dropna().astype(str).head(5000).str.contains(SCRIPT_DIGIT_TEXT).any():
+            continue
+        for df in (train, test):
+            df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.translate(SCRIPT_MARKS))
+        log(f"clean: {c} written with digits of another script: read as ASCII digits")
+    return train, test
+
+
 def number_text(train, test, cfg, share=0.95, codes=5, columns=None):
     """Text columns whose training values are numbers written with currency signs, thousands separators or
     percent signs become numbers, and so do numbers among a few placeholder codes ("?", "-", "n/a",
@@ -1757,7 +1923,8 @@ def number_text(train, test, cfg, share=0.95, codes=5, columns=None):
     by magnitude_numbers, coordinates such as 40°26'46"N by dms_numbers, ranges such as '25-34' by
     range_numbers, '0x1F400' by hex_numbers, '1.234,56 €' by euro_numbers, sizes such as '30 x 40 x 50 cm'
     by dimension_numbers, '7 lb 8 oz' by compound_numbers, '12.3 ± 0.4' by error_numbers, '190Nm@
-    2000rpm' by at_numbers, '6-4 3-6 7-6(5)' by set_scores, '45 of 60' by of_numbers (TEXT_NUMBER_READERS).
+    2000rpm' by at_numbers, '6-4 3-6 7-6(5)' by set_scores, '45 of 60' by of_numbers, '£45,000 per annum' by
+    rate_numbers, '411th' by ordinal_numbers (TEXT_NUMBER_READERS); 'NNE 15 km/h' by labelled_numbers, last.
     `columns` limits it to those (the fields field_cells adds)."""
     for c in _feature_columns(train, test) if columns is None else columns:
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
@@ -1768,6 +1935,7 @@ def number_text(train, test, cfg, share=0.95, codes=5, columns=None):
         fits = typeset_numbers(values).str.match(NUMBER_TEXT)
         others = values[~fits].nunique()
         if not _mostly_numbers(fits, others, share, codes):
+            labelled_numbers(train, test, c, share, codes)  # the last form tried: '~300' is no label's
             continue
         if values[fits].str.match(r"^0\d").mean() > 0.5:
             continue
@@ -2320,6 +2488,117 @@ def form_numbers(train, test, cfg, share=0.95):
                 df[f"{c}_form"] = form.where(form.isin(forms.index))
         log(
             f"clean: {c} holds {k} numbers in {len(forms)} written form(s) (e.g. {values.iloc[0]!r}): a column each"
+        )
+    return train, test
+
+
+# Chemical formulas ('Fe2O3', 'C6H12O6', 'Ba0.2La1.8CuO4'): each element symbol with its count after it (one
+# when none is written). Two-letter symbols are tried first: 'Co' is cobalt, 'CO' carbon and oxygen.
+ELEMENT_SYMBOLS = (
+    "H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr Rb Sr Y "
+    "Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb Lu Hf Ta W Re "
+    "Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr"
+)
+ELEMENT_TEXT = "|".join(sorted(ELEMENT_SYMBOLS.split(), key=len, reverse=True))
+FORMULA_TEXT = rf"^(?:(?:{ELEMENT_TEXT})(?:\d+(?:\.\d+)?)?)+$"
+# Distinct elements a column of formulas names at least: codes 'SKU12' ('S', 'K', 'U') are not formulas.
+FORMULA_ELEMENTS = 5
+
+
+def formula_counts(values):
+    """Each FORMULA_TEXT value's count of each element (a DataFrame, a column per element named, 0 where
+    one is absent, NaN rows where a value is not a formula)."""
+    text = pd.Series(values).astype(str).str.strip().where(pd.Series(values).notna())
+    uniq = pd.Series(text.dropna().unique())
+    uniq = uniq[uniq.str.match(FORMULA_TEXT)]
+    rows = []
+    for v in uniq:
+        counts: dict = {}
+        for symbol, n in re.findall(rf"({ELEMENT_TEXT})(\d+(?:\.\d+)?)?", v):
+            counts[symbol] = counts.get(symbol, 0.0) + (float(n) if n else 1.0)
+        rows.append(counts)
+    table = pd.DataFrame(rows, index=uniq.to_numpy()).fillna(0.0)
+    return table.reindex(text.to_numpy()).set_axis(text.index)
+
+
+def formula_columns(train, test, cfg, share=0.95):
+    """Text columns of chemical formulas (`share` of the training values read as FORMULA_TEXT, at least
+    FORMULA_ELEMENTS elements named and two a value on average) gain a column per element of the training
+    formulas with its count (`<column>_<symbol>`): as levels, 'Fe2O3' and 'Fe3O4' are unrelated, and a
+    property of a compound follows what it is made of. The value itself stays."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        values = train[c].dropna().astype(str).str.strip().head(5000)
+        if len(values) < 10 or values.str.match(FORMULA_TEXT).mean() < share:
+            continue
+        counts = formula_counts(values)
+        if counts.shape[1] < FORMULA_ELEMENTS or counts.gt(0).sum(axis=1).mean() < 2:
+            continue
+        symbols = list(formula_counts(train[c]).columns)
+        for df in (train, test):
+            block = formula_counts(df[c]).reindex(columns=symbols)
+            filled = block.notna().any(axis=1)
+            for symbol in symbols:
+                df[f"{c}_{symbol}"] = block[symbol].where(~filled, block[symbol].fillna(0.0))
+        log(f"clean: {c} holds chemical formulas (e.g. {values.iloc[0]!r}): {len(symbols)} element columns")
+    return train, test
+
+
+# Categories whose levels are names made of words ('Apple iPhone 12 Pro 256GB', 'Brown Tabby/White', 'Senior
+# Data Scientist'): the words many levels share are what a model can generalise from.
+LEVEL_WORD_TEXT = r"[^\W_]+"
+LEVEL_WORD_LEVELS = 20  # distinct training levels a column needs: with fewer, each level is learnt as it is
+LEVEL_WORD_ROWS = 20  # training rows a word needs
+LEVEL_WORDS = 50  # words kept at most, the most frequent
+LEVEL_WORD_MEAN = 1.5  # words a value holds on average: 'Black' beside 'Black/White' and 'Brown Tabby/White'
+
+
+def _word_table(values):
+    """Each distinct value's words (lower case, LEVEL_WORD_TEXT) as {value: set of words}."""
+    uniq = pd.Series(pd.Series(values).dropna().astype(str).unique())
+    return dict(zip(uniq, uniq.str.lower().str.findall(LEVEL_WORD_TEXT).map(set), strict=True))
+
+
+def level_words(train, test, cfg):
+    """Category columns of at least LEVEL_WORD_LEVELS levels written as words (LEVEL_WORD_MEAN) gain a 0/1
+    column per word (`<column>_w_<word>`, at most LEVEL_WORDS) that holds a letter and is shared by at
+    least two levels and LEVEL_WORD_ROWS training rows, when those words are fewer than the levels: a model
+    then knows 'iPhone 12 Pro 128GB' from 'iPhone 12 Pro 256GB' by what they share, and a level the
+    training rows never show by its words. Free text (a text model reads it) and a column another step has
+    already taken apart are left as they are; the value itself stays."""
+    for c in _feature_columns(train, test):
+        if (
+            pd.api.types.is_numeric_dtype(train[c])
+            or c in cfg.get("text_cols", [])
+            or any(str(o).startswith(f"{c}_") for o in train.columns)
+        ):
+            continue
+        counts = train[c].dropna().astype(str).value_counts()
+        if len(counts) < LEVEL_WORD_LEVELS:
+            continue
+        table = _word_table(counts.index)
+        sizes = pd.Series({v: len(w) for v, w in table.items()})
+        if (sizes.reindex(counts.index) * counts).sum() / counts.sum() < LEVEL_WORD_MEAN:
+            continue
+        rows: dict = {}
+        levels: dict = {}
+        for value, words in table.items():
+            for w in words:
+                rows[w] = rows.get(w, 0) + counts[value]
+                levels[w] = levels.get(w, 0) + 1
+        lettered = [w for w in rows if re.search(r"[^\W\d_]", w)]
+        shared = [w for w in lettered if rows[w] >= LEVEL_WORD_ROWS and levels[w] >= 2]
+        vocab = sorted(shared, key=lambda w: (-rows[w], w))[:LEVEL_WORDS]
+        if len(vocab) < 2 or len(vocab) >= len(counts):
+            continue
+        for df in (train, test):
+            table = _word_table(df[c])
+            text = df[c].astype(str).where(df[c].notna())
+            for w in vocab:
+                df[f"{c}_w_{w}"] = text.map({v: int(w in words) for v, words in table.items()}).astype(float)
+        log(
+            f"clean: {c} names levels with shared words (e.g. {counts.index[0]!r}): {len(vocab)} word columns"
         )
     return train, test
 

@@ -1704,3 +1704,76 @@ def test_cells_of_named_fields_give_a_column_per_name_in_any_order():
     )  # with units
     train, test = rt.code_parts(train, test, rt.CFG)
     assert not any(c.startswith("totals_part") for c in train.columns)
+
+
+def test_other_script_digits_rates_ordinals_per_mille_and_restated_temperatures_are_read():
+    """Readings in Arabic-Indic '١٢٣٫٤' (RMSE 29.4, noise 1; dropped as an id) and full-width '１２，３４５円',
+    pay '£45,000 per annum' beside '£21.63/hr' (29.5, noise 1), places '411th' (10.7), '25 bps' beside
+    '0.25%' (3.77), '3.5‰' beside '0.35%' and '12.0°C (53.6°F)' beside '53.6°F (12.0°C)' (12.3) are numbers
+    on one scale now. Per cents alone stay number_text's ('(12.5%)' is a minus), and sizes 'L', 'XL' stay."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "reading": ["١٢٣٫٤", "۱۲۳٫۴", "123.4", "٩٧١", "٠٫٥", "12"],
+        "price": ["１２，３４５円", "¥8,900", "12,345円", "500円", "₩1,000", "1,000元"],
+        "pay": ["£45,000 per annum", "£21.63/hr", "£3,750 per month", "£865/week", "$30k a year", "€1,200 pcm"],
+        "place": ["1st", "22nd", "103rd", "411th", "12th", "2e"],
+        "spread": ["25 bps", "25bp", "0.25%", "100 bps", "1.5%", "0bp"],
+        "rate": ["3.5‰", "0.35%", "12‰", "1.2%", "0‰", "5%"],
+        "temp": ["12.0°C (53.6°F)", "53.6°F (12.0°C)", "-5.0°C", "32°F", "20 °C", "68 °F"],
+        "share": ["45%", "(12.5%)", "3%", "100%", "0%", "7.5%"],
+        "size": ["M", "L", "XL", "M", "L", "S"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.script_digits(train, test, rt.CFG)
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert (
+        train["reading"].tolist() == [123.4, 123.4, 123.4, 971, 0.5, 12] and test["reading"].iloc[1] == 123.4
+    )
+    assert train["price"].tolist() == [12345, 8900, 12345, 500, 1000, 1000]
+    assert np.allclose(train["pay"], [45000, 44990.4, 45000, 44980, 30000, 14400])
+    assert train["pay_unit"].tolist() == ["year", "hour", "month", "week", "year", "month"]
+    assert train["place"].tolist() == [1, 22, 103, 411, 12, 2]
+    assert np.allclose(train["spread"], [0.25, 0.25, 0.25, 1.0, 1.5, 0.0])
+    assert np.allclose(train["rate"], [0.35, 0.35, 1.2, 1.2, 0.0, 5.0])
+    assert np.allclose(train["temp"], [12, 12, -5, 0, 20, 20])
+    assert train["share"].tolist() == [45, -12.5, 3, 100, 0, 7.5] and "share_unit" not in train
+    assert train["size"].iloc[2] == "XL"
+
+
+def test_labelled_numbers_foreign_months_formulas_and_level_words():
+    """A wind 'NNE 15 km/h' (RMSE 1.48, noise 1) is a number with its label and unit beside it; dates
+    '3. März 2019', '15 janvier 2020', '7 de mayo de 2018' (4.28) are dates; formulas 'Fe2O3' (13.8, dropped
+    as an id) give a count per element; product names 'Apple iPhone 12 Pro 256GB Blue' (63.6, noise 30) a
+    column per shared word, an unseen name its words. Month names in English stay dates, a stock code
+    'SKU12' is no formula, and a few short levels gain no words."""
+    _frames_cfg("rmse", "regression", "value")
+    n = 120
+    models = ["Apple iPhone 12", "Apple iPhone 12 Pro", "Samsung Galaxy S21", "Google Pixel 6 Pro"]
+    train = pd.DataFrame({
+        "wind": (["NNE 15 km/h", "SW 8 km/h", "calm", "N 30 km/h"] * n)[:n],
+        "when": (["3. März 2019", "15 janvier 2020", "7 de mayo de 2018", "1er mai 2017", "7. August 2017"] * n)[:n],
+        "month": (["March 2019", "April 2020"] * n)[:n],
+        "formula": (["Fe2O3", "C6H12O6", "NaCl", "Ba0.2La1.8CuO4", "MgSO4"] * n)[:n],
+        "sku": (["SKU12", "SKU7", "SKU3", "SKU40"] * n)[:n],
+        "name": [f"{models[i % 4]} {[64, 128, 256][i // 4 % 3]}GB {['Blue', 'Black'][i // 12 % 2]}" for i in range(n)],
+        "grade": (["low", "mid", "high"] * n)[:n],
+        "y": np.arange(float(n)),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    test.loc[0, "name"] = "Apple iPhone 13 Pro 512GB Gold"
+    train, test = rt.number_text(train, test, rt.CFG)
+    train, test = rt.date_parts(train, test, rt.CFG)
+    train, test = rt.formula_columns(train, test, rt.CFG)
+    train, test = rt.level_words(train, test, rt.CFG)
+    assert train["wind"].iloc[[0, 1, 3]].tolist() == [15, 8, 30] and np.isnan(train["wind"].iloc[2])
+    assert train["wind_label"].tolist()[:2] == ["NNE", "SW"] and train["wind_unit"].iloc[0] == "km/h"
+    assert train[["when_year", "when_month", "when_day"]].iloc[:5].values.tolist() == [
+        [2019, 3, 3], [2020, 1, 15], [2018, 5, 7], [2017, 5, 1], [2017, 8, 7]
+    ]  # fmt: skip
+    assert train["month_month"].tolist()[:2] == [3, 4]
+    assert train.loc[0, ["formula_Fe", "formula_O"]].tolist() == [2, 3] and train.loc[3, "formula_La"] == 1.8
+    assert train.loc[2, "formula_Fe"] == 0 and not any(c.startswith("sku_") for c in train.columns)
+    assert {"name_w_iphone", "name_w_pro", "name_w_256gb", "name_w_blue"} <= set(train.columns)
+    assert test.loc[0, ["name_w_iphone", "name_w_pro", "name_w_256gb"]].tolist() == [1, 1, 0]
+    assert not any(c.startswith("grade_w_") for c in train.columns)
