@@ -2594,9 +2594,13 @@ def level_words(train, test, cfg):
             continue
         for df in (train, test):
             table = _word_table(df[c])
-            text = df[c].astype(str).where(df[c].notna())
-            for w in vocab:
-                df[f"{c}_w_{w}"] = text.map({v: int(w in words) for v, words in table.items()}).astype(float)
+            has = np.array([[w in words for w in vocab] for words in table.values()], dtype=float).reshape(
+                -1, len(vocab)
+            )
+            at = pd.Categorical(df[c].astype(str).where(df[c].notna()), categories=list(table)).codes
+            block = np.where((at >= 0)[:, None], has[np.maximum(at, 0)] if len(has) else np.nan, np.nan)
+            for i, w in enumerate(vocab):
+                df[f"{c}_w_{w}"] = block[:, i]
         log(
             f"clean: {c} names levels with shared words (e.g. {counts.index[0]!r}): {len(vocab)} word columns"
         )
