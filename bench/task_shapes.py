@@ -5012,6 +5012,128 @@ def _basis_points(out: Path) -> None:
     prepare_task(df, out, "loss", "rmse", name=out.name)
 
 
+def _sas_dates(out: Path) -> None:
+    """Dates as SAS and Stata export them, '03MAR2019' and '03MAR2019:14:25:00'; the load grows over the years
+    and follows the season; RMSE."""
+    rng = np.random.default_rng(321)
+    n = 5000
+    days = rng.integers(0, 6 * 365, n)
+    when = pd.Timestamp("2016-01-01") + pd.to_timedelta(days, unit="D")
+    text = [
+        d.strftime("%d%b%Y").upper() + (d.strftime(":%H:%M:%S") if rng.random() < 0.3 else "") for d in when
+    ]
+    y = days / 365 * 2 + 3 * np.sin(2 * np.pi * when.dayofyear.to_numpy() / 365) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"visit_dt": text, "unit": rng.choice(["a", "b"], n), "load": y.round(3)})
+    prepare_task(df, out, "load", "rmse", name=out.name)
+
+
+def _decades(out: Path) -> None:
+    """Build eras written '1990s', "'80s", '2000s' or 'the 1970s'; the value falls with the decade's age;
+    RMSE."""
+    rng = np.random.default_rng(322)
+    n = 5000
+    decade = rng.choice(np.arange(1900, 2030, 10), n)
+    text = []
+    for d in decade:
+        u = rng.random()
+        short = 1930 <= d <= 1990 and 0.6 <= u < 0.8  # "'20s" alone could be either century: only these
+        text.append(f"'{d % 100:02d}s" if short else f"the {d}s" if u >= 0.8 else f"{d}s")
+    y = (decade - 1900) / 10 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"era": text, "style": rng.choice(["brick", "wood"], n), "value": y.round(3)})
+    prepare_task(df, out, "value", "rmse", name=out.name)
+
+
+def _unicode_fractions(out: Path) -> None:
+    """Distances with vulgar fractions as race cards print them, '1¼', '2 ¾', '½', '7'; the time follows
+    the distance; RMSE."""
+    rng = np.random.default_rng(323)
+    n = 5000
+    quarters = rng.integers(2, 41, n)
+    marks = {0: "", 1: "¼", 2: "½", 3: "¾"}
+    text = []
+    for q in quarters:
+        whole, part = divmod(int(q), 4)
+        sep = " " if rng.random() < 0.3 and whole and part else ""
+        text.append(f"{whole or ''}{sep}{marks[part]}" if part else f"{whole}")
+    y = 12 * quarters / 4 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"miles": text, "going": rng.choice(["firm", "soft"], n), "seconds": y.round(3)})
+    prepare_task(df, out, "seconds", "rmse", name=out.name)
+
+
+def _percent_words(out: Path) -> None:
+    """Shares written in words, '45 percent', '12.5 per cent', '7 pct', '30%'; the score follows the share;
+    RMSE."""
+    rng = np.random.default_rng(324)
+    n = 5000
+    v = rng.uniform(0, 100, n).round(1)
+    forms = ["{} percent", "{} per cent", "{} pct", "{}%"]
+    text = [forms[rng.integers(0, 4)].format(f"{x:g}") for x in v]
+    y = v / 5 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"share": text, "panel": rng.choice(["a", "b"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _ddm_coordinates(out: Path) -> None:
+    """Positions in degrees and decimal minutes as GPS units print them, "40° 26.767' N" and "79° 58.933'
+    W" in two columns; the catch falls with the distance from one bank; RMSE."""
+    rng = np.random.default_rng(325)
+    n = 5000
+    lat, lon = rng.uniform(35, 45, n), rng.uniform(-85, -75, n)
+    y = 10 * np.exp(-((lat - 40.4) ** 2 + (lon + 80) ** 2) / 4) + rng.normal(0, 0.5, n)
+
+    def ddm(v: float, pos: str, neg: str) -> str:
+        a = abs(v)
+        return f"{int(a)}° {a % 1 * 60:06.3f}' {pos if v >= 0 else neg}"
+
+    df = pd.DataFrame({"lat": [ddm(v, "N", "S") for v in lat], "lon": [ddm(v, "E", "W") for v in lon],
+                       "boat": rng.choice(["x", "y"], n), "catch": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "catch", "rmse", name=out.name)
+
+
+def _dot_missing(out: Path) -> None:
+    """Measurements exported from SAS, where a missing number is written '.', '.A' or '.B' (special
+    missing values); the outcome follows the measurement; RMSE."""
+    rng = np.random.default_rng(326)
+    n = 5000
+    v = rng.uniform(0, 100, n)
+    gap = rng.random(n)
+    text = [f"{x:.2f}" if g > 0.15 else "." if g > 0.05 else ".A" if g > 0.02 else ".B" for x, g in zip(v, gap, strict=True)]  # fmt: skip
+    y = np.where(gap > 0.15, v / 5, 10.0) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"level": text, "site": rng.choice(["a", "b"], n), "outcome": y.round(3)})
+    prepare_task(df, out, "outcome", "rmse", name=out.name)
+
+
+def _count_with_share(out: Path) -> None:
+    """Votes written with their share after them, '1,234 (45.2%)'; the turnout follows the count;
+    RMSE."""
+    rng = np.random.default_rng(327)
+    n = 5000
+    votes = rng.integers(100, 50000, n)
+    total = votes + rng.integers(100, 50000, n)
+    text = [f"{v:,} ({100 * v / t:.1f}%)" for v, t in zip(votes, total, strict=True)]
+    y = votes / 1000 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"votes": text, "region": rng.choice(["n", "s"], n), "turnout": y.round(3)})
+    prepare_task(df, out, "turnout", "rmse", name=out.name)
+
+
+def _era_years(out: Path) -> None:
+    """Years of artefacts written '500 BC', 'AD 1066', '1066 CE', '44 BCE'; the age score follows the year
+    (BC years negative); RMSE."""
+    rng = np.random.default_rng(328)
+    n = 5000
+    year = rng.integers(-2000, 1900, n)
+    year[year == 0] = 1
+    text = []
+    for yr in year:
+        if yr < 0:
+            text.append(f"{-yr} BC" if rng.random() < 0.7 else f"{-yr} BCE")
+        else:
+            text.append(f"AD {yr}" if rng.random() < 0.5 else f"{yr} CE" if rng.random() < 0.5 else f"{yr}")
+    y = year / 100 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"dated": text, "material": rng.choice(["stone", "metal"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -5439,6 +5561,14 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "ordinal-positions": ("places '1st', '22nd', '411th' of 500, RMSE", _ordinal_positions),
     "per-mille": ("rates '3.5‰' beside '0.35%', RMSE", _per_mille),
     "basis-points": ("spreads '25 bps', '25bp', '0.25%', RMSE", _basis_points),
+    "sas-dates": ("dates '03MAR2019', '03MAR2019:14:25:00', RMSE", _sas_dates),
+    "decades": ("eras '1990s', \"'80s\", 'the 1970s', RMSE", _decades),
+    "unicode-fractions": ("distances '1¼', '2 ¾', '½', RMSE", _unicode_fractions),
+    "percent-words": ("shares '45 percent', '12.5 per cent', '7 pct', RMSE", _percent_words),
+    "ddm-coordinates": ('positions "40° 26.767\' N" in degrees and decimal minutes, RMSE', _ddm_coordinates),
+    "dot-missing": ("numbers with SAS gaps '.', '.A', '.B', RMSE", _dot_missing),
+    "count-with-share": ("votes '1,234 (45.2%)', RMSE", _count_with_share),
+    "era-years": ("years '500 BC', 'AD 1066', '1066 CE', RMSE", _era_years),
 }
 
 
