@@ -752,16 +752,20 @@ FOREIGN_MONTH_NAMES = {name: english for english, names in FOREIGN_MONTHS.items(
 FOREIGN_DATE_TEXT = (
     r"(?i)^(?:(\d{1,2})(?:\.|º|er)?\s+(?:de\s+)?)?([^\W\d_]+)\.?,?\s+(?:de\s+|del\s+)?(\d{4})$"
 )
+# SAS's and Stata's dates, day, month and year run together, a time after a colon: '03MAR2019:14:25:00'.
+PACKED_DATE_TEXT = r"(?i)^(\d{1,2})([^\W\d_]{3})(\d{4})(?::(\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?$"
 
 
 def english_months(values):
-    """Dates written day, month name and year in another language (FOREIGN_DATE_TEXT, FOREIGN_MONTHS) as
-    '3 Mar 2019' (or 'Mar 2019' without a day); other values as they are."""
+    """Dates written day, month name and year in another language (FOREIGN_DATE_TEXT, FOREIGN_MONTHS) or run
+    together (PACKED_DATE_TEXT) as '3 Mar 2019' (or 'Mar 2019' without a day, '3 Mar 2019 14:25:00' with a
+    time); other values as they are."""
     text = pd.Series(values).astype(str).str.strip()
-    found = text.str.extract(FOREIGN_DATE_TEXT)
+    packed = text.str.extract(PACKED_DATE_TEXT)
+    found = text.str.extract(FOREIGN_DATE_TEXT).combine_first(packed[[0, 1, 2]])
     month = found[1].str.lower().map(FOREIGN_MONTH_NAMES)
-    english = (found[0].fillna("") + " " + month.str.title() + " " + found[2]).str.strip()
-    return english.where(month.notna(), pd.Series(values)).where(pd.Series(values).notna())
+    english = found[0].fillna("") + " " + month.str.title() + " " + found[2] + (" " + packed[3]).fillna("")
+    return english.str.strip().where(month.notna(), pd.Series(values)).where(pd.Series(values).notna())
 
 
 def _dates_like(s):
@@ -856,7 +860,7 @@ def date_parts(train, test, cfg):
             text = [english_months(t) for t in text]
             if not _dates_like(text[0]):
                 continue
-            log(f"clean: {c} holds dates with month names of another language (e.g. {train[c].iloc[0]!r})")
+            log(f"clean: {c} holds dates read as day, month name and year (e.g. {train[c].iloc[0]!r})")
         first = day_first(pd.concat(text))  # one reading for both files
         dates = [read_times(t, first) for t in text]
         clocks = [local_clock(t, d, first) for t, d in zip(text, dates, strict=True)]
@@ -996,6 +1000,7 @@ UNIT_ALIASES = {
     "l/100 km": "l/100km", "litres/100km": "l/100km", "liters/100km": "l/100km", "mi/gal": "mpg",
     "kb/s": "kbps", "kbit/s": "kbps", "mb/s": "mbps", "mbit/s": "mbps", "gb/s": "gbps", "gbit/s": "gbps",
     "bit/s": "bps", "b/s": "bps",
+    "percent": "%", "pct": "%", "permille": "‰",
 }  # fmt: skip
 # Units that measure the inverse of their quantity's first unit: '28 mpg' and '14.2 km/L' are distance per
 # fuel where 'L/100km' is fuel per distance, so 28 mpg is 235.2 / 28 = 8.4 L/100km (in_first_unit).
@@ -1008,7 +1013,9 @@ UNIT_MARKS = (
     (r"(?<=\d)-(?=[^\W\d_]{2,}$)", " "),
     (r"^#\s?(?=\d+$)", "No. "),
 )
-UNIT_JOIN_TEXT = r"(?i)\b(sq|square|fl|cu|cubic)\.?\s+(?=[^\W\d_])"  # 'sq ft', 'fl. oz': one word
+UNIT_JOIN_TEXT = (
+    r"(?i)\b(sq|square|fl|cu|cubic|per(?=\s+(?:cent|mille)$))\.?\s+(?=[^\W\d_])"  # "sq ft", "per cent"
+)
 RESTATED_TEXT = r"(?<=\S)\s*\([^()]*\d[^()]*\)$"  # the same reading again in brackets: '12.0°C (53.6°F)'
 # Temperature scales, each as (times, plus) to degrees Celsius: not multiples of one another (UNIT_SCALES).
 TEMPERATURES = {"°c": (1.0, 0.0), "℃": (1.0, 0.0), "°f": (5 / 9, -160 / 9), "℉": (5 / 9, -160 / 9),
@@ -1079,7 +1086,7 @@ def unit_numbers(train, test, c, share, codes):
     if not _mostly_numbers(fits, values[~fits].nunique(), share, codes):
         return False
     units = unit_keys(written[fits]).unique()
-    if set(units) == {"%"}:  # per cents alone: number_text reads them, '▲ 2.3%' and '(12.5%)' too
+    if set(written[fits]) == {"%"}:  # per cent signs alone: number_text reads them, '▲ 2.3%', '(12.5%)' too
         return False
     scale = next((s for s in (*UNIT_SCALES, *PER_SCALES) if len(units) > 1 and set(units) <= set(s)), None)
     degrees = len(units) > 1 and set(units) <= set(TEMPERATURES)
@@ -1776,6 +1783,30 @@ def roman_numbers(train, test, c, share, codes):
     return _read_numbers(train, test, c, share, codes, roman_values, "numbers", "Roman numerals")
 
 
+# A year with its era, '500 BC', '44 BCE', 'AD 1066', '1066 CE', beside years without one: years before
+# the common era are negative (there is no year 0, so 1 BC is -1: the distance to AD 1 is one year too few).
+ERA_TEXT = r"(?i)^(?:(AD|A\.D\.|CE)\s*)?(\d{1,4})\s*(BCE|BC|B\.C\.(?:E\.)?|AD|A\.D\.|CE)?$"
+ERA_SHARE = 0.1  # values that must name their era: a column of plain years is number_text's
+
+
+def era_years(values):
+    """Each ERA_TEXT value as a signed year; NaN where a value is not one."""
+    found = values.astype(str).str.strip().where(values.notna()).str.extract(ERA_TEXT)
+    before = found[2].str.upper().str.startswith("B", na=False)
+    return pd.to_numeric(found[1], errors="coerce") * np.where(before, -1.0, 1.0)
+
+
+def era_numbers(train, test, c, share, codes):
+    """A text column of years with their era ('500 BC' beside 'AD 1066' and '1066') becomes signed years (the
+    same `share` and placeholder `codes` rules as number_text), when ERA_SHARE of the training values name
+    their era. True when done."""
+    values = train[c].dropna().astype(str).str.strip().head(2000)
+    found = values.str.extract(ERA_TEXT)
+    if (found[0].notna() | found[2].notna()).mean() < ERA_SHARE:  # a cheap look first
+        return False
+    return _read_numbers(train, test, c, share, codes, era_years, "years", "years with their era")
+
+
 # A place in an order, '1st', '22nd', '103rd', '411th', French '1er' / '2e' / '3ème', Spanish and Portuguese
 # '1º' / '2ª': its number. Written against the digits; '5 st' (stone) stands apart.
 ORDINAL_TEXT = r"(?i)^(\d+)(?:st|nd|rd|th|er|re|ème|eme|e|º|ª)$"
@@ -1867,6 +1898,7 @@ TEXT_NUMBER_READERS = (
     hex_numbers,
     rate_numbers,
     ordinal_numbers,
+    era_numbers,
     duration_numbers,
     magnitude_numbers,
     dms_numbers,

@@ -1777,3 +1777,29 @@ def test_labelled_numbers_foreign_months_formulas_and_level_words():
     assert {"name_w_iphone", "name_w_pro", "name_w_256gb", "name_w_blue"} <= set(train.columns)
     assert test.loc[0, ["name_w_iphone", "name_w_pro", "name_w_256gb"]].tolist() == [1, 1, 0]
     assert not any(c.startswith("grade_w_") for c in train.columns)
+
+
+def test_era_years_percent_words_and_packed_dates_are_read():
+    """Years '500 BC' beside 'AD 1066' and '1066' (RMSE 5.68, noise 1) are signed years, shares '45 percent',
+    '12.5 per cent', '7 pct' beside '30%' (4.59) per cents, and SAS's dates '03MAR2019:14:25:00' (2.93)
+    dates with their time. Plain years stay number_text's; per cent signs alone keep '(12.5%)' a minus."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "dated": ["500 BC", "44 BCE", "AD 1066", "1066 CE", "1900", "1 B.C."],
+        "share": ["45 percent", "12.5 per cent", "7 pct", "30%", "3.5 per mille", "0 percent"],
+        "plain": ["1990", "2000", "1985", "2010", "1999", "2001"],
+        "signs": ["45%", "(12.5%)", "3%", "100%", "0%", "7.5%"],
+        "visit": ["03MAR2019", "03MAR2019:14:25:00", "15JAN2020", "01dec2018:00:00:00", "29FEB2020", "31DEC2019"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    train, test = rt.date_parts(train, test, rt.CFG)
+    assert train["dated"].tolist() == [-500, -44, 1066, 1066, 1900, -1] and test["dated"].iloc[0] == -500
+    assert np.allclose(train["share"], [45, 12.5, 7, 30, 0.35, 0])
+    assert train["plain"].tolist() == [1990, 2000, 1985, 2010, 1999, 2001] and "plain_unit" not in train
+    assert train["signs"].tolist() == [45, -12.5, 3, 100, 0, 7.5]
+    assert train[["visit_year", "visit_month", "visit_day"]].values.tolist() == [
+        [2019, 3, 3], [2019, 3, 3], [2020, 1, 15], [2018, 12, 1], [2020, 2, 29], [2019, 12, 31]
+    ]  # fmt: skip
+    assert train["visit_hour"].tolist()[:2] == [0, 14]
