@@ -2487,19 +2487,25 @@ def form_parts(values):
     return text.str.replace(FORM_NUMBER, "#", regex=True), numbers
 
 
+def _whole_text_columns(train, test, cfg):
+    """The feature columns of text, free text aside, that no step has taken apart (no `<column>_...` column
+    exists), each checked when the caller reaches it."""
+    for c in _feature_columns(train, test):
+        if not (
+            pd.api.types.is_numeric_dtype(train[c])
+            or c in cfg.get("text_cols", [])
+            or any(str(o).startswith(f"{c}_") for o in train.columns)
+        ):
+            yield c
+
+
 def form_numbers(train, test, cfg, share=0.95):
     """Text columns whose training values are numbers set in a few forms (FORMS) that hold the same count
     of numbers (FORM_NUMBERS; `share` of the values): a column per position (`<column>_num0`, ...), and
     the form as a category when there are several (`<column>_form`), so a tyre's width and rim are
     numbers a model can order. A column another step has already taken apart (a column `<column>_...`
     exists: code parts, dates, phones) or free text is left as it is; the value itself stays."""
-    for c in _feature_columns(train, test):
-        if (
-            pd.api.types.is_numeric_dtype(train[c])
-            or c in cfg.get("text_cols", [])
-            or any(str(o).startswith(f"{c}_") for o in train.columns)
-        ):
-            continue
+    for c in _whole_text_columns(train, test, cfg):
         values = train[c].dropna().head(5000)
         if len(values) < 5:
             continue
@@ -2599,13 +2605,7 @@ def level_words(train, test, cfg):
     then knows 'iPhone 12 Pro 128GB' from 'iPhone 12 Pro 256GB' by what they share, and a level the
     training rows never show by its words. Free text (a text model reads it) and a column another step has
     already taken apart are left as they are; the value itself stays."""
-    for c in _feature_columns(train, test):
-        if (
-            pd.api.types.is_numeric_dtype(train[c])
-            or c in cfg.get("text_cols", [])
-            or any(str(o).startswith(f"{c}_") for o in train.columns)
-        ):
-            continue
+    for c in _whole_text_columns(train, test, cfg):
         counts = train[c].dropna().astype(str).value_counts()
         if len(counts) < LEVEL_WORD_LEVELS:
             continue
