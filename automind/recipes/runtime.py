@@ -632,6 +632,11 @@ def typeset_numbers(text):
     return text.str.replace(TIMES_TEN_TEXT, "e", regex=True).str.translate(TYPESET_MARKS)
 
 
+def filled_text(values):
+    """A Series' values as stripped text, its gaps kept as gaps: what every reader of written numbers parses."""
+    return values.astype(str).str.strip().where(values.notna())
+
+
 def number_values(values):
     """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %", "1.2E+05", "10,000+",
     '~300', '1,234.50-', '45,678[3]'; typeset signs and powers of ten, typeset_numbers) as floats,
@@ -1063,7 +1068,7 @@ def _mostly_numbers(fits, others, share, codes):
 def unit_parts(values):
     """Each value's number and unit as written (NaN where it is neither form of UNIT_TEXT /
     PREFIX_UNIT_TEXT); a reading restated in brackets after it is left out (RESTATED_TEXT)."""
-    text = values.astype(str).str.strip().where(values.notna()).str.replace(UNIT_JOIN_TEXT, r"\1", regex=True)
+    text = filled_text(values).str.replace(UNIT_JOIN_TEXT, r"\1", regex=True)
     text = text.str.replace(RESTATED_TEXT, "", regex=True)
     for mark, unit in UNIT_MARKS:
         text = text.str.replace(mark, unit, regex=True)
@@ -1119,7 +1124,7 @@ def clock_minutes(values):
     """Minutes since 0:00 of each clock reading or duration (CLOCK_TEXT), twelve-hour time of day
     (CLOCK12_TEXT: 12 AM is midnight, 12 PM noon) or time written with an 'h' (CLOCK_H_TEXT); NaN where a
     value is none of them."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     clock = text.str.extract(CLOCK_TEXT).astype(float)
     half = text.str.extract(CLOCK12_TEXT)
     hour = half[0].astype(float) % 12 + 12 * half[3].str.lower().eq("p")
@@ -1153,7 +1158,7 @@ WEEKDAY_CLOCK_TEXT = (
 def weekday_clocks(values):
     """Each 'Tue 09:35' (a weekday's name and a clock, WEEKDAY_CLOCK_TEXT) as minutes since 0:00, with its
     day of the week (0 is Monday) beside it; both NaN where a value is not one."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     found = text.str.extract(WEEKDAY_CLOCK_TEXT)
     minutes = clock_minutes(found[1])
     day = found[0].str.lower().map({d: i for i, d in enumerate(WEEKDAYS)}).astype(float)
@@ -1225,7 +1230,7 @@ def _duration_parts(values):
     """Each value's count of every DURATION_UNITS unit, spelled (DURATION_TEXT) or ISO 8601, the minutes of
     a clock after its days ('2 days 03:15:00' as pandas writes a timedelta, '1 day, 4:00:00' as Python does),
     and whether it was ISO."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     iso = text.str.extract(ISO_DURATION_TEXT).astype(float)
     spelled = text.str.extract(DURATION_TEXT)
     spelled["clock"] = clock_minutes(spelled["clock"])
@@ -1302,7 +1307,7 @@ def magnitude_suffixes(found):
 
 def magnitude_values(values):
     """Each MAGNITUDE_TEXT value scaled by its suffix ('12.5K' is 12500); NaN where a value is not one."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(MAGNITUDE_TEXT)
+    found = filled_text(values).str.extract(MAGNITUDE_TEXT)
     return pd.to_numeric(found[0], errors="coerce") * magnitude_suffixes(found[1]).map(MAGNITUDES)
 
 
@@ -1347,7 +1352,7 @@ DMS_TEXT = (
 def dms_degrees(values):
     """Decimal degrees of each DMS_TEXT angle, negative to the south and west; NaN where a value is not one
     or names no minutes and no hemisphere (a bare '45°' is unit_numbers')."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     p = text.str.extract(DMS_TEXT)
     side = p[0].combine_first(p[5]).str.upper()
     sign = np.where(side.isin(["S", "W"]) | p[1].eq("-"), -1.0, 1.0)
@@ -1382,7 +1387,7 @@ DOTTED_THOUSANDS = r"\d\.\d{3}\.\d{3}(?!\d)"  # two points between groups of thr
 
 def euro_values(values):
     """Each EURO_NUMBER_TEXT value as a float (parentheses as a minus sign); NaN where a value is not one."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
     digits = text.str.replace(r"[^\d,+-]", "", regex=True).str.replace(",", ".", regex=False)
     return sign * pd.to_numeric(digits.where(text.str.match(EURO_NUMBER_TEXT, na=False)), errors="coerce")
@@ -1409,7 +1414,7 @@ def hex_floats(text):
 
 def hex_values(values):
     """Each HEX_TEXT value as a float; NaN where a value is not one."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     return hex_floats(text.where(text.str.match(HEX_TEXT, na=False)))
 
 
@@ -1432,7 +1437,7 @@ LENGTHS = next(s for s in UNIT_SCALES if "mi" in s)
 def dimension_sides(values):
     """Each DIMENSION_TEXT value's sides (NaN past those written) and its unit in lower case ('"' is inches);
     NaN where a value is not one."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     found = text.str.extract(DIMENSION_TEXT)
     return found[[0, 1, 2]].astype(float), found[3].str.lower().replace('"', "in")
 
@@ -1490,7 +1495,7 @@ OPEN_END_TEXT = r"(?i)^(?:present|now|current|today|ongoing|date)$"  # 'Jun 2020
 def month_index(values):
     """Months since the year 0 of each month of a year ('Jan 2015', 'January 2015', '01/2015';
     MONTH_YEAR_TEXT); NaN where a value is not one."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(MONTH_YEAR_TEXT)
+    found = filled_text(values).str.extract(MONTH_YEAR_TEXT)
     found[0] = _month_numbers(found[0])
     found = found.apply(pd.to_numeric, errors="coerce")
     month, year = found[0].fillna(found[2]), found[1].fillna(found[3])
@@ -1508,7 +1513,7 @@ def _range_side(values):
 def latest_month(values):
     """The latest month written on either side of a column of ranges: what an open end ('Present') means
     in data collected then. NaN when no side is a month."""
-    sides = values.astype(str).str.strip().where(values.notna()).str.extract(RANGE_TEXT)
+    sides = filled_text(values).str.extract(RANGE_TEXT)
     return pd.concat([month_index(sides[0]), month_index(sides[1])]).max()
 
 
@@ -1517,7 +1522,7 @@ def range_ends(values, now=np.nan):
     (a span past midnight, '22:00-02:00', wraps to the next day); months of a year ('Jan 2015 - Mar 2019')
     are counted in months, an open end ('Present', OPEN_END_TEXT) being the month `now`. NaN where a value
     is not a range of two numbers, two clock times or two months."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     sides = text.str.extract(RANGE_TEXT)
     (n1, c1, m1), (n2, c2, m2) = _range_side(sides[0]), _range_side(sides[1])
     m2 = m2.mask(sides[1].str.strip().str.match(OPEN_END_TEXT, na=False), now)
@@ -1569,7 +1574,7 @@ def compound_values(values):
     """Each COMPOUND_TEXT value as one number in the first unit of its quantity ('7 lb 8 oz' is 3.40 kg), and
     each number with one unit of such a quantity ('8 oz', unit_parts) likewise; NaN where a value is neither
     or its units are of two quantities."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(COMPOUND_TEXT)
+    found = filled_text(values).str.extract(COMPOUND_TEXT)
     number, unit = unit_parts(values)
     first, second, unit = unit_keys(found[1]), unit_keys(found[3]), unit_keys(unit)
     total = pd.Series(np.nan, index=values.index)
@@ -1604,7 +1609,7 @@ ERROR_TEXT = (
 def error_parts(values):
     """Each ERROR_TEXT value's measurement as a float, with its uncertainty beside it; NaN where a value
     is not one."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(ERROR_TEXT)
+    found = filled_text(values).str.extract(ERROR_TEXT)
     return found[0].astype(float), {"error": found[1].astype(float)}
 
 
@@ -1635,7 +1640,7 @@ def at_parts(values):
     """Each AT_TEXT value's quantity (a torque in newton metres, TORQUE_UNITS; other units as written), with
     the middle of its condition beside it (a range '1750-2750' gives its middle); NaN where a value is not
     one."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(AT_TEXT)
+    found = filled_text(values).str.extract(AT_TEXT)
     unit = found[1].combine_first(found[4]).astype(str).str.lower()  # 'nan' where none is written
     number = found[0].astype(float) * unit.map(TORQUE_UNITS).fillna(1.0)
     low, high = (pd.to_numeric(found[i].str.replace(",", ""), errors="coerce") for i in (2, 3))
@@ -1665,7 +1670,7 @@ SET_SCORES_TEXT = rf"^{SET_SCORE}(?:[ ,]+{SET_SCORE})+(?:\s+[A-Za-z/.]+)?$"
 def set_parts(values):
     """Each SET_SCORES_TEXT value's sets, games (or points) won by each side and sets won by the first;
     NaN where a value is not one."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     ok = text.str.match(SET_SCORES_TEXT, na=False)
     found = text[ok].str.extractall(SET_SCORE).astype(float)
     first, second = found[0].groupby(level=0), found[1].groupby(level=0)
@@ -1699,7 +1704,7 @@ OF_TEXT = r"(?i)^(\d+(?:\.\d+)?)\s+(?:out\s+)?of\s+(\d+(?:\.\d+)?)(?:\s+[^\W\d_]
 
 def of_parts(values):
     """Each OF_TEXT value's count and total as floats; NaN where a value is not one."""
-    return values.astype(str).str.strip().where(values.notna()).str.extract(OF_TEXT).astype(float)
+    return filled_text(values).str.extract(OF_TEXT).astype(float)
 
 
 def of_shares(values):
@@ -1734,7 +1739,7 @@ PACE_KM = {"km": 1.0, "k": 1.0, "kilometre": 1.0, "kilometer": 1.0, "mi": 1.6093
 def pace_minutes(values):
     """Each PACE_TEXT value as minutes per kilometre ('8:51 min/mile' is 5.50); NaN where a value is not
     one."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(PACE_TEXT)
+    found = filled_text(values).str.extract(PACE_TEXT)
     per = found[2].str.lower().str.replace(" ", "").map(PACE_KM)
     return (found[0].astype(float) + found[1].astype(float) / 60) / per
 
@@ -1762,7 +1767,7 @@ def roman_value(text):
 
 def roman_values(values):
     """Each ROMAN_TEXT value as its number; NaN where a value is not one."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     fits = text.str.match(ROMAN_TEXT, na=False)
     return text.where(fits).map(roman_value, na_action="ignore").astype(float)
 
@@ -1791,7 +1796,7 @@ ERA_SHARE = 0.1  # values that must name their era: a column of plain years is n
 
 def era_years(values):
     """Each ERA_TEXT value as a signed year; NaN where a value is not one."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(ERA_TEXT)
+    found = filled_text(values).str.extract(ERA_TEXT)
     before = found[2].str.upper().str.startswith("B", na=False)
     return pd.to_numeric(found[1], errors="coerce") * np.where(before, -1.0, 1.0)
 
@@ -1814,7 +1819,7 @@ ORDINAL_TEXT = r"(?i)^(\d+)(?:st|nd|rd|th|er|re|ème|eme|e|º|ª)$"
 
 def ordinal_values(values):
     """Each ORDINAL_TEXT value as its number; NaN where a value is not one."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(ORDINAL_TEXT)[0]
+    found = filled_text(values).str.extract(ORDINAL_TEXT)[0]
     return pd.to_numeric(found, errors="coerce")
 
 
@@ -1845,7 +1850,7 @@ RATE_TEXT = (
 
 def rate_parts(values):
     """Each RATE_TEXT value per year (RATE_YEAR) and its period ('unit'); NaN where a value is not one."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(RATE_TEXT)
+    found = filled_text(values).str.extract(RATE_TEXT)
     word = found[3].combine_first(found[4]).str.lower().str.replace(".", "", regex=False)
     period = word.map(RATE_WORDS)
     number = pd.to_numeric(found[1].str.replace(",", "", regex=False), errors="coerce")
@@ -1874,7 +1879,7 @@ LABELLED_TEXT = (
 def labelled_parts(values):
     """Each LABELLED_TEXT value's number, with its label ('label') and unit ('unit') beside it; NaN where a
     value is not one."""
-    found = values.astype(str).str.strip().where(values.notna()).str.extract(LABELLED_TEXT)
+    found = filled_text(values).str.extract(LABELLED_TEXT)
     number = pd.to_numeric(found[1].str.replace(",", "", regex=False), errors="coerce")
     beside = {"label": found[0].where(number.notna())}
     if found[2].notna().any():
@@ -2088,7 +2093,7 @@ PHONE_DIGITS = (10, 15)
 def phone_parts(values):
     """Each PHONE_TEXT value's country code (empty when none is written) and area code; NaN where a value is
     not a phone number."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     found = text.str.extract(PHONE_TEXT)
     ok = (found[1].notna() | found[2].notna()) & text.str.count(r"\d").between(*PHONE_DIGITS)
     return found[0].fillna("").where(ok), found[1].combine_first(found[2]).where(ok)
@@ -2121,7 +2126,7 @@ COLOR_TEXT = r"^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$"  # a colour as web pages writ
 def color_parts(values):
     """Red, green and blue (0-255) of each COLOR_TEXT value ('#F80' is '#FF8800'); NaN where a value is not
     one."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     code = text.str.extract(COLOR_TEXT)[0]
     code = code.where(code.str.len() == 6, code.str.replace(r"(.)", r"\1\1", regex=True))
     channels = {k: code.str[2 * i : 2 * i + 2] for i, k in enumerate(("red", "green", "blue"))}
@@ -2326,7 +2331,7 @@ def _pair_fields(text, sep):
 def cell_fields(values, sep):
     """Each value's named fields (a dict; None where the value holds none): JSON objects, else pairs
     split by `sep`."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     return [
         None if pd.isna(t) else _object_fields(t) if t.startswith("{") else _pair_fields(t, sep) for t in text
     ]
@@ -2482,7 +2487,7 @@ FORMS = 4  # distinct forms at most ('205/55 R16' beside '225/45R17' and 'P215/6
 
 def form_parts(values):
     """Each value's form (its numbers written '#') and its numbers as floats, one column per position."""
-    text = values.astype(str).str.strip().where(values.notna())
+    text = filled_text(values)
     numbers = text.str.findall(FORM_NUMBER).map(lambda n: [float(x) for x in n], na_action="ignore")
     return text.str.replace(FORM_NUMBER, "#", regex=True), numbers
 
@@ -2538,7 +2543,8 @@ ELEMENT_SYMBOLS = (
     "Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr"
 )
 ELEMENT_TEXT = "|".join(sorted(ELEMENT_SYMBOLS.split(), key=len, reverse=True))
-FORMULA_TEXT = rf"^(?:(?:{ELEMENT_TEXT})(?:\d+(?:\.\d+)?)?)+$"
+FORMULA_PART = rf"({ELEMENT_TEXT})(\d+(?:\.\d+)?)?"  # one element and its count
+FORMULA_TEXT = rf"^(?:{FORMULA_PART})+$"
 # Distinct elements a column of formulas names at least: codes 'SKU12' ('S', 'K', 'U') are not formulas.
 FORMULA_ELEMENTS = 5
 
@@ -2552,7 +2558,7 @@ def formula_counts(values):
     rows = []
     for v in uniq:
         counts: dict = {}
-        for symbol, n in re.findall(rf"({ELEMENT_TEXT})(\d+(?:\.\d+)?)?", v):
+        for symbol, n in re.findall(FORMULA_PART, v):
             counts[symbol] = counts.get(symbol, 0.0) + (float(n) if n else 1.0)
         rows.append(counts)
     table = pd.DataFrame(rows, index=uniq.to_numpy()).fillna(0.0)
@@ -2573,9 +2579,10 @@ def formula_columns(train, test, cfg, share=0.95):
         counts = formula_counts(values)
         if counts.shape[1] < FORMULA_ELEMENTS or counts.gt(0).sum(axis=1).mean() < 2:
             continue
-        symbols = list(formula_counts(train[c]).columns)
-        for df in (train, test):
-            block = formula_counts(df[c]).reindex(columns=symbols)
+        blocks = [formula_counts(df[c]) for df in (train, test)]
+        symbols = list(blocks[0].columns)  # the training formulas' elements
+        for df, block in zip((train, test), blocks, strict=True):
+            block = block.reindex(columns=symbols)
             filled = block.notna().any(axis=1)
             for symbol in symbols:
                 df[f"{c}_{symbol}"] = block[symbol].where(~filled, block[symbol].fillna(0.0))
