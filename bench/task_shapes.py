@@ -5134,6 +5134,195 @@ def _era_years(out: Path) -> None:
     prepare_task(df, out, "score", "rmse", name=out.name)
 
 
+def _avazu_hours(out: Path) -> None:
+    """Ad impressions stamped as Avazu does, the hour as one number yymmddhh (14102100 = 2014-10-21 00h);
+    clicks follow the hour of day and the weekend; log loss."""
+    rng = np.random.default_rng(329)
+    n = 8000
+    hours = rng.integers(0, 10 * 24, n)
+    t = pd.Timestamp("2014-10-21") + pd.to_timedelta(hours, unit="h")
+    logit = (
+        -1.5 + 1.2 * np.cos((t.hour.to_numpy() - 20) / 24 * 2 * np.pi) + 0.8 * (t.dayofweek.to_numpy() >= 5)
+    )
+    click = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    df = pd.DataFrame({"hour": [int(d.strftime("%y%m%d%H")) for d in t],
+                       "banner_pos": rng.choice([0, 1], n), "click": click})  # fmt: skip
+    prepare_task(df, out, "click", "log_loss", name=out.name)
+
+
+def _epoch_nanos(out: Path) -> None:
+    """Sensor rows stamped in nanoseconds since 1970 (1553000000000000000), as pandas writes int64 times;
+    the load follows the hour of day; RMSE."""
+    rng = np.random.default_rng(330)
+    n = 6000
+    s = rng.integers(1_546_300_800, 1_577_836_800, n)
+    t = pd.to_datetime(s, unit="s")
+    y = 5 + 2 * np.cos((t.hour.to_numpy() - 15) / 24 * 2 * np.pi) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"ts": s * 1_000_000_000, "line": rng.choice(["a", "b"], n), "load": y.round(3)})
+    prepare_task(df, out, "load", "rmse", name=out.name)
+
+
+def _tmdb_genres(out: Path) -> None:
+    """Films whose genres are Python-printed lists of dicts, "[{'id': 18, 'name': 'Drama'}, {'id': 35,
+    'name': 'Comedy'}]", as in TMDB Box Office; the log revenue follows the genres; RMSE."""
+    rng = np.random.default_rng(331)
+    n = 5000
+    genres = {"Drama": (18, -0.5), "Comedy": (35, 0.2), "Action": (28, 1.0), "Horror": (27, -0.8),
+              "Animation": (16, 1.5), "Documentary": (99, -1.5), "Thriller": (53, 0.3), "Romance": (10749, -0.2)}  # fmt: skip
+    names = list(genres)
+    text, y = [], []
+    for _ in range(n):
+        pick = sorted(rng.choice(len(names), rng.integers(0, 4), replace=False))
+        text.append(str([{"id": genres[names[i]][0], "name": names[i]} for i in pick]))
+        y.append(15 + sum(genres[names[i]][1] for i in pick))
+    target = np.array(y) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame(
+        {"genres": text, "budget_band": rng.choice(["low", "high"], n), "log_revenue": target.round(3)}
+    )
+    prepare_task(df, out, "log_revenue", "rmse", name=out.name)
+
+
+def _python_lists(out: Path) -> None:
+    """Tags as Python prints a list of strings, "['wifi', 'pool', 'free parking']"; the rate adds a step per
+    tag; RMSE."""
+    rng = np.random.default_rng(332)
+    n = 5000
+    tags = {"wifi": 5, "pool": 25, "free parking": 10, "breakfast": 15, "gym": 8, "pets allowed": -5,
+            "sea view": 30, "air conditioning": 12}  # fmt: skip
+    names = list(tags)
+    text, y = [], []
+    for _ in range(n):
+        pick = [names[i] for i in sorted(rng.choice(len(names), rng.integers(0, 5), replace=False))]
+        text.append(str(pick))
+        y.append(80 + sum(tags[t] for t in pick))
+    target = np.array(y) + rng.normal(0, 3, n)
+    df = pd.DataFrame({"amenities": text, "city": rng.choice(["x", "y"], n), "rate": target.round(2)})
+    prepare_task(df, out, "rate", "rmse", name=out.name)
+
+
+def _postgres_arrays(out: Path) -> None:
+    """Amenities as Inside Airbnb exports them, Postgres arrays '{TV,Wifi,"Air conditioning"}' (names with a
+    space quoted); the price adds a step per amenity; RMSE."""
+    rng = np.random.default_rng(333)
+    n = 5000
+    items = {"TV": 10, "Wifi": 5, "Air conditioning": 20, "Kitchen": 15, "Free parking on premises": 12,
+             "Washer": 8, "Hot tub": 35, "Pool": 40}  # fmt: skip
+    names = list(items)
+    text, y = [], []
+    for _ in range(n):
+        pick = [names[i] for i in sorted(rng.choice(len(names), rng.integers(1, 6), replace=False))]
+        text.append("{" + ",".join(f'"{p}"' if " " in p else p for p in pick) + "}")
+        y.append(60 + sum(items[p] for p in pick))
+    target = np.array(y) + rng.normal(0, 3, n)
+    df = pd.DataFrame(
+        {"amenities": text, "room_type": rng.choice(["home", "room"], n), "price": target.round(2)}
+    )
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _circa_years(out: Path) -> None:
+    """Dates of objects as museum catalogues write them, 'c. 1850', 'ca. 1850', 'circa 1850', '1850?' or
+    '1850'; the value falls with the year; RMSE."""
+    rng = np.random.default_rng(334)
+    n = 5000
+    year = rng.integers(1500, 1950, n)
+    forms = ["c. {}", "ca. {}", "circa {}", "{}?", "{}", "c.{}"]
+    text = [forms[rng.integers(0, len(forms))].format(int(v)) for v in year]
+    y = (1950 - year) / 20 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"date": text, "medium": rng.choice(["oil", "ink"], n), "value": y.round(3)})
+    prepare_task(df, out, "value", "rmse", name=out.name)
+
+
+def _centuries(out: Path) -> None:
+    """Periods written '19th century', 'early 18th century', 'late 16th century' or 'mid-17th century'; the
+    value follows the year the period centres on; RMSE."""
+    rng = np.random.default_rng(335)
+    n = 5000
+    cent = rng.integers(12, 21, n)
+    part = rng.integers(0, 4, n)
+    words = ["", "early ", "mid-", "late "]
+    offset = np.array([50, 20, 50, 80])
+    text = [f"{words[p]}{c}th century" for c, p in zip(cent, part, strict=True)]
+    year = (cent - 1) * 100 + offset[part]
+    y = (year - 1100) / 50 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"period": text, "school": rng.choice(["north", "south"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _dash_heights(out: Path) -> None:
+    """Player heights as sports sites print them, '6-2' (feet-inches) and sometimes "6'2\""; the weight
+    follows the height in inches; RMSE."""
+    rng = np.random.default_rng(336)
+    n = 5000
+    inches = rng.integers(66, 86, n)
+    text = [f"{h // 12}-{h % 12}" if rng.random() < 0.8 else f"{h // 12}'{h % 12}\"" for h in inches]
+    y = 200 + 6 * (inches - 75) + rng.normal(0, 3, n)
+    df = pd.DataFrame({"height": text, "position": rng.choice(["G", "F", "C"], n), "weight": y.round(1)})
+    prepare_task(df, out, "weight", "rmse", name=out.name)
+
+
+def _listing_summaries(out: Path) -> None:
+    """Homes summarised in one cell as listing sites do, '3 bds · 2 ba · 1,450 sqft' (a part may be
+    missing); the price follows beds, baths and area; RMSE."""
+    rng = np.random.default_rng(337)
+    n = 5000
+    beds, baths = rng.integers(1, 6, n), rng.integers(1, 4, n)
+    area = rng.integers(500, 4000, n)
+    text = []
+    for b, ba, a in zip(beds, baths, area, strict=True):
+        parts = [f"{b} bds", f"{ba} ba", f"{a:,} sqft"]
+        if rng.random() < 0.1:
+            parts.pop(int(rng.integers(0, 2)))
+        text.append(" · ".join(parts))
+    y = 50 + 20 * beds + 15 * baths + 0.1 * area + rng.normal(0, 5, n)
+    df = pd.DataFrame({"summary": text, "zip": rng.choice(["10001", "10002"], n), "price_k": y.round(2)})
+    prepare_task(df, out, "price_k", "rmse", name=out.name)
+
+
+def _engine_displacement(out: Path) -> None:
+    """Engine sizes as used-car sites mix them, '1998 CC', '2.0L', '2.0 L' or '1.6 litre'; the power follows
+    the size; RMSE."""
+    rng = np.random.default_rng(338)
+    n = 5000
+    cc = rng.choice([998, 1197, 1248, 1497, 1598, 1998, 2179, 2494, 2993], n)
+    text = []
+    for c in cc:
+        u = rng.random()
+        text.append(f"{c} CC" if u < 0.5 else f"{c / 1000:.1f}L" if u < 0.75 else f"{c / 1000:.1f} L" if u < 0.9 else f"{c / 1000:.1f} litre")  # fmt: skip
+    y = cc / 15 + rng.normal(0, 3, n)
+    df = pd.DataFrame({"engine": text, "fuel": rng.choice(["petrol", "diesel"], n), "power": y.round(2)})
+    prepare_task(df, out, "power", "rmse", name=out.name)
+
+
+def _survey_ranges(out: Path) -> None:
+    """Survey answers in words, 'Less than 1 year', '1 to 2 years', 'Between 5 and 10 years', 'More than 20
+    years'; the salary follows the years coded; RMSE."""
+    rng = np.random.default_rng(339)
+    n = 5000
+    bands = [("Less than 1 year", 0.5), ("1 to 2 years", 1.5), ("3 to 5 years", 4), ("Between 5 and 10 years", 7.5),
+             ("Between 10 and 20 years", 15), ("More than 20 years", 25)]  # fmt: skip
+    k = rng.integers(0, len(bands), n)
+    y = 40 + 3 * np.array([bands[i][1] for i in k]) + rng.normal(0, 2, n)
+    df = pd.DataFrame({"years_code": [bands[i][0] for i in k], "remote": rng.choice(["yes", "no"], n),
+                       "salary_k": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "salary_k", "rmse", name=out.name)
+
+
+def _mixed_durations(out: Path) -> None:
+    """Durations written 'mm:ss' with minutes past 59 ('75:30') beside 'h:mm:ss' ('1:15:30'); the score
+    follows the length in seconds; RMSE."""
+    rng = np.random.default_rng(340)
+    n = 5000
+    sec = rng.integers(60, 3 * 3600, n)
+    text = []
+    for s in sec:
+        m, ss = divmod(int(s), 60)
+        text.append(f"{m}:{ss:02d}" if rng.random() < 0.5 else f"{m // 60}:{m % 60:02d}:{ss:02d}")
+    y = sec / 300 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"length": text, "kind": rng.choice(["talk", "song"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -5569,6 +5758,18 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "dot-missing": ("numbers with SAS gaps '.', '.A', '.B', RMSE", _dot_missing),
     "count-with-share": ("votes '1,234 (45.2%)', RMSE", _count_with_share),
     "era-years": ("years '500 BC', 'AD 1066', '1066 CE', RMSE", _era_years),
+    "avazu-hours": ("hours as one number yymmddhh (14102100), log loss", _avazu_hours),
+    "epoch-nanos": ("times in nanoseconds since 1970 (1553000000000000000), RMSE", _epoch_nanos),
+    "tmdb-genres": ("genres \"[{'id': 18, 'name': 'Drama'}]\" (Python-printed dicts), RMSE", _tmdb_genres),
+    "python-lists": ("tags \"['wifi', 'pool']\" (Python-printed lists), RMSE", _python_lists),
+    "postgres-arrays": ("amenities '{TV,Wifi,\"Air conditioning\"}', RMSE", _postgres_arrays),
+    "circa-years": ("dates 'c. 1850', 'ca. 1850', 'circa 1850', '1850?', RMSE", _circa_years),
+    "centuries": ("periods '19th century', 'early 18th century', 'mid-17th century', RMSE", _centuries),
+    "dash-heights": ("heights '6-2' (feet-inches), RMSE", _dash_heights),
+    "listing-summaries": ("homes '3 bds · 2 ba · 1,450 sqft', RMSE", _listing_summaries),
+    "engine-displacement": ("engines '1998 CC', '2.0L', '1.6 litre', RMSE", _engine_displacement),
+    "survey-ranges": ("answers 'Less than 1 year', 'Between 5 and 10 years', RMSE", _survey_ranges),
+    "mixed-durations": ("durations '75:30' (mm:ss) beside '1:15:30', RMSE", _mixed_durations),
 }
 
 
