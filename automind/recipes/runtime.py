@@ -605,10 +605,11 @@ def better(a, b):
 # separators (commas, spaces as French and SI write them, '1 234 567', commas grouping lakhs and crores in
 # twos as in India, '4,50,000', or apostrophes as Swiss sources write them, "85'400"), a decimal part, a
 # percent sign ("$1,234.50", "99.90 €", "(12.5)", "45 %", "-3", "₹ 4,50,000"), a word saying it is a guess
-# before it ('~300', 'approx. 1,200', 'about 450', 'c. 80'; APPROX_TEXT), a minus after it as SAP exports a
-# negative amount ('1,234.50-'), footnote marks after it as tables copied from Wikipedia keep them
-# ('1,234,567[3]', '45,678*'; FOOTNOTE_TEXT); dates, codes with letters and European "1.234,5"
-# (EURO_NUMBER_TEXT) do not match.
+# before it ('~300', 'approx. 1,200', 'about 450', 'c. 80'; APPROX_TEXT) or a question mark after it as
+# catalogues mark an uncertain year ('1850?'), a minus after it as SAP exports a negative amount
+# ('1,234.50-'), footnote marks after it as tables copied from Wikipedia keep them ('1,234,567[3]',
+# '45,678*'; FOOTNOTE_TEXT); dates, codes with letters and European "1.234,5" (EURO_NUMBER_TEXT) do not
+# match.
 THOUSANDS = r"\d{1,3}(?:,\d{3})+|\d{1,3}(?:['’]\d{3})+"  # '1,234,567' or "1'234'567"
 CURRENCY_SIGNS = "$€£¥₹₩₽₺₦₱฿₫₪円元"  # signs written beside an amount, before it or after it ('12,345円')
 NUMBER_GROUPS = rf"{THOUSANDS}|\d{{1,2}}(?:,\d{{2}})+,\d{{3}}|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+"
@@ -616,7 +617,7 @@ APPROX_TEXT = r"(?i:~|≈|approx(?:\.|imately)?|about|around|roughly|circa|ca\.|
 FOOTNOTE_TEXT = r"(?:\[[^\[\]]{1,12}\]|[*†‡])+"
 NUMBER_TEXT = (
     rf"^(?:{APPROX_TEXT})?\(?[-+]?[{CURRENCY_SIGNS}]?\s?[-+]?(?:{NUMBER_GROUPS}|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?[-+]?"
-    rf"\s?(?:%|[{CURRENCY_SIGNS}])?\)?(?:{FOOTNOTE_TEXT})?$"
+    rf"\s?(?:%|[{CURRENCY_SIGNS}])?\)?(?:{FOOTNOTE_TEXT})?\??$"
 )
 
 
@@ -639,12 +640,12 @@ def filled_text(values):
 
 def number_values(values):
     """Numbers written for people (NUMBER_TEXT: "$1,234.50", "(12.5)", "45 %", "1.2E+05", "10,000+",
-    '~300', '1,234.50-', '45,678[3]'; typeset signs and powers of ten, typeset_numbers) as floats,
+    '~300', '1850?', '1,234.50-', '45,678[3]'; typeset signs and powers of ten, typeset_numbers) as floats,
     parentheses or a minus after it as a minus sign; NaN for a gap or a value that does not match."""
     values = pd.Series(values)
     text = typeset_numbers(values.astype(str).str.strip()).where(values.notna())
     parsed = text.str.match(NUMBER_TEXT, na=False)
-    text = text.str.replace(f"^{APPROX_TEXT}|{FOOTNOTE_TEXT}$", "", regex=True)
+    text = text.str.replace(rf"^{APPROX_TEXT}|(?:{FOOTNOTE_TEXT})?\??$", "", regex=True)
     brackets = text.str.startswith("(", na=False) & text.str.endswith(")", na=False)
     sign = np.where(brackets | text.str.match(r".*[\d.]-$", na=False), -1.0, 1.0)
     # '10,000+' (at least) is 10000
@@ -886,16 +887,24 @@ def calendar_parts(train, test, c, dates, clocks, parts):
         df.drop(columns=[c], inplace=True)
 
 
-# Whole numbers that are dates: yyyymmdd (20210304) or yyyymm (201903), in a column whose name says so.
-DATE_NUMBER_NAME = r"(?i)date|time|day|month|period"
-DATE_NUMBER_FORMATS = {8: ("%Y%m%d", ["year", "month", "day", "dayofweek"]), 6: ("%Y%m", ["year", "month"])}
+# Whole numbers that are dates: yyyymmdd (20210304), yyyymm (201903), or yymmddhh as Avazu's click logs
+# stamp an hour (14102100), in a column whose name says so. Each format: its width, what its values start
+# with, and the calendar parts it gives; the first whose every value parses is taken (a yyyymmdd that
+# also reads as yymmddhh, 20101123, is a yyyymmdd).
+DATE_NUMBER_NAME = r"(?i)date|time|day|month|period|hour"
+DATE_NUMBER_FORMATS = (
+    (8, r"(?:19|20)\d", "%Y%m%d", ["year", "month", "day", "dayofweek"]),
+    (6, r"(?:19|20)\d", "%Y%m", ["year", "month"]),
+    (8, r"\d", "%y%m%d%H", ["year", "month", "day", "dayofweek", "hour"]),
+)
 
 
 def number_dates(train, test, c):
-    """A column of whole numbers written as dates, yyyymmdd (20210304) or yyyymm (201903), its name saying
-    date, day, month, time or period and every value reading as such in the years 1900-2099: as a quantity
-    20191231 and 20200101 lie 8,870 apart, so a linear model's trend on it breaks at each new month and year.
-    It becomes epoch days and calendar parts, as a text date does. True when done."""
+    """A column of whole numbers written as dates (DATE_NUMBER_FORMATS: yyyymmdd 20210304, yyyymm 201903,
+    yymmddhh 14102100), its name saying date, day, month, hour, time or period and every value reading as
+    such (yyyy in 1900-2099): as a quantity 20191231 and 20200101 lie 8,870 apart, so a linear model's trend
+    on it breaks at each new month and year, and no tree reads the hour of day off 14102100. It becomes
+    epoch days and calendar parts, as a text date does. True when done."""
     if not re.search(DATE_NUMBER_NAME, str(c)):
         return False
     values = pd.concat([train[c], test[c]]).dropna()
@@ -903,14 +912,19 @@ def number_dates(train, test, c):
         return False
     text = values.astype("int64").astype(str)
     widths = text.str.len().unique()
-    if (
-        len(widths) != 1
-        or int(widths[0]) not in DATE_NUMBER_FORMATS
-        or not text.str.match(r"(?:19|20)\d").all()
-    ):
+    if len(widths) != 1:
         return False
-    fmt, parts = DATE_NUMBER_FORMATS[int(widths[0])]
-    if pd.to_datetime(text, format=fmt, errors="coerce").isna().any():
+    fmt, parts = next(
+        (
+            (fmt, parts)
+            for width, start, fmt, parts in DATE_NUMBER_FORMATS
+            if width == int(widths[0])
+            and text.str.match(start).all()
+            and pd.to_datetime(text, format=fmt, errors="coerce").notna().all()
+        ),
+        (None, None),
+    )
+    if fmt is None:
         return False
     dates = [
         pd.to_datetime(df[c].astype("Int64").astype(str), format=fmt, errors="coerce") for df in (train, test)
@@ -920,10 +934,15 @@ def number_dates(train, test, c):
     return True
 
 
-# A numeric column is a Unix time when its name says time and every value falls in 2000-2049 as seconds or
-# milliseconds since 1970 (a name alone, or a range alone, is too weak: populations and prices reach 1e9).
+# A numeric column is a Unix time when its name says time and every value falls in 2000-2049 as seconds,
+# milliseconds, microseconds or nanoseconds since 1970 (a name alone, or a range alone, is too weak:
+# populations and prices reach 1e9); the four ranges do not overlap. Pandas writes its times as int64
+# nanoseconds.
 EPOCH_NAME = r"(?i)time|date|stamp|epoch|(?:^|_)ts(?:$|_)|_at$|created|updated"
-EPOCH_SCALES = {1.0: (946684800, 2524608000), 1000.0: (946684800000, 2524608000000)}
+EPOCH_SCALES = {
+    scale: (946684800 * scale, 2524608000 * scale) for scale in (1.0, 1e3, 1e6, 1e9)
+}  # fmt: skip
+EPOCH_UNITS = {1.0: "seconds", 1e3: "milliseconds", 1e6: "microseconds", 1e9: "nanoseconds"}
 
 
 def epoch_parts(train, test, c):
@@ -943,7 +962,7 @@ def epoch_parts(train, test, c):
     for df, t in zip((train, test), times, strict=True):
         for part in parts:
             df[f"{c}_{part}"] = getattr(t.dt, part)
-    log(f"'{c}' holds Unix times ({'seconds' if scale == 1 else 'milliseconds'}): added {', '.join(parts)}")
+    log(f"'{c}' holds Unix times ({EPOCH_UNITS[scale]}): added {', '.join(parts)}")
     return True
 
 
@@ -980,7 +999,7 @@ UNIT_SCALES = (
     {"kg": 1.0, "g": 1e-3, "mg": 1e-6, "t": 1e3, "lb": 0.45359237, "oz": 0.028349523125, "st": 6.35029318},
     {"m": 1.0, "km": 1e3, "cm": 1e-2, "mm": 1e-3, "mi": 1609.344, "yd": 0.9144, "ft": 0.3048, "in": 0.0254},
     {"m2": 1.0, "km2": 1e6, "ha": 1e4, "acre": 4046.8564224, "mi2": 2589988.110336, "ft2": 0.09290304, "yd2": 0.83612736},
-    {"l": 1.0, "ml": 1e-3, "cl": 1e-2, "gal": 3.785411784, "floz": 0.0295735295625},
+    {"l": 1.0, "ml": 1e-3, "cl": 1e-2, "gal": 3.785411784, "floz": 0.0295735295625, "cuin": 0.016387064},
     {"kw": 1.0, "w": 1e-3, "hp": 0.745699872, "bhp": 0.745699872, "ps": 0.73549875},
     {"b": 1.0, "kb": 1024.0, "mb": 1024.0**2, "gb": 1024.0**3, "tb": 1024.0**4, "kib": 1024.0, "mib": 1024.0**2,
      "gib": 1024.0**3, "tib": 1024.0**4},
@@ -999,7 +1018,8 @@ UNIT_ALIASES = {
     "sqkm": "km2", "hectare": "ha", "hectares": "ha", "acres": "acre", "ft²": "ft2", "sqft": "ft2",
     "squarefeet": "ft2", "squarefoot": "ft2", "yd²": "yd2", "sqyd": "yd2", "mi²": "mi2", "sqmi": "mi2",
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "ltr": "l", "ltrs": "l", "lt": "l",
-    "millilitres": "ml", "milliliters": "ml", "gallon": "gal", "gallons": "gal",
+    "millilitres": "ml", "milliliters": "ml", "gallon": "gal", "gallons": "gal", "cc": "ml", "cm3": "ml",
+    "cm³": "ml", "cubicinches": "cuin",
     "byte": "b", "bytes": "b",
     "watt": "w", "watts": "w", "kilowatt": "kw", "kilowatts": "kw", "horsepower": "hp",
     "l/100 km": "l/100km", "litres/100km": "l/100km", "liters/100km": "l/100km", "mi/gal": "mpg",
@@ -1012,11 +1032,13 @@ UNIT_ALIASES = {
 INVERSE_UNITS = frozenset({"mpg", "km/l", "kmpl"})
 # Marks standing for a unit, and a hyphen before a unit's word, written as unit_parts reads them: a screen
 # of '15.6"' or '14”' is '15.6 in', a '17.3-inch' one '17.3 inch'; a number sign is 'No.', so a chart
-# position '#12' beside 'No. 45' is one unit.
+# position '#12' beside 'No. 45' is one unit. A unit of one letter joined to a number with a decimal part
+# stands apart: an engine's '2.0L' is '2.0 L' (a code such as '12A' has no decimal part).
 UNIT_MARKS = (
     (r'(?<=\d)\s?["”″]$', " in"),
     (r"(?<=\d)-(?=[^\W\d_]{2,}$)", " "),
     (r"^#\s?(?=\d+$)", "No. "),
+    (r"^([-+]?\d+\.\d+)(?=[^\W\d_]$)", r"\1 "),
 )
 UNIT_JOIN_TEXT = (
     r"(?i)\b(sq|square|fl|cu|cubic|per(?=\s+(?:cent|mille)$))\.?\s+(?=[^\W\d_])"  # "sq ft", "per cent"
@@ -1120,12 +1142,15 @@ CLOCK12_TEXT = r"(?i)^(0?[1-9]|1[0-2])(?::([0-5]\d))?(?::([0-5]\d))?\s?([ap])\.?
 CLOCK_H_TEXT = r"^([01]?\d|2[0-3])\s?h\s?([0-5]\d)?$"  # French and German timetables: '14h30', '9h05', '18h'
 
 
-def clock_minutes(values):
-    """Minutes since 0:00 of each clock reading or duration (CLOCK_TEXT), twelve-hour time of day
-    (CLOCK12_TEXT: 12 AM is midnight, 12 PM noon) or time written with an 'h' (CLOCK_H_TEXT); NaN where a
-    value is none of them."""
+def clock_minutes(values, seconds=False):
+    """Minutes since 0:00 of each clock reading or duration (CLOCK_TEXT; with `seconds`, a reading of two
+    fields is minutes and seconds), twelve-hour time of day (CLOCK12_TEXT: 12 AM is midnight, 12 PM noon)
+    or time written with an 'h' (CLOCK_H_TEXT); NaN where a value is none of them."""
     text = filled_text(values)
     clock = text.str.extract(CLOCK_TEXT).astype(float)
+    if seconds:  # 'm:ss' read as 'h:mm:ss' with no hours
+        two = clock[2].isna()
+        clock.loc[two, [0, 1, 2]] = np.c_[np.zeros(int(two.sum())), clock.loc[two, [0, 1]].to_numpy()]
     half = text.str.extract(CLOCK12_TEXT)
     hour = half[0].astype(float) % 12 + 12 * half[3].str.lower().eq("p")
     twelve = hour * 60 + half[1].astype(float).fillna(0) + half[2].astype(float).fillna(0) / 60
@@ -1137,16 +1162,38 @@ def clock_minutes(values):
     )
 
 
+CLOCK_FORMS = 0.05  # the share of the readings each of 'm:ss' and 'h:mm:ss' needs before minutes_seconds asks
+
+
+def minutes_seconds(values):
+    """Whether the readings of two fields in a column of lengths of time are minutes and seconds: the
+    column also writes hours, minutes and seconds (each form CLOCK_FORMS of the readings), and the
+    two-field readings, as minutes and seconds, lie nearer the three-field ones (medians on a log scale)
+    than as hours and minutes. A race's '45:23' beside '2:05:33', a track's '75:30' beside '1:15:30';
+    times of day written with and without seconds ('07:45' beside '07:45:30') stay hours and minutes."""
+    clock = filled_text(values).str.extract(CLOCK_TEXT).astype(float)
+    three, two = clock[2].notna(), clock[0].notna() & clock[2].isna()
+    if min(three.mean(), two.mean()) < CLOCK_FORMS:
+        return False
+    long = (clock[0] * 60 + clock[1] + clock[2] / 60)[three].median()
+    hours = (clock[0] * 60 + clock[1])[two].median()
+    if not (long > 0 and hours > 0):
+        return False
+    return bool(abs(np.log(hours / 60 / long)) < abs(np.log(hours / long)))
+
+
 def clock_numbers(train, test, c, share, codes):
     """A text column of clock readings or durations ('07:45', '01:30:00'; CLOCK_TEXT) or times of day on a
     twelve-hour clock ('2:30 PM', '9am'; CLOCK12_TEXT) or with an 'h' ('14h30'; CLOCK_H_TEXT) becomes minutes
     since 0:00 (the same `share` and
     placeholder `codes` rules as number_text; a placeholder is kept as `<column>_code`): as text each
-    reading is a level of its own, and neither an evening nor a long flight can be told apart. True when
-    done."""
+    reading is a level of its own, and neither an evening nor a long flight can be told apart. Two fields
+    are minutes and seconds where the training values say so (minutes_seconds). True when done."""
+    seconds = minutes_seconds(train[c].dropna())
     return _read_numbers(
-        train, test, c, share, codes, clock_minutes, "minutes", "clock readings or durations"
-    )
+        train, test, c, share, codes, lambda values: clock_minutes(values, seconds), "minutes",
+        "lengths of time as m:ss and h:mm:ss" if seconds else "clock readings or durations",
+    )  # fmt: skip
 
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -2298,10 +2345,14 @@ def trip_lengths(train, test, cfg):
 
 
 # A cell of named fields: a JSON object '{"hits": "7", "pageviews": "5"}', or pairs 'beds=3;baths=2',
-# 'a=1&b=2' (a URL's query), 'color: red, size: 10'. FIELD_PAIR is one pair; FIELD_SEPARATORS what stands
-# between pairs, tried in this order.
+# 'a=1&b=2' (a URL's query), 'color: red, size: 10', or counts named after them as listing sites summarise
+# a home, '3 bds · 2 ba · 1,450 sqft'. FIELD_PAIR is one pair, COUNT_PAIR one count and its name (one or
+# two words); FIELD_SEPARATORS what stands between pairs, tried in this order.
 FIELD_PAIR = r"^\s*([A-Za-z_][\w .-]{0,40}?)\s*[=:](?!//)\s*(.*?)\s*$"
-FIELD_SEPARATORS = (";", "&", "|", ",")
+COUNT_PAIR = (
+    r"^\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*([^\W\d_][^\W\d]*(?:\s[^\W\d_][^\W\d]*)?)\.?\s*$"
+)
+FIELD_SEPARATORS = (";", "&", "|", ",", "·", "•")
 FIELD_NAME_GAPS = r"\W+"  # what a field's name loses in its column's name
 FIELD_KEYS = 30  # distinct names a column of such cells holds at most: more are free text or nested data
 
@@ -2318,13 +2369,18 @@ def _object_fields(text):
 
 
 def _pair_fields(text, sep):
-    """The named fields of pairs split by `sep` ('beds=3;baths=2'), or None when a piece is not a pair."""
+    """The named fields of pairs split by `sep` ('beds=3;baths=2', '3 bds · 2 ba'), or None when a piece
+    is neither form."""
     fields = {}
     for piece in text.split(sep):
         found = re.match(FIELD_PAIR, piece)
+        if found is not None:
+            fields[found[1]] = found[2]
+            continue
+        found = re.match(COUNT_PAIR, piece)
         if found is None:
             return None
-        fields[found[1]] = found[2]
+        fields[found[2]] = found[1]
     return fields
 
 
@@ -2338,16 +2394,17 @@ def cell_fields(values, sep):
 
 
 def field_cells(train, test, cfg, share=0.95):
-    """Text columns whose cells hold named fields (`share` of the training values JSON objects or pairs,
-    at least half of them two fields or more, at most FIELD_KEYS names over the column; Google Analytics'
-    'totals', a listing's 'beds=3;baths=2;floor=7') give a column per name (`<column>_<name>`), whatever
-    order each row writes them in, read as number_text reads a column ('5000mAh' is a number). The
-    value itself stays; code_parts leaves it (cfg['_fields'])."""
+    """Text columns whose cells hold named fields (`share` of the training values JSON objects, pairs or
+    named counts, at least half of them two fields or more, at most FIELD_KEYS names over the column;
+    Google Analytics' 'totals', a listing's 'beds=3;baths=2;floor=7' or '3 bds · 2 ba · 1,450 sqft') give a
+    column per name (`<column>_<name>`), whatever order each row writes them in, read as number_text reads
+    a column ('5000mAh' is a number). The value itself stays (free text too: a column of summaries reads
+    as free text, and stays it); code_parts leaves it (cfg['_fields'])."""
     for c in _feature_columns(train, test):
-        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+        if pd.api.types.is_numeric_dtype(train[c]):
             continue
         values = train[c].dropna().astype(str).head(2000)
-        if len(values) < 5 or values.str.contains(r"[=:]").mean() < share:
+        if len(values) < 5 or values.str.contains(r"[=:]|\d\s*[^\W\d_]").mean() < share:
             continue
         for sep in FIELD_SEPARATORS:
             fields = cell_fields(values, sep)

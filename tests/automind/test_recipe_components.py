@@ -1803,3 +1803,47 @@ def test_era_years_percent_words_and_packed_dates_are_read():
         [2019, 3, 3], [2019, 3, 3], [2020, 1, 15], [2018, 12, 1], [2020, 2, 29], [2019, 12, 31]
     ]  # fmt: skip
     assert train["visit_hour"].tolist()[:2] == [0, 14]
+
+
+def test_nanosecond_times_packed_hours_uncertain_years_engine_sizes_mm_ss_and_named_counts_are_read():
+    """Times in nanoseconds since 1970 and Avazu's yymmddhh hours give calendar parts with the hour, '1850?'
+    beside 'c. 1850' is a year, '2.0L' beside '1998 CC' one scale of litres, '75:30' beside '1:15:30' minutes
+    and seconds (times of day with and without seconds stay hours), and a summary '3 bds · 2 ba · 1,450 sqft'
+    (free text to the profile) a column per named count."""
+    _frames_cfg("rmse", "regression", "value")
+    when = pd.to_datetime(["2019-03-04 14:22", "2019-07-01 03:00", "2020-01-01 23:59", "2018-12-31 00:00",
+                           "2019-06-15 12:30", "2021-02-28 07:15"])  # fmt: skip
+    train = pd.DataFrame({
+        "ts": when.asi8,
+        "hour": [14102100, 14102113, 14102223, 14103100, 14110105, 14102000],
+        "made": ["c. 1850", "1850?", "circa 1700", "ca. 1650", "1900", "c.1604"],
+        "engine": ["1998 CC", "2.0L", "1.6 litre", "998 CC", "2.5 L", "1197 cc"],
+        "length": ["75:30", "1:15:30", "45:23", "2:05:33", "12:00", "0:30:00"],
+        "clock": ["07:45", "07:45:30", "14:30", "14:30:10", "23:59", "00:15"],
+        "summary": ["3 bds · 2 ba · 1,450 sqft", "1 bds · 1 ba · 600 sqft", "2 bds · 1,020 sqft",
+                    "4 bds · 3 ba · 2,300 sqft", "2 bds · 2 ba · 980 sqft", "5 bds · 4 ba · 3,100 sqft"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    rt.CFG["text_cols"] = ["summary"]
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    train, test = rt.date_parts(train, test, rt.CFG)
+    train, test = rt.field_cells(train, test, rt.CFG)
+    assert train["ts_hour"].tolist() == [14, 3, 23, 0, 12, 7] and train["ts_year"].tolist()[:3] == [
+        2019,
+        2019,
+        2020,
+    ]
+    assert train["hour_hour"].tolist() == [0, 13, 23, 0, 5, 0] and set(train["hour_year"]) == {2014}
+    assert train["hour_dayofweek"].tolist()[:2] == [1, 1] and test["hour_hour"].tolist() == [0, 13]
+    assert train["made"].tolist() == [1850, 1850, 1700, 1650, 1900, 1604]
+    assert np.allclose(train["engine"], [1.998, 2.0, 1.6, 0.998, 2.5, 1.197])
+    assert np.allclose(train["length"], [75.5, 75.5, 45 + 23 / 60, 125.55, 12.0, 30.0])
+    assert np.allclose(train["clock"], [465, 465.5, 870, 870 + 1 / 6, 1439, 15])
+    assert train["summary_bds"].tolist() == [3, 1, 2, 4, 2, 5] and train["summary_sqft"].tolist()[:3] == [
+        1450,
+        600,
+        1020,
+    ]
+    assert np.isnan(train["summary_ba"].iloc[2]) and test["summary_sqft"].tolist() == [1450, 600]
+    assert "summary" in train and rt.CFG["text_cols"] == ["summary"]  # the text stays for its own model
