@@ -5323,6 +5323,156 @@ def _mixed_durations(out: Path) -> None:
     prepare_task(df, out, "score", "rmse", name=out.name)
 
 
+def _odometer(out: Path) -> None:
+    """Mileage as used-car listings write it, '45K mi', '72,500 miles' or '120,000 km'; the price falls with
+    the distance; RMSE."""
+    rng = np.random.default_rng(341)
+    n = 5000
+    km = rng.uniform(1000, 250000, n)
+    text = []
+    for d in km:
+        u = rng.random()
+        mi = d / 1.609344
+        text.append(
+            f"{mi / 1000:.0f}K mi" if u < 0.35 else f"{mi:,.0f} miles" if u < 0.65 else f"{d:,.0f} km"
+        )
+    y = 30 - km / 10000 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"mileage": text, "body": rng.choice(["suv", "sedan"], n), "price_k": y.round(3)})
+    prepare_task(df, out, "price_k", "rmse", name=out.name)
+
+
+def _annual_salaries(out: Path) -> None:
+    """Pay as job boards write it, '$120k/yr', '$95K a year' or '$55/hr'; the rating follows the yearly pay;
+    RMSE."""
+    rng = np.random.default_rng(342)
+    n = 5000
+    year = rng.uniform(30000, 200000, n)
+    text = []
+    for v in year:
+        u = rng.random()
+        text.append(
+            f"${v / 1000:.0f}k/yr"
+            if u < 0.4
+            else f"${v / 1000:.0f}K a year"
+            if u < 0.7
+            else f"${v / 2080:.2f}/hr"
+        )
+    y = year / 20000 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"pay": text, "remote": rng.choice(["yes", "no"], n), "rating": y.round(3)})
+    prepare_task(df, out, "rating", "rmse", name=out.name)
+
+
+def _memory_kits(out: Path) -> None:
+    """Memory kits as shops list them, '2x8GB', '16GB (2 x 8GB)', '4 x 16 GB' or '32GB'; the price follows
+    the total size; RMSE."""
+    rng = np.random.default_rng(343)
+    n = 5000
+    sticks = rng.choice([1, 2, 4], n)
+    size = rng.choice([4, 8, 16, 32], n)
+    text = []
+    for k, g in zip(sticks, size, strict=True):
+        u = rng.random()
+        if k == 1:
+            text.append(f"{g}GB")
+        else:
+            text.append(
+                f"{k}x{g}GB" if u < 0.4 else f"{k * g}GB ({k} x {g}GB)" if u < 0.7 else f"{k} x {g} GB"
+            )
+    y = 3 * sticks * size + 5 * sticks + rng.normal(0, 3, n)
+    df = pd.DataFrame({"kit": text, "speed": rng.choice(["3200", "3600"], n), "price": y.round(2)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _ip_ports(out: Path) -> None:
+    """Connections logged as 'address:port', '10.12.3.4:443', '192.168.7.20:8080'; the risk follows the
+    network and the port; ROC AUC."""
+    rng = np.random.default_rng(344)
+    n = 8000
+    nets = ["10.12", "10.40", "192.168", "172.16", "203.0"]
+    risk = {"10.12": -1.0, "10.40": 0.0, "192.168": -0.5, "172.16": 1.0, "203.0": 2.0}
+    ports = {22: 1.0, 80: 0.0, 443: -0.5, 3389: 2.0, 8080: 0.5}
+    net = rng.choice(nets, n)
+    port = rng.choice(list(ports), n)
+    text = [f"{a}.{rng.integers(0, 256)}.{rng.integers(1, 255)}:{p}" for a, p in zip(net, port, strict=True)]
+    logit = -1 + np.array([risk[a] for a in net]) + np.array([ports[p] for p in port])
+    flag = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    df = pd.DataFrame({"src": text, "proto": rng.choice(["tcp", "udp"], n), "flag": flag})
+    prepare_task(df, out, "flag", "roc_auc", name=out.name)
+
+
+def _code_magnitudes(out: Path) -> None:
+    """Deal sizes with a currency code before a magnitude, 'USD 1.2M', 'USD 850K', 'USD 3.4B'; the fee
+    follows the log of the size; RMSE."""
+    rng = np.random.default_rng(345)
+    n = 5000
+    v = 10 ** rng.uniform(5, 10, n)
+    text = []
+    for x in v:
+        if x >= 1e9:
+            text.append(f"USD {x / 1e9:.1f}B")
+        elif x >= 1e6:
+            text.append(f"USD {x / 1e6:.1f}M")
+        else:
+            text.append(f"USD {x / 1e3:.0f}K")
+    y = 2 * np.log10(v) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"deal": text, "sector": rng.choice(["tech", "retail"], n), "fee": y.round(3)})
+    prepare_task(df, out, "fee", "rmse", name=out.name)
+
+
+def _unit_prices(out: Path) -> None:
+    """Shelf prices per unit, '$4.99/lb', '$11.00/kg' or '$0.31/oz'; the sales fall with the price per kg;
+    RMSE."""
+    rng = np.random.default_rng(346)
+    n = 5000
+    per_kg = rng.uniform(2, 40, n)
+    text = []
+    for p in per_kg:
+        u = rng.random()
+        text.append(
+            f"${p * 0.45359237:.2f}/lb"
+            if u < 0.4
+            else f"${p:.2f}/kg"
+            if u < 0.7
+            else f"${p * 0.028349523125:.2f}/oz"
+        )
+    y = 50 - per_kg + rng.normal(0, 1, n)
+    df = pd.DataFrame({"unit_price": text, "aisle": rng.choice(["fresh", "frozen"], n), "sales": y.round(3)})
+    prepare_task(df, out, "sales", "rmse", name=out.name)
+
+
+def _infant_ages(out: Path) -> None:
+    """Ages of children as clinic records write them, '2y 3m', '1y', '6m' (m for months); the weight follows
+    the age in months; RMSE."""
+    rng = np.random.default_rng(347)
+    n = 5000
+    months = rng.integers(1, 72, n)
+    text = []
+    for m in months:
+        yr, mo = divmod(int(m), 12)
+        text.append(f"{yr}y {mo}m" if yr and mo else f"{yr}y" if yr else f"{mo}m")
+    y = 3.5 + 0.25 * months + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"age": text, "sex": rng.choice(["f", "m"], n), "weight_kg": y.round(2)})
+    prepare_task(df, out, "weight_kg", "rmse", name=out.name)
+
+
+def _fraction_inches(out: Path) -> None:
+    """Pipe and lumber sizes in inches with fractions, '5-1/2"', '3/4"', '2-3/8 in' or '4"'; the load follows
+    the size; RMSE."""
+    rng = np.random.default_rng(348)
+    n = 5000
+    eighths = rng.integers(2, 64, n)
+    text = []
+    for e in eighths:
+        whole, part = divmod(int(e), 8)
+        g = np.gcd(part, 8)
+        frac = f"{part // g}/{8 // g}" if part else ""
+        size = f"{whole}-{frac}" if whole and frac else frac or f"{whole}"
+        text.append(f'{size}"' if rng.random() < 0.7 else f"{size} in")
+    y = 2 * eighths / 8 + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"size": text, "grade": rng.choice(["a", "b"], n), "load": y.round(3)})
+    prepare_task(df, out, "load", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -5770,6 +5920,14 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "engine-displacement": ("engines '1998 CC', '2.0L', '1.6 litre', RMSE", _engine_displacement),
     "survey-ranges": ("answers 'Less than 1 year', 'Between 5 and 10 years', RMSE", _survey_ranges),
     "mixed-durations": ("durations '75:30' (mm:ss) beside '1:15:30', RMSE", _mixed_durations),
+    "odometer": ("mileage '45K mi', '72,500 miles', '120,000 km', RMSE", _odometer),
+    "annual-salaries": ("pay '$120k/yr', '$95K a year', '$55/hr', RMSE", _annual_salaries),
+    "memory-kits": ("memory '2x8GB', '16GB (2 x 8GB)', '32GB', RMSE", _memory_kits),
+    "ip-ports": ("connections '10.12.3.4:443', ROC AUC", _ip_ports),
+    "code-magnitudes": ("deals 'USD 1.2M', 'USD 850K', 'USD 3.4B', RMSE", _code_magnitudes),
+    "unit-prices": ("prices '$4.99/lb', '$11.00/kg', '$0.31/oz', RMSE", _unit_prices),
+    "infant-ages": ("ages '2y 3m', '1y', '6m' (months), RMSE", _infant_ages),
+    "fraction-inches": ("sizes '5-1/2\"', '3/4\"', '2-3/8 in', RMSE", _fraction_inches),
 }
 
 
