@@ -939,9 +939,7 @@ def number_dates(train, test, c):
 # populations and prices reach 1e9); the four ranges do not overlap. Pandas writes its times as int64
 # nanoseconds.
 EPOCH_NAME = r"(?i)time|date|stamp|epoch|(?:^|_)ts(?:$|_)|_at$|created|updated"
-EPOCH_SCALES = {
-    scale: (946684800 * scale, 2524608000 * scale) for scale in (1.0, 1e3, 1e6, 1e9)
-}  # fmt: skip
+EPOCH_SCALES = {scale: (946684800 * scale, 2524608000 * scale) for scale in (1.0, 1e3, 1e6, 1e9)}
 EPOCH_UNITS = {1.0: "seconds", 1e3: "milliseconds", 1e6: "microseconds", 1e9: "nanoseconds"}
 
 
