@@ -976,12 +976,13 @@ def local_clock(values, utc, first):
 
 
 # A number with its unit after it ("18.9 kmpl", "1248 CC", "26.6 km/kg", "30min", "23.5°C", "45°", "1,234/km²",
-# "1.5e-03 mol/L"): a unit of one letter must stand apart ("5 m"), so codes such as "12A" stay codes. Or a unit
+# "1.5e-03 mol/L", a price per unit "$4.99/lb"): a unit of one letter must stand apart ("5 m"), so codes such
+# as "12A" stay codes; a thousand or a million before a unit is its magnitude ("45K mi"). Or a unit
 # of up to four letters before it, standing apart ("EUR 950.00", "Rs. 1,200", "R$ 12", "Room 101"): "A1" and
 # "C85" stay codes.
 PER_HUNDRED = r"(?:(?<=/)100\s?[^\W\d_]+)?"  # a unit per hundred of another: 'L/100km', 'mg/100g'
 UNIT_TEXT = (
-    rf"^([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°|/(?=[^\W\d_]))[^\s\d]*{PER_HUNDRED}|[%‰‱])"
+    rf"^[{CURRENCY_SIGNS}]?\s?([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:\s+((?:[^\W\d_]|°|/(?=[^\W\d_]))[^\s\d]*{PER_HUNDRED}|[%‰‱])"
     rf"|((?:[^\W\d_]|°|/(?=[^\W\d_]))[^\s\d]+{PER_HUNDRED}|[°℃℉%‰‱]))$"
 )
 PREFIX_UNIT_TEXT = rf"^([^\W\d_]{{1,4}}(?:\.\s?|\$\s?|\s+))([-+]?(?:{THOUSANDS}|\d+)(?:\.\d+)?)$"
@@ -1085,11 +1086,25 @@ def _mostly_numbers(fits, others, share, codes):
     return bool(fits.mean() >= share or (fits.mean() > 0.5 and others <= codes))
 
 
+UNIT_MAGNITUDE_TEXT = r"^([-+]?\d+(?:\.\d+)?)\s?([kKM])(?=\s+([^\W\d_][^\s\d]*)$)"  # '45K mi', '1.2M km'
+
+
+def _unit_magnitude(found):
+    """A UNIT_MAGNITUDE_TEXT match written in full ('45K mi' is '45000 mi') when the word after it is a
+    unit of UNIT_SCALES ('4K UHD' stays)."""
+    key = found[3].lower().rstrip(".")
+    if not any(UNIT_ALIASES.get(key, key) in scale for scale in UNIT_SCALES):
+        return found[0]
+    return f"{float(found[1]) * MAGNITUDES[found[2]]:.12g}"
+
+
 def unit_parts(values):
     """Each value's number and unit as written (NaN where it is neither form of UNIT_TEXT /
-    PREFIX_UNIT_TEXT); a reading restated in brackets after it is left out (RESTATED_TEXT)."""
+    PREFIX_UNIT_TEXT); a reading restated in brackets after it is left out (RESTATED_TEXT), a magnitude
+    before a unit written in full (UNIT_MAGNITUDE_TEXT)."""
     text = filled_text(values).str.replace(UNIT_JOIN_TEXT, r"\1", regex=True)
     text = text.str.replace(RESTATED_TEXT, "", regex=True)
+    text = text.str.replace(UNIT_MAGNITUDE_TEXT, _unit_magnitude, regex=True)
     for mark, unit in UNIT_MARKS:
         text = text.str.replace(mark, unit, regex=True)
     after, before = text.str.extract(UNIT_TEXT), text.str.extract(PREFIX_UNIT_TEXT)
@@ -1322,11 +1337,11 @@ def duration_numbers(train, test, c, share, codes):
     return True
 
 
-# A number with a magnitude suffix ('19M', '201k', '$1.2B', '850K', '$150 million', '4.5 Lakh', '1.2 Cr'):
+# A number with a magnitude suffix ('19M', '201k', '$1.2B', 'USD 850K', '$150 million', '4.5 Lakh', '1.2 Cr'):
 # thousands, millions, billions, and India's lakhs (100,000) and crores (100 lakh). Beside thousands or a
 # spelled magnitude, a number shortened for people writes the smaller ones without a suffix ('980' beside
 # '12.5K', '$800,000' beside '$2.5 million', '85,000' beside '4.5 Lakh').
-MAGNITUDE_TEXT = r"^[$€£¥₹]?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion|[Ll]akhs?|[Cc]rores?|Cr|万|萬|億|亿)\+?$"
+MAGNITUDE_TEXT = r"^(?:[$€£¥₹]|[A-Z]{3}(?=[\s\d]))?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion|[Ll]akhs?|[Cc]rores?|Cr|万|萬|億|亿)\+?$"
 # Chinese and Japanese write ten thousands and hundred millions: '3.5万' is 35,000, '2億' 200,000,000.
 MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "thousand": 1e3, "million": 1e6,
               "billion": 1e9, "lakh": 1e5, "crore": 1e7, "cr": 1e7, "万": 1e4, "萬": 1e4, "億": 1e8,

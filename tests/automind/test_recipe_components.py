@@ -1847,3 +1847,26 @@ def test_nanosecond_times_packed_hours_uncertain_years_engine_sizes_mm_ss_and_na
     ]
     assert np.isnan(train["summary_ba"].iloc[2]) and test["summary_sqft"].tolist() == [1450, 600]
     assert "summary" in train and rt.CFG["text_cols"] == ["summary"]  # the text stays for its own model
+
+
+def test_magnitudes_before_units_prices_per_unit_and_currency_codes_before_magnitudes_are_read():
+    """'45K mi' beside '72,500 miles' and '120,000 km' is one length in metres, '$4.99/lb' beside '$11.00/kg'
+    and '$0.31/oz' one price per kg, 'USD 1.2M' beside 'USD 850K' a scaled amount; '4K' before a word that
+    is no unit stays as written."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "mileage": ["45K mi", "72,500 miles", "120,000 km", "1.5K km", "30K mi", "8,000 km"],
+        "unit_price": ["$4.99/lb", "$11.00/kg", "$0.31/oz", "$2.00/lb", "$20.00/kg", "$1.00/oz"],
+        "deal": ["USD 1.2M", "USD 850K", "USD 3.4B", "USD 12K", "USD 2.5M", "USD 700K"],
+        "screen": ["4K UHD", "4K UHD", "8K UHD", "2K QHD", "4K UHD", "8K UHD"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert np.allclose(train["mileage"], np.array([45000 * 1.609344, 72500 * 1.609344, 120000, 1500, 30000 * 1.609344, 8000]) * 1000)  # fmt: skip
+    assert np.allclose(train["unit_price"], [4.99 / 0.45359237, 11.0, 0.31 / 0.028349523125, 2.0 / 0.45359237, 20.0, 1.0 / 0.028349523125])  # fmt: skip
+    assert train["deal"].tolist() == [1.2e6, 8.5e5, 3.4e9, 1.2e4, 2.5e6, 7e5] and test["deal"].tolist() == [
+        1.2e6,
+        8.5e5,
+    ]
+    assert train["screen"].tolist()[:2] == ["4K UHD", "4K UHD"]
