@@ -5473,6 +5473,90 @@ def _fraction_inches(out: Path) -> None:
     prepare_task(df, out, "load", "rmse", name=out.name)
 
 
+def _comma_units(out: Path) -> None:
+    """Weights as European shops write them, '1,5 kg', '0,75 kg' or '750 g' (a decimal comma); the price
+    follows the weight; RMSE."""
+    rng = np.random.default_rng(349)
+    n = 5000
+    kg = rng.uniform(0.1, 5, n)
+    text = [f"{x:.2f} kg".replace(".", ",") if rng.random() < 0.6 else f"{x * 1000:.0f} g" for x in kg]
+    y = 4 * kg + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"weight": text, "shop": rng.choice(["a", "b"], n), "price": y.round(3)})
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _comma_percents(out: Path) -> None:
+    """Rates as French and German reports write them, '12,5 %', '7 %', '0,25 %'; the score follows the rate;
+    RMSE."""
+    rng = np.random.default_rng(350)
+    n = 5000
+    v = rng.uniform(0, 30, n)
+    text = [f"{x:.0f} %" if rng.random() < 0.2 else f"{x:.2f} %".replace(".", ",") for x in v]
+    y = v / 3 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"taux": text, "region": rng.choice(["n", "s"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _letter_temperatures(out: Path) -> None:
+    """Temperatures written with a bare letter, '72F', '22C', '22.5C' (weather logs); the demand follows the
+    temperature in Celsius; RMSE."""
+    rng = np.random.default_rng(351)
+    n = 5000
+    c = rng.uniform(-10, 35, n)
+    text = [f"{x * 9 / 5 + 32:.0f}F" if rng.random() < 0.5 else f"{x:.1f}C" for x in c]
+    y = 0.02 * (c - 18) ** 2 + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"temp": text, "site": rng.choice(["a", "b"], n), "demand": y.round(3)})
+    prepare_task(df, out, "demand", "rmse", name=out.name)
+
+
+def _price_words(out: Path) -> None:
+    """Prices with words before them as shop pages write them, 'From $1,299', 'Starting at $99', 'Now $45.00'
+    or '$120'; the clicks follow the log price; RMSE."""
+    rng = np.random.default_rng(352)
+    n = 5000
+    p = 10 ** rng.uniform(1, 3.5, n)
+    forms = ["From ${:,.0f}", "Starting at ${:,.0f}", "Now ${:,.2f}", "${:,.0f}"]
+    text = [forms[rng.integers(0, 4)].format(x) for x in p]
+    y = 10 - 2 * np.log10(p) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"price": text, "category": rng.choice(["a", "b"], n), "clicks": y.round(3)})
+    prepare_task(df, out, "clicks", "rmse", name=out.name)
+
+
+def _discount_words(out: Path) -> None:
+    """Discounts as banners word them, 'Up to 50% off', '20% off', 'Save 15%' or 'No discount'; the uplift
+    follows the percentage; RMSE."""
+    rng = np.random.default_rng(353)
+    n = 5000
+    d = rng.integers(0, 71, n)
+    text = []
+    for x in d:
+        u = rng.random()
+        text.append(
+            "No discount"
+            if x == 0
+            else f"Up to {x}% off"
+            if u < 0.3
+            else f"{x}% off"
+            if u < 0.7
+            else f"Save {x}%"
+        )
+    y = d / 10 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"promo": text, "channel": rng.choice(["web", "app"], n), "uplift": y.round(3)})
+    prepare_task(df, out, "uplift", "rmse", name=out.name)
+
+
+def _german_thousands(out: Path) -> None:
+    """Counts as German exports write them, points between thousands and no decimals, '12.345', '1.234.567'
+    rare, '987'; the cost follows the count; RMSE."""
+    rng = np.random.default_rng(354)
+    n = 5000
+    v = (10 ** rng.uniform(2, 6, n)).astype(int)
+    text = [f"{x:,}".replace(",", ".") for x in v]
+    y = np.log10(v) * 3 + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"einwohner": text, "land": rng.choice(["by", "nw"], n), "kosten": y.round(3)})
+    prepare_task(df, out, "kosten", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -5928,6 +6012,12 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "unit-prices": ("prices '$4.99/lb', '$11.00/kg', '$0.31/oz', RMSE", _unit_prices),
     "infant-ages": ("ages '2y 3m', '1y', '6m' (months), RMSE", _infant_ages),
     "fraction-inches": ("sizes '5-1/2\"', '3/4\"', '2-3/8 in', RMSE", _fraction_inches),
+    "comma-units": ("weights '1,5 kg' beside '750 g', RMSE", _comma_units),
+    "comma-percents": ("rates '12,5 %', '7 %', RMSE", _comma_percents),
+    "letter-temperatures": ("temperatures '72F' beside '22.5C', RMSE", _letter_temperatures),
+    "price-words": ("prices 'From $1,299', 'Starting at $99', 'Now $45.00', RMSE", _price_words),
+    "discount-words": ("discounts 'Up to 50% off', 'Save 15%', 'No discount', RMSE", _discount_words),
+    "german-thousands": ("counts '12.345', '987' (points between thousands), RMSE", _german_thousands),
 }
 
 
