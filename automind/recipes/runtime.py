@@ -123,10 +123,53 @@ def time_left():
 TEXT_ENCODINGS = ("utf-8", "cp1252", "latin-1")  # automind.csv_scan's order: both read a file alike
 
 
+DOTTED_GROUPS = (
+    r"^[1-9]\d{0,2}(?:\.\d{3})+$"  # '12.345' as German counts write it, or a decimal of three places
+)
+PLAIN_HUNDREDS = r"^\d{1,3}$"
+PLAIN_SHARE = 0.05  # the share of values without a point that says points between groups are thousands
+
+
+def dotted_thousands(values):
+    """Whether a column's points stand between thousands though none holds two ('12.345' beside '987'):
+    every value is a whole number of at most three digits or a group of three after each point, and at
+    least PLAIN_SHARE of them are the former; a column of decimals with three places always has a point."""
+    grouped, plain = values.str.match(DOTTED_GROUPS), values.str.match(PLAIN_HUNDREDS)
+    return bool(grouped.any() and (grouped | plain).all() and plain.mean() >= PLAIN_SHARE)
+
+
+def _could_be_thousands(values):
+    """Whether a float column could have been read from text with points between thousands (dotted_thousands):
+    its whole values are under 1,000 and at least PLAIN_SHARE of all, the others from 1 to 1,000 with three
+    places at most. Only such columns are read again as text."""
+    v = values.dropna()
+    whole = v % 1 == 0
+    rest = v[~whole]
+    return bool(
+        len(v) >= 20 and len(rest) and whole.mean() >= PLAIN_SHARE and (v[whole] < 1000).all()
+        and (rest >= 1).all() and (rest < 1000).all() and (np.abs(rest * 1000 - np.round(rest * 1000)) < 1e-6).all()
+    )  # fmt: skip
+
+
+def point_thousands(df, read_text):
+    """Float columns whose text writes points between thousands ('12.345' beside '987', as German exports
+    write counts; pandas reads 12.345) as the whole numbers they are; `read_text(column)` gives a column's
+    text as the file writes it. Targets stay as pandas reads them: so does the grader."""
+    for c in df.columns:
+        if df[c].dtype != float or c in CFG.get("target", []) or not _could_be_thousands(df[c]):
+            continue
+        text = read_text(c)
+        if text is not None and dotted_thousands(text.dropna().str.strip()):
+            df[c] = pd.to_numeric(text.str.strip().str.replace(".", "", regex=False), errors="coerce")
+            log(f"'{c}' writes points between thousands ('12.345' beside '987'): read as whole numbers")
+    return df
+
+
 def read_table(path, as_written=()):
     """A table by its suffix (the one before a compression suffix, as automind.csv_scan.table_suffix reads
     it); delimited text in the first of TEXT_ENCODINGS that decodes it (logged), the columns `as_written`
-    kept as their text (class codes such as "01" stay "01", not 1)."""
+    kept as their text (class codes such as "01" stay "01", not 1), points between thousands read as such
+    (point_thousands)."""
     path = str(path)
     name = re.sub(r"\.(gz|zip|bz2|xz)$", "", path.lower())  # train.csv.gz: pandas decompresses by the name
     if name.endswith(".parquet"):
@@ -142,8 +185,16 @@ def read_table(path, as_written=()):
             continue
         if encoding != TEXT_ENCODINGS[0]:
             log(f"{os.path.basename(path)} is not UTF-8: read as {encoding}")
-        return df
+        return point_thousands(df, lambda c, e=encoding: _column_text(path, c, e, kw))
     raise AssertionError("latin-1 decodes every byte")
+
+
+def _column_text(path, column, encoding, kw):
+    """One column of a delimited file as its text, or None when it cannot be read alone (a name twice)."""
+    try:
+        return pd.read_csv(path, encoding=encoding, **{**kw, "usecols": [column], "dtype": str})[column]
+    except (ValueError, KeyError):
+        return None
 
 
 def _tab_split(path):
@@ -1031,13 +1082,18 @@ UNIT_ALIASES = {
 INVERSE_UNITS = frozenset({"mpg", "km/l", "kmpl"})
 # Marks standing for a unit, and a hyphen before a unit's word, written as unit_parts reads them: a screen
 # of '15.6"' or '14”' is '15.6 in', a '17.3-inch' one '17.3 inch'; a number sign is 'No.', so a chart
-# position '#12' beside 'No. 45' is one unit. A unit of one letter joined to a number with a decimal part
-# stands apart: an engine's '2.0L' is '2.0 L' (a code such as '12A' has no decimal part).
+# position '#12' beside 'No. 45' is one unit. A capital C or F joined to a number is a temperature as
+# weather logs write it ('72F', '22.5C'; with one of them alone the number is read as it is, so floors
+# '5F' stay 5). A unit of one letter joined to a number with a decimal part stands apart: an engine's
+# '2.0L' is '2.0 L' (a code such as '12A' has no decimal part). A decimal comma before a unit is a point
+# ('1,5 kg'; DECIMAL_COMMA: '1,500 kg' stays a thousand and a half).
 UNIT_MARKS = (
     (r'(?<=\d)\s?["”″]$', " in"),
     (r"(?<=\d)-(?=[^\W\d_]{2,}$)", " "),
     (r"^#\s?(?=\d+$)", "No. "),
+    (r"^([-+]?\d+(?:\.\d+)?)(?=[CF]$)", r"\1 °"),
     (r"^([-+]?\d+\.\d+)(?=[^\W\d_]$)", r"\1 "),
+    (r"^([-+]?\d+),(\d{1,2}|\d{4,})(?=\s?[^\W\d_])", r"\1.\2"),
 )
 UNIT_JOIN_TEXT = (
     r"(?i)\b(sq|square|fl|cu|cubic|per(?=\s+(?:cent|mille)$))\.?\s+(?=[^\W\d_])"  # "sq ft", "per cent"
@@ -1457,9 +1513,13 @@ def euro_numbers(train, test, c, share, codes):
     """A text column of numbers written with a decimal comma (EURO_NUMBER_TEXT: '1.234,56 €', '3,14')
     becomes the numbers (the same `share` and placeholder `codes` rules as number_text) when some training
     value shows the comma is a decimal one (DECIMAL_COMMA) or the points are thousands separators
-    (DOTTED_THOUSANDS): '1,234' alone is read as English, a thousand and more. True when done."""
+    (DOTTED_THOUSANDS, dotted_thousands): '1,234' alone is read as English, a thousand and more. True when
+    done."""
     values = train[c].dropna().astype(str).str.strip()
-    if not values.head(2000).str.contains(f"{DECIMAL_COMMA}|{DOTTED_THOUSANDS}").any():  # cheap look first
+    if not (
+        values.head(2000).str.contains(f"{DECIMAL_COMMA}|{DOTTED_THOUSANDS}").any()
+        or dotted_thousands(values)
+    ):
         return False
     return _read_numbers(train, test, c, share, codes, euro_values, "numbers", "with a decimal comma")
 
@@ -1930,9 +1990,12 @@ def rate_numbers(train, test, c, share, codes):
 
 
 # A number after a label and before an optional unit: a wind 'NNE 15 km/h', a drive 'Level 3', a street's
-# 'Hauptstraße 12'. Read last, after every reader of a longer form and number_text's own.
+# 'Hauptstraße 12', a price 'From $1,299' beside '$120', a discount 'Up to 50% off' beside 'Save 15%' (a
+# currency sign before the number; a word after the unit). Read last, after every reader of a longer form
+# and number_text's own; a value without a label reads too when others have one.
 LABELLED_TEXT = (
-    r"^([^\W\d_][^\d]{0,24}?)\s+([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s?([^\W\d_][^\s\d]{0,9}))?$"
+    rf"^(?:([^\W\d_][^\d]{{0,24}}?)\s+)?[{CURRENCY_SIGNS}]?\s?([-+]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?)"
+    r"(?:\s?((?:%|[^\W\d_][^\s\d]{0,9})(?:\s+[^\W\d_]{1,10})?))?$"
 )
 
 
@@ -1952,7 +2015,8 @@ def labelled_numbers(train, test, c, share, codes):
     becomes the number, the label and the unit categories beside it; the same `share` and placeholder
     `codes` rules as number_text. Dates ('March 2019') are left to date_parts. True when done."""
     values = train[c].dropna().astype(str).str.strip().head(2000)
-    if values.str.match(LABELLED_TEXT).mean() <= 0.5 or _dates_like(values):  # cheap look
+    found = values.str.extract(LABELLED_TEXT)
+    if found[1].notna().mean() <= 0.5 or found[0].isna().all() or _dates_like(values):  # cheap look
         return False
     return _read_numbers_beside(train, test, c, share, codes, labelled_parts, "numbers", "after a label")
 

@@ -1870,3 +1870,39 @@ def test_magnitudes_before_units_prices_per_unit_and_currency_codes_before_magni
         8.5e5,
     ]
     assert train["screen"].tolist()[:2] == ["4K UHD", "4K UHD"]
+
+
+def test_letter_temperatures_comma_units_worded_prices_and_discounts_and_point_thousands_are_read(tmp_path):
+    """'72F' beside '22.5C' is one scale in °C, '1,5 kg' beside '750 g' one in kg ('1,500 kg' a thousand and a
+    half), 'From $1,299' / 'Up to 50% off' beside '$120' / '20% off' numbers with their words beside them, and a
+    count '12.345' beside '987' (German points between thousands) a whole number, a target so written left as
+    pandas reads it; floors '5F' alone stay 5."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "temp": ["72F", "22.5C", "-4.0C", "32F", "10C", "50F"],
+        "floor": ["5F", "12F", "3F", "1F", "7F", "2F"],
+        "weight": ["1,5 kg", "750 g", "1,500 kg", "0,25 kg", "100 g", "2 kg"],
+        "price": ["From $1,299", "Starting at $99", "Now $45.00", "$120", "From $15", "$7.50"],
+        "promo": ["Up to 50% off", "20% off", "Save 15%", "No discount", "Save 5%", "10% off"],
+        "y": np.arange(6.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert (
+        np.allclose(train["temp"], [22.2222, 22.5, -4.0, 0.0, 10.0, 10.0], atol=1e-3) and "temp_unit" in train
+    )
+    assert train["floor"].tolist() == [5, 12, 3, 1, 7, 2]
+    assert np.allclose(train["weight"], [1.5, 0.75, 1500, 0.25, 0.1, 2])
+    assert train["price"].tolist() == [1299, 99, 45, 120, 15, 7.5] and train["price_label"].tolist()[:2] == [
+        "From",
+        "Starting at",
+    ]
+    assert train["promo"].tolist()[:3] == [50, 20, 15] and np.isnan(train["promo"].iloc[3])
+    assert train["promo_unit"].tolist()[:3] == ["% off", "% off", "%"] and test["promo"].tolist() == [50, 20]
+    counts = [f"{v:,}".replace(",", ".") for v in [252533, 987, 25034, 12, 1234, 640] * 5]
+    (tmp_path / "t.csv").write_text("n,y\n" + "".join(f"{c},{c}\n" for c in counts))
+    rt.CFG["target"] = ["y"]
+    table = rt.read_table(tmp_path / "t.csv")
+    assert table["n"].tolist()[:6] == [252533, 987, 25034, 12, 1234, 640] and table["y"].iloc[0] == 252.533
+    (tmp_path / "d.csv").write_text("r\n" + "".join(f"{v}\n" for v in ["1.5", "2.0", "2.5", "3", "4.5"] * 5))
+    assert rt.read_table(tmp_path / "d.csv")["r"].tolist()[:5] == [1.5, 2.0, 2.5, 3.0, 4.5]  # decimals stay
