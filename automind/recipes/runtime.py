@@ -1956,14 +1956,14 @@ def ordinal_numbers(train, test, c, share, codes):
 # Money per period as job adverts and letting agents write it: '£45,000 per annum', '£21.63/hr', '$30k a year',
 # '€1,200 pcm', '£300 pw', '€95 daily'. Each is read per year (RATE_YEAR: a year of 52 weeks of five working
 # days of eight hours, the convention pay comparisons use), and the period stays a category beside it.
-RATE_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+GROUPED_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"  # a number as English text writes it: '1,299.50'
 RATE_PERIODS = {"hour": ("h", "hr", "hrs", "hour", "hourly", "ph"), "day": ("d", "day", "daily", "pd"),
                 "week": ("w", "wk", "week", "weekly", "pw"), "month": ("m", "mo", "mth", "month", "monthly", "pcm"),
                 "year": ("y", "yr", "year", "annum", "yearly", "annually", "annual", "pa")}  # fmt: skip
 RATE_YEAR = {"hour": 2080.0, "day": 260.0, "week": 52.0, "month": 12.0, "year": 1.0}
 RATE_WORDS = {word: period for period, words in RATE_PERIODS.items() for word in words}
 RATE_TEXT = (
-    rf"^([{CURRENCY_SIGNS}]|[A-Z]{{3}}\s?)?\s?({RATE_NUMBER})\s?([kK])?\s?(?:[{CURRENCY_SIGNS}]|[A-Z]{{3}})?\s*"
+    rf"^([{CURRENCY_SIGNS}]|[A-Z]{{3}}\s?)?\s?({GROUPED_NUMBER})\s?([kK])?\s?(?:[{CURRENCY_SIGNS}]|[A-Z]{{3}})?\s*"
     r"(?i:(?:/|per\s|an?\s|every\s)\s*(?:calendar\s+)?([a-z]+)|([a-z.]+))\.?$"
 )
 
@@ -1994,7 +1994,7 @@ def rate_numbers(train, test, c, share, codes):
 # currency sign before the number; a word after the unit). Read last, after every reader of a longer form
 # and number_text's own; a value without a label reads too when others have one.
 LABELLED_TEXT = (
-    rf"^(?:([^\W\d_][^\d]{{0,24}}?)\s+)?[{CURRENCY_SIGNS}]?\s?([-+]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?)"
+    rf"^(?:([^\W\d_][^\d]{{0,24}}?)\s+)?[{CURRENCY_SIGNS}]?\s?([-+]?{GROUPED_NUMBER})"
     r"(?:\s?((?:%|[^\W\d_][^\s\d]{0,9})(?:\s+[^\W\d_]{1,10})?))?$"
 )
 
@@ -2426,9 +2426,7 @@ def trip_lengths(train, test, cfg):
 # a home, '3 bds · 2 ba · 1,450 sqft'. FIELD_PAIR is one pair, COUNT_PAIR one count and its name (one or
 # two words); FIELD_SEPARATORS what stands between pairs, tried in this order.
 FIELD_PAIR = r"^\s*([A-Za-z_][\w .-]{0,40}?)\s*[=:](?!//)\s*(.*?)\s*$"
-COUNT_PAIR = (
-    r"^\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*([^\W\d_][^\W\d]*(?:\s[^\W\d_][^\W\d]*)?)\.?\s*$"
-)
+COUNT_PAIR = rf"^\s*([-+]?{GROUPED_NUMBER})\s*([^\W\d_][^\W\d]*(?:\s[^\W\d_][^\W\d]*)?)\.?\s*$"
 FIELD_SEPARATORS = (";", "&", "|", ",", "·", "•")
 FIELD_NAME_GAPS = r"\W+"  # what a field's name loses in its column's name
 FIELD_KEYS = 30  # distinct names a column of such cells holds at most: more are free text or nested data
