@@ -100,14 +100,29 @@ def _base(node: ast.AST) -> str | None:
             return None
 
 
-def _strings(node: ast.AST | None) -> set[str]:
-    if node is None:
-        return set()
-    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+def _walk(node: ast.AST) -> list[ast.AST]:
+    """The nodes ast.walk yields, in its order, as a list: its nested generators were most of the check's
+    time on the recipes' long scripts, and a list can be kept and walked again."""
+    out = [node]
+    i = 0
+    while i < len(out):
+        n = out[i]
+        i += 1
+        for f in n._fields:
+            v = getattr(n, f, None)
+            if isinstance(v, ast.AST):
+                out.append(v)
+            elif isinstance(v, list):
+                out.extend(x for x in v if isinstance(x, ast.AST))
+    return out
 
 
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+def _strings(nodes: Iterable[ast.AST]) -> set[str]:
+    return {n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def _names(nodes: Iterable[ast.AST]) -> set[str]:
+    return {n.id for n in nodes if isinstance(n, ast.Name)}
 
 
 class _Checker:
@@ -115,6 +130,14 @@ class _Checker:
         self.targets: set[str] = {t for t in targets if t}
         self.findings: dict[tuple[str, int], LeakFinding] = {}
         self.fits: dict[str, _Fit] = {}
+        self._nodes: dict[int, list[ast.AST]] = {}  # id(node) -> _walk(node); the tree outlives the check
+
+    def nodes(self, node: ast.AST) -> list[ast.AST]:
+        """_walk(node), once per node: a value is walked for its origins, strings, names and calls."""
+        found = self._nodes.get(id(node))
+        if found is None:
+            found = self._nodes[id(node)] = _walk(node)
+        return found
 
     # -- reporting -------------------------------------------------------------------------------------------
     def add(self, kind: str, line: int, message: str) -> None:
@@ -124,7 +147,7 @@ class _Checker:
     def origins(self, node: ast.AST, sc: _Scope, in_folds: bool) -> set[str]:
         """Where a value comes from: names' origins, files read, preprocessor fits, target statistics."""
         out: set[str] = set()
-        for n in ast.walk(node):
+        for n in self.nodes(node):
             if isinstance(n, ast.Name):
                 out |= sc.origins.get(n.id, set())
             elif isinstance(n, ast.Call):
@@ -155,8 +178,9 @@ class _Checker:
 
     def mentions(self, node: ast.AST, sc: _Scope) -> set[str]:
         """String constants in an expression, and in the values of the names it uses (one level)."""
-        text = _strings(node)
-        for n in _names(node):
+        found = self.nodes(node)
+        text = _strings(found)
+        for n in _names(found):
             text |= sc.strings.get(n, set())
         return text
 
@@ -247,7 +271,7 @@ class _Checker:
                 self.block(part, sc, in_folds)
 
     def is_fold_loop(self, it: ast.expr) -> bool:
-        for n in ast.walk(it):
+        for n in self.nodes(it):
             if isinstance(n, ast.Call) and _name(n.func) == "split":
                 return True
             if isinstance(n, ast.Name | ast.Attribute) and FOLD_WORDS.search(_name(n) or ""):
@@ -308,7 +332,7 @@ class _Checker:
         return None
 
     def uses_target(self, value: ast.expr, sc: _Scope) -> bool:
-        for n in ast.walk(value):
+        for n in self.nodes(value):
             if isinstance(n, ast.Subscript) and self.is_target(n.slice, sc):
                 return True
             if isinstance(n, ast.Attribute) and n.attr in self.targets:
@@ -332,7 +356,7 @@ class _Checker:
             [s] if not isinstance(s, ast.For | ast.While | ast.If | ast.With | ast.Try) else self.heads(s)
         )
         for root in shallow:
-            for n in ast.walk(root):
+            for n in self.nodes(root):
                 if isinstance(n, ast.Call):
                     self.split_point(n, sc, in_folds)
                     self.model_fit(n, sc)
@@ -355,7 +379,7 @@ class _Checker:
         if isinstance(call.func, ast.Attribute) and call.func.attr == "pop" and call.args:
             base = _base(call.func.value)
             if base:
-                sc.popped.setdefault(base, set()).update(_strings(call.args[0]))
+                sc.popped.setdefault(base, set()).update(_strings(self.nodes(call.args[0])))
 
     def split_point(self, call: ast.Call, sc: _Scope, in_folds: bool) -> None:
         name = _name(call.func)
@@ -531,7 +555,7 @@ def check_code(code: str, targets: Iterable[str] = ()) -> list[LeakFinding]:
 def _inferred_targets(tree: ast.Module) -> set[str]:
     """Target columns a script names itself: `TARGET = "y"`, `y = train["y"]`, `train.pop("y")`."""
     out: set[str] = set()
-    for n in ast.walk(tree):
+    for n in _walk(tree):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
             name, v = n.targets[0].id.lower(), n.value
             if re.search(r"target|label", name) and isinstance(v, ast.Constant) and isinstance(v.value, str):

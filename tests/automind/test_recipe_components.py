@@ -107,6 +107,18 @@ def test_setting_one_component_changes_only_its_block(component, tasks, roles):
         assert State.from_code(new).budget == State.from_code(code).budget  # same allowance as the parent
 
 
+def test_a_card_whose_code_does_not_parse_fails_when_the_script_is_built(tasks, roles, monkeypatch):
+    task = tasks["binary"]
+    code = _draft(roles, task)
+    ctx = _ctx(task, "improve", parent_code=code)
+    plan = roles.variant(ctx, "model", "cmp-model-linear")
+    roles.code(ctx, plan)  # the card as shipped builds
+    rec = roles.recipes["cmp-model-linear"]
+    monkeypatch.setitem(roles.recipes, "cmp-model-linear", {**rec, "code": rec["code"] + "\nweights = (1,\n"})
+    with pytest.raises(SyntaxError):
+        roles.code(ctx, plan)
+
+
 def test_mae_tasks_train_the_boosters_on_absolute_error(tasks, roles, tmp_path):
     """A target with 1 % wild values scored MAE 9.65 against the sample's 9.70: every booster fitted squared
     error, whose optimum the wild rows drag. For MAE the drafts carry rcp-mae-objective: LightGBM fits l1,
