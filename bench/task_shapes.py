@@ -5557,6 +5557,105 @@ def _german_thousands(out: Path) -> None:
     prepare_task(df, out, "kosten", "rmse", name=out.name)
 
 
+def _prefix_lines(out: Path, lines: str, files: tuple[str, ...] = ("train.csv", "test.csv")) -> None:
+    """Put lines above each named public file's header (an export's preamble)."""
+    for f in files:
+        path = out / "public" / f
+        path.write_text(lines + path.read_text())
+
+
+def _comment_lines(out: Path) -> None:
+    """Training and test files that open with '#' comment lines (a logger's or a script's export); RMSE."""
+    prepare_task(_simple_frame(355), out, "y", "rmse", name=out.name)
+    _prefix_lines(out, "# exported by sensorlog 2.3 on 2024-05-01\n# units: SI, missing = empty\n")
+
+
+def _title_line(out: Path) -> None:
+    """A report's title and a blank line above the header of both files; MAE."""
+    prepare_task(_simple_frame(356), out, "y", "mae", name=out.name)
+    _prefix_lines(out, "Quarterly measurements, plant 4\n\n")
+
+
+def _units_row(out: Path) -> None:
+    """A row of units right under the header of both files ('', 'kg', 'cm', ...), as instruments export; RMSE."""
+    prepare_task(_simple_frame(357), out, "y", "rmse", name=out.name)
+    for f in ("train.csv", "test.csv"):
+        path = out / "public" / f
+        head, rest = path.read_text().split("\n", 1)
+        units = {
+            "id": "",
+            "colour": "",
+            "y": "mV",
+            **{f"k{i}": u for i, u in enumerate(["kg", "cm", "s", "K", "Pa"])},
+        }
+        path.write_text(head + "\n" + ",".join(units.get(c, "") for c in head.split(",")) + "\n" + rest)
+
+
+def _repeated_header(out: Path) -> None:
+    """Files joined from several exports: the header line comes again every 700 rows; ROC AUC."""
+    prepare_task(_binary_frame(358), out, "bought", "roc_auc", name=out.name)
+    path = out / "public" / "train.csv"
+    head, *rows = path.read_text().splitlines()
+    lines = [head]
+    for i, row in enumerate(rows):
+        if i and i % 700 == 0:
+            lines.append(head)
+        lines.append(row)
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _footer_rows(out: Path) -> None:
+    """The training file ends with a blank line, a 'Source: ...' line and a row count, as a report does;
+    RMSE."""
+    prepare_task(_simple_frame(359), out, "y", "rmse", name=out.name)
+    path = out / "public" / "train.csv"
+    n = len(path.read_text().splitlines()) - 1
+    with path.open("a") as f:
+        f.write(f"\nSource: field survey 2023 (provisional)\n{n} rows\n")
+
+
+def _apostrophe_numbers(out: Path) -> None:
+    """Codes and amounts a spreadsheet kept as text with a leading apostrophe ("'00123", "'1499.50"); RMSE."""
+    rng = np.random.default_rng(360)
+    n = 5000
+    amount = np.round(10 ** rng.uniform(1, 4, n), 2)
+    code = rng.integers(1, 60, n)
+    y = np.log10(amount) * 2 + (code % 3) * 0.5 + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"amount": [f"'{a:.2f}" for a in amount], "store": [f"'{c:05d}" for c in code],
+                       "day": rng.choice(["mon", "tue", "wed"], n), "spend": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "spend", "rmse", name=out.name)
+
+
+def _iso_basic_times(out: Path) -> None:
+    """Timestamps in ISO 8601's basic form without separators ('20190315T142500', '20190315T142500Z'); the
+    target follows the hour and the day of the year; RMSE."""
+    rng = np.random.default_rng(361)
+    n = 5000
+    t = pd.Timestamp("2019-01-01") + pd.to_timedelta(rng.integers(0, 365 * 24 * 60, n), unit="min")
+    zone = rng.random(n) < 0.3
+    text = [x.strftime("%Y%m%dT%H%M%S") + ("Z" if z else "") for x, z in zip(t, zone, strict=True)]
+    y = np.sin(t.hour.to_numpy() / 24 * 2 * np.pi) * 3 + np.cos(t.dayofyear.to_numpy() / 365 * 2 * np.pi)
+    df = pd.DataFrame(
+        {"logged": text, "site": rng.choice(["a", "b"], n), "load": (y + rng.normal(0, 0.3, n)).round(3)}
+    )
+    prepare_task(df, out, "load", "rmse", name=out.name)
+
+
+def _padded_categories(out: Path) -> None:
+    """A 40-level category typed by hand: the same level written 'Oak ', ' oak', 'OAK' in both files; the
+    target follows the level; RMSE."""
+    rng = np.random.default_rng(362)
+    n = 4000
+    levels = [f"{w}{i}" for i, w in enumerate(["Oak", "Elm", "Ash", "Fir", "Yew"] * 8)]
+    effect = dict(zip(levels, rng.normal(0, 2, len(levels)), strict=True))
+    pick = rng.choice(levels, n)
+    styles = [str.lower, str.upper, lambda v: v + " ", lambda v: " " + v, lambda v: v]
+    text = [styles[k](v) for k, v in zip(rng.integers(0, len(styles), n), pick, strict=True)]
+    y = np.array([effect[v] for v in pick]) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"tree": text, "girth": rng.normal(50, 10, n).round(1), "value": y.round(3)})
+    prepare_task(df, out, "value", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6018,6 +6117,20 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "price-words": ("prices 'From $1,299', 'Starting at $99', 'Now $45.00', RMSE", _price_words),
     "discount-words": ("discounts 'Up to 50% off', 'Save 15%', 'No discount', RMSE", _discount_words),
     "german-thousands": ("counts '12.345', '987' (points between thousands), RMSE", _german_thousands),
+    "comment-lines": ("both files open with '#' comment lines, RMSE", _comment_lines),
+    "title-line": ("a title line and a blank line above the header, MAE", _title_line),
+    "units-row": ("a row of units under the header ('kg', 'cm'), RMSE", _units_row),
+    "repeated-header": (
+        "the header line repeated every 700 rows of the training file, ROC AUC",
+        _repeated_header,
+    ),
+    "footer-rows": ("a 'Source: ...' line and a row count after the training rows, RMSE", _footer_rows),
+    "apostrophe-numbers": (
+        'amounts and codes written "\'1499.50", "\'00123" (spreadsheet text), RMSE',
+        _apostrophe_numbers,
+    ),
+    "iso-basic-times": ("timestamps '20190315T142500' (ISO basic form), RMSE", _iso_basic_times),
+    "padded-categories": ("levels written 'Oak ', ' oak', 'OAK' for one level, RMSE", _padded_categories),
 }
 
 
