@@ -25,6 +25,7 @@ DATE_PATTERN = (
     r"(\s+\d{1,2}:\d{2}(:\d{2})?(\s*([+-]\d{4}|[a-z]{1,4}))?)?)$"
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+"
     r"\d{1,2}\s+\d{1,2}:\d{2}(:\d{2})?(\s+([+-]\d{4}|[a-z]{1,4}))?\s+\d{4})$"
+    r"|^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])T[0-2]\d[0-5]\d"  # ISO basic (ISO_BASIC_TEXT)
 )
 DATE_RE = re.compile(DATE_PATTERN)
 

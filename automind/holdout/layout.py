@@ -43,10 +43,14 @@ class Layout:
 def read_table(path: Path) -> pd.DataFrame:
     """A CSV or TSV as text: every value exactly as written, empty cells as empty strings (a file not in
     UTF-8 decoded as automind.csv_scan.read_csv decodes it; the view writes each file back in its source's
-    encoding and separator)."""
+    encoding and separator), without the rows that repeat the header or give units (runtime.header_rows)."""
     from automind.csv_scan import default_separator, read_csv
+    from automind.recipes.runtime import header_rows
 
-    return read_csv(path, sep=default_separator(path), dtype=str, keep_default_na=False, low_memory=False)
+    df = read_csv(path, sep=default_separator(path), dtype=str, keep_default_na=False, low_memory=False)
+    return df[~header_rows(df)].reset_index(
+        drop=True
+    )  # the rows the recipes read (a repeated header left out)
 
 
 def _one_csv(paths: list[Path], what: str, task: Task) -> Path:

@@ -151,10 +151,13 @@ def _read(path: Path, nrows: int | None = None, text: bool = False):
 
             return json_cells(pd.read_json(path, lines=name.endswith(".jsonl"),
                                            nrows=nrows if name.endswith(".jsonl") else None))  # fmt: skip
+        from automind.recipes.runtime import data_rows, header_rows
+
         sep = default_separator(path)
         if text:
-            return read_csv(path, sep=sep, nrows=nrows, dtype=str, keep_default_na=False)
-        return read_csv(path, sep=sep, nrows=nrows, low_memory=False)
+            df = read_csv(path, sep=sep, nrows=nrows, dtype=str, keep_default_na=False)
+            return df[~header_rows(df)].reset_index(drop=True)
+        return data_rows(read_csv(path, sep=sep, nrows=nrows, low_memory=False), path.name, say=False)
     except (ValueError, OSError, ImportError) as e:  # ParserError, EmptyDataError; Parquet without pyarrow
         raise RoleError(f"recipes cannot read {path.name}: {type(e).__name__}: {e}") from e
 

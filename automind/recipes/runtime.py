@@ -67,6 +67,7 @@ def prepare(train, test, cfg):  # a legacy draft's encoding block defines it
 
 # %% imports
 import inspect  # noqa: E402
+import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
@@ -185,8 +186,55 @@ def read_table(path, as_written=()):
             continue
         if encoding != TEXT_ENCODINGS[0]:
             log(f"{os.path.basename(path)} is not UTF-8: read as {encoding}")
+        df = data_rows(df, os.path.basename(path), as_written)
         return point_thousands(df, lambda c, e=encoding: _column_text(path, c, e, kw))
     raise AssertionError("latin-1 decodes every byte")
+
+
+def data_rows(df, name, as_written=(), say=True):
+    """The frame without its header_rows, its columns typed anew as pandas types a file without them."""
+    extra = header_rows(df)
+    if not extra.any():
+        return df
+    if say:
+        log(f"{name}: {int(extra.sum())} row(s) repeat the header or give the columns' units (first at row "
+            f"{int(np.flatnonzero(extra)[0]) + 1}): left out")  # fmt: skip
+    kept = df[~extra].copy()
+    for c in [
+        c for c in kept.columns if kept[c].dtype == "float64"
+    ]:  # whole numbers, gaps only in those rows
+        if kept[c].notna().all() and (kept[c] % 1 == 0).all():
+            kept[c] = kept[c].astype("int64")
+    return pd.read_csv(
+        io.StringIO(kept.to_csv(index=False)), low_memory=False, dtype={c: str for c in as_written}
+    )
+
+
+UNIT_WORD = r"^[^\d\s]{1,8}(?:[\s/][^\d\s]{1,8})?$"  # 'kg', 'mV', 'km/h', '°C', 'm s-1' is not one
+
+
+def header_rows(df):
+    """Rows that are not data (a boolean mask): the header written again (files joined from several exports,
+    at least half of the columns, two or more, holding their own name) and, as the first row, the columns'
+    units ('', 'kg', 'cm': no number in it, and at least two columns numbers in every other row). With them
+    pandas reads every column as text and a numeric target cannot be fitted."""
+    texts = [c for c in df.columns if df[c].dtype == object]  # a name among numbers makes a column text
+    extra = pd.Series(False, index=df.index)
+    if len(texts) < 2:
+        return extra
+    same = sum((df[c].to_numpy() == c).astype(int) for c in texts)
+    extra |= same >= max(2, len(df.columns) / 2)
+    first = df.iloc[0]
+    if len(df) > 2 and not pd.to_numeric(first.dropna(), errors="coerce").notna().any():
+
+        def numbers_below(c):  # gaps aside ('' where a caller read every cell as text)
+            parts = (df[c].iloc[rows].dropna() for rows in (slice(1, 1001), slice(1001, None)))
+            return all(pd.to_numeric(v[v != ""], errors="coerce").notna().all() for v in parts)
+
+        below = [c for c in texts if isinstance(first[c], str) and re.match(UNIT_WORD, first[c].strip())
+                 and numbers_below(c)]  # fmt: skip
+        extra.iloc[0] = len(below) >= 2
+    return extra
 
 
 def _column_text(path, column, encoding, kw):
@@ -229,6 +277,16 @@ ISO_WEEK = r"^(\d{4})-?W(\d{2})(?:-?([1-7]))?$"
 QUARTER = r"(?i)^(?:(\d{4})[-\s]?Q([1-4])|Q([1-4])[-\s]?(\d{4}))$"
 
 
+# ISO 8601's basic form, without separators: '20190315T142500', '20190315T1425Z', '20190315T142500.5+0100';
+# pandas guesses one format from the first value and reads '...T1425' as 14:02:05, so they are written out.
+ISO_BASIC_TEXT = r"^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$"
+
+
+def _iso_extended(m):
+    """One ISO_BASIC_TEXT match as '2019-03-15 14:25:00Z'."""
+    return f"{m[1]}-{m[2]}-{m[3]} {m[4]}:{m[5]}:{m[6] or '00'}{m[7] or ''}"
+
+
 # C's and Twitter's 'Tue Mar 05 14:22:01 +0000 2019': the year after the time, where pandas infers no format
 # and reads each value on its own (4 s per 50,000 values); with the year moved before the time it does.
 CTIME_TEXT = (
@@ -238,12 +296,13 @@ CTIME_TEXT = (
 
 def period_dates(text):
     """ISO weeks ('2019-W05': its Monday, or the day given) and quarters ('2015Q3', 'Q3 2015': its first
-    day) written as ISO dates, and times with the year last (CTIME_TEXT) with it before the time, which
-    pandas reads; other values as they are."""
+    day) written as ISO dates, times with the year last (CTIME_TEXT) with it before the time, and ISO's
+    basic form (ISO_BASIC_TEXT) with its separators, which pandas reads; other values as they are."""
     import datetime
 
     text = pd.Series(text, dtype=object).copy()  # the caller maps its own values to what is read
     text = text.str.replace(CTIME_TEXT, r"\1 \4 \2\3", regex=True).where(text.notna())
+    text = text.str.replace(ISO_BASIC_TEXT, _iso_extended, regex=True).where(text.notna())
     week = text.str.extract(ISO_WEEK)
     for i in week.index[week[0].notna()]:
         y, w, d = week.loc[i]
@@ -782,6 +841,7 @@ DATE_TEXT = (
     r"(\s+\d{1,2}:\d{2}(:\d{2})?(\s*([+-]\d{4}|[a-z]{1,4}))?)?)$"
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+"
     r"\d{1,2}\s+\d{1,2}:\d{2}(:\d{2})?(\s+([+-]\d{4}|[a-z]{1,4}))?\s+\d{4})$"
+    r"|^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])T[0-2]\d[0-5]\d"  # ISO basic (ISO_BASIC_TEXT)
 )
 
 
@@ -2055,6 +2115,65 @@ SCRIPT_MARKS = {ord(zero) + i: str(i) for zero in SCRIPT_ZEROS for i in range(10
     "٫٬，．％－＋", ".,,.%-+"
 )
 SCRIPT_DIGIT_TEXT = "[" + "".join(chr(zero + i) for zero in map(ord, SCRIPT_ZEROS) for i in range(10)) + "]"
+
+
+SPREADSHEET_TEXT = (
+    r"^'(?=[^'\s])[^']*$"  # "'00123", "'1499.50": a spreadsheet's mark that a cell is kept as text
+)
+
+
+def spreadsheet_text(train, test, cfg):
+    """Feature columns (free text aside) whose training values all begin with an apostrophe (SPREADSHEET_TEXT:
+    a spreadsheet's mark for a number or a code kept as text) lose it, so the readers after this one see
+    "'1499.50" as 1499.5 and "'00123" as the code 00123: with it, pandas left the amounts as words and the
+    code parts reader split them at the decimal point."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        values = pd.Series(train[c].dropna().astype(str).unique())
+        if values.empty or not values.str.match(SPREADSHEET_TEXT).all():
+            continue
+        for df in (train, test):
+            df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.replace(r"^'(?=[^'])", "", regex=True))
+        log(
+            f"clean: {c} written with a spreadsheet's leading apostrophe (e.g. {values.iloc[0]!r}): read without it"
+        )
+    return train, test
+
+
+SPELLING_SHARE = 0.25  # the share of a category's levels written in two letter cases that says case is noise
+
+
+def level_spellings(train, test, cfg, share=SPELLING_SHARE):
+    """Category columns (free text and near-unique columns aside) whose levels differ only in spaces around
+    or inside them ('Oak ', ' Oak', 'Oak  tree') become one level each, and so do levels differing only in
+    letter case ('oak', 'OAK') when at least `share` of the levels are written in several cases (a column
+    typed by hand; a code whose case tells levels apart has few such pairs). Each level is written as its
+    most common spelling in the training rows; a test spelling the training rows lack keeps its own text."""
+    for c in _feature_columns(train, test):
+        if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
+            continue
+        counts = train[c].dropna().astype(str).value_counts()
+        if len(counts) < 2 or len(counts) > 0.5 * max(1, counts.sum()):
+            continue
+        spaced = pd.Series(counts.index, index=counts.index).str.split().str.join(" ")
+        folded = spaced.str.casefold()
+        by_case = spaced.groupby(folded.to_numpy()).nunique()
+        fold = spaced.nunique() > folded.nunique() and (by_case > 1).mean() >= share
+        key = folded if fold else spaced
+        if key.nunique() == len(counts):
+            continue
+        common = pd.DataFrame({"key": key.to_numpy(), "text": spaced.to_numpy(), "n": counts.to_numpy()})
+        canonical = common.groupby(["key", "text"], sort=False)["n"].sum().reset_index()
+        canonical = canonical.sort_values("n", ascending=False, kind="stable").drop_duplicates("key")
+        to_level = dict(zip(canonical["key"], canonical["text"], strict=True))
+        for df in (train, test):
+            text = df[c].astype(str).str.split().str.join(" ")
+            found = (text.str.casefold() if fold else text).map(to_level)
+            df[c] = found.fillna(text).where(df[c].notna())
+        how = "spaces and letter case" if fold else "spaces"
+        log(f"clean: {c}: {len(counts)} spellings read as {key.nunique()} levels (differing only in {how})")
+    return train, test
 
 
 def script_digits(train, test, cfg):
