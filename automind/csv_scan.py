@@ -309,6 +309,52 @@ def scan_csv(text: io.TextIOBase, sep: str = ",", keep: list[list[str]] | None =
     return scan
 
 
+PREAMBLE_LINES = 50  # a header further down than this is not looked for
+
+
+TASK_COPY = "put it in public/ and list it in task.yaml (train_files/test_files)"
+
+
+def layout_hint(path: Path, sep: str, bad: BadLines, then: str = TASK_COPY) -> str | None:
+    """What the rows whose field count differs are, when they are not rows: lines above the table's header (a
+    title, '#' comments: the header has fewer fields than the rows, and a later line has theirs) or lines
+    after its last row (a source note, a total); with the command that writes a copy without them and `then`,
+    what to do with the copy. None when the bad rows are among the data (an unquoted separator inside a
+    value, say)."""
+    if not bad.count or not bad.lines:
+        return None
+    with open_bytes(path) as raw:
+        text = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
+        lines = [ln.rstrip("\r\n") for ln in itertools.islice(text, PREAMBLE_LINES + 1)]
+    fields = [len(next(csv.reader([ln], delimiter=sep), [])) if ln.strip() else 0 for ln in lines]
+    plain = (
+        table_suffix(path) == "".join(Path(path).suffixes[-1:]).lower()
+    )  # not compressed: shell commands work
+    if len(lines) > 2 and fields[0] and bad.fields and bad.fields[-1] > fields[0]:
+        width = max(set(fields[1:]), key=fields[1:].count)  # the rows' field count
+        head = next((i for i, n in enumerate(fields) if n == width), None)
+        if head is not None and width > fields[0] and all(n == width for n in fields[head:] if n):
+            fix = f" (tail -n +{head + 1} {path.name} > NEW.csv)" if plain else ""
+            span = "Line 1 comes" if head == 1 else f"Lines 1-{head} come"
+            return (f"{span} before the table's header, which is line {head + 1} ({lines[head][:60]!r}): "
+                    f"a title or comments ({lines[0][:60]!r}); automind reads line 1 as the header. Write a copy without "
+                    f"them{fix}, {then}")  # fmt: skip
+    with open_bytes(path) as raw:
+        text = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
+        total, before, first, note = 0, 0, bad.lines[0], ""
+        for total, ln in enumerate(text, start=1):
+            before += total < first and bool(ln.strip())
+            if total == first:
+                note = ln.strip()
+    # every row comes before the first bad line, and the bad ones are short: a footer
+    if before == bad.rows + 1 and bad.count <= 5 and all(n < bad.header_fields for n in bad.fields):
+        tail = total - first + 1
+        fix = f" (head -n -{tail} {path.name} > NEW.csv)" if plain else ""
+        return (f"The last {tail} line(s), from line {first}, follow the table's rows and are not rows (a note or a "
+                f"total: {note[:60]!r}). Write a copy without them{fix}, {then}")  # fmt: skip
+    return None
+
+
 def first_undecodable(
     path: Path, encoding: str = "utf-8", chunk: int = 1 << 20
 ) -> tuple[int, int, int] | None:

@@ -24,6 +24,7 @@ from automind.csv_scan import (
     BadLines,
     default_separator,
     first_undecodable,
+    layout_hint,
     looks_separated_by,
     not_text,
     open_bytes,
@@ -83,9 +84,15 @@ def read_labelled_csv(
     source: Path | io.StringIO = path
     if bad.count:
         if on_bad_lines != "skip":
+            hint = layout_hint(path, sep, bad, then="and pass the copy")
             raise PrepareError(
-                f"{path}: {bad.describe()}. Fix those rows (often an unquoted comma inside a value), or pass "
-                "--on-bad-lines skip to leave them out."
+                f"{path}: {bad.describe()}. "
+                + (
+                    f"{hint}."
+                    if hint
+                    else "Fix those rows (often an unquoted comma inside a value), or pass "
+                    "--on-bad-lines skip to leave them out."
+                )  # fmt: skip
             )
         rows: list[list[str]] = []
         with open_bytes(path) as raw:  # a compressed CSV (data.csv.gz) is read as the table inside

@@ -18,6 +18,7 @@ from typing import Any
 
 from automind.csv_scan import (
     first_undecodable,
+    layout_hint,
     scan_csv_file,
     separator,
     table_problem,
@@ -152,9 +153,15 @@ def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
         res.problems.append(f"{path}: no header row. Put the column names on the first line.")
         return None
     if bad.count:
+        hint = layout_hint(path, sep, bad)
         res.problems.append(
-            f"{path}: {bad.describe(SHOW_LINES)}. pandas would shift columns or stop there; fix those rows "
-            "(often an unquoted separator inside a value)."
+            f"{path}: {bad.describe(SHOW_LINES)}. "
+            + (
+                f"{hint}."
+                if hint
+                else "pandas would shift columns or stop there; fix those rows (often an "
+                "unquoted separator inside a value)."
+            )  # fmt: skip
         )
     elif bad.rows == 0:
         res.problems.append(f"{path}: has a header but no rows. Add the data rows.")

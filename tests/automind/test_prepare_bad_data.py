@@ -45,6 +45,16 @@ def test_ragged_csv_is_refused_with_line_numbers(tmp_path, folder_state, bad_row
     assert folder_state(tmp_path) == before  # no task, no staging folder, data untouched
 
 
+def test_a_title_above_the_header_is_named_with_the_command_that_drops_it(tmp_path, folder_state):
+    data = _ragged(tmp_path / "data.csv", ())
+    data.write_text("Survey of plots, 2023\n" + data.read_text())
+    before = folder_state(tmp_path)
+    r = _prepare(data, tmp_path / "task")
+    assert r.exit_code == 1 and folder_state(tmp_path) == before
+    assert "Line 1 comes before the table's header, which is line 2 ('a,b,label')" in _text(r)
+    assert "tail -n +2 data.csv > NEW.csv), and pass the copy" in _text(r)
+
+
 def test_ragged_csv_skip_reports_the_count_and_keeps_columns_aligned(tmp_path):
     data = _ragged(tmp_path / "data.csv", (0, 7, 14))
     r = _prepare(data, tmp_path / "task", "--on-bad-lines", "skip")

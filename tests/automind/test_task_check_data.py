@@ -75,6 +75,24 @@ def test_ragged_train_rows_are_named(task, folder_state):
         f.write("999,0.5,1,x,surplus\n")
     out = _check(task, folder_state, 1)
     assert "1 row(s) whose field count differs from the header's 4: line 50 (5 fields)" in out
+    assert "fix those rows" in out and "follow the table's rows" not in out  # a long last row is a row
+
+
+def test_lines_above_the_header_or_after_the_rows_are_named_with_the_command_that_drops_them(
+    task, folder_state
+):
+    """Batch 37: a title or '#' comments above the header and a source note below the rows were reported as
+    thousands of bad rows, with 'an unquoted separator inside a value' as the likely cause."""
+    train = task / "public/train.csv"
+    rows = train.read_text()
+    train.write_text("# exported by logger 2.3\n# units: SI, gaps empty\n" + rows)
+    out = _check(task, folder_state, 1)
+    assert "Lines 1-2 come before the table's header, which is line 3 ('id,a,b,label')" in out
+    assert "tail -n +3 train.csv > NEW.csv" in out and "unquoted separator" not in out
+    train.write_text(rows + "\nSource: survey 2023 (provisional)\n48 rows\n")
+    out = _check(task, folder_state, 1)
+    assert "The last 2 line(s), from line 51, follow the table's rows" in out
+    assert "'Source: survey 2023 (provisional)'" in out and "head -n -2 train.csv > NEW.csv" in out
 
 
 def test_missing_target_column(task, folder_state):
