@@ -5656,6 +5656,91 @@ def _padded_categories(out: Path) -> None:
     prepare_task(df, out, "value", "rmse", name=out.name)
 
 
+def _utf16_tabs(out: Path) -> None:
+    """Both tables as a spreadsheet's 'Unicode text' export: UTF-16 with a byte-order mark, tab-separated,
+    named train.txt / test.txt (task.yaml lists them); accented levels; RMSE."""
+    import yaml
+
+    df = _simple_frame(363)
+    df["colour"] = df["colour"].map({"red": "rosé", "green": "grün", "blue": "bleu"})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+    pub = out / "public"
+    for part in ("train", "test"):
+        text = pd.read_csv(pub / f"{part}.csv").to_csv(sep="\t", index=False)
+        (pub / f"{part}.txt").write_bytes(text.replace("\n", "\r\n").encode("utf-16"))
+        (pub / f"{part}.csv").unlink()
+    spec_path = out / "task.yaml"
+    spec = yaml.safe_load(spec_path.read_text())
+    spec["train_files"], spec["test_files"] = ["train.txt"], ["test.txt"]
+    spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
+
+
+def _cr_lines(out: Path) -> None:
+    """Every public file with lines ended by a carriage return alone (classic Mac OS, 'CSV (Macintosh)');
+    ROC AUC."""
+    prepare_task(_binary_frame(364), out, "bought", "roc_auc", name=out.name)
+    _rewrite_tables(out, lambda df, p: df.to_csv(p, index=False, lineterminator="\r"),
+                    ("train.csv", "test.csv", "sample_submission.csv"))  # fmt: skip
+
+
+def _padded_numbers(out: Path) -> None:
+    """Numbers right-aligned with spaces inside their fields ('   12.50', '  -3.1 '), as a fixed-width report
+    turned into CSV writes them; MAE."""
+    prepare_task(_simple_frame(365), out, "y", "mae", name=out.name)
+
+    def pad(df: pd.DataFrame, p: Path) -> None:
+        for c in ("k0", "k1", "k2", "k3", "k4"):
+            df[c] = df[c].map(lambda v: f"{float(v):10.3f} " if v else v)
+        df.to_csv(p, index=False)
+
+    _rewrite_tables(out, pad, ("train.csv", "test.csv"))
+
+
+def _short_month_dates(out: Path) -> None:
+    """Dates as Excel and Oracle write them, '15-Mar-19' (two-digit year), beside months 'Mar-19'; sales
+    follow a trend over three years and a December peak; RMSE."""
+    rng = np.random.default_rng(366)
+    n = 5000
+    t = pd.Timestamp("2017-01-01") + pd.to_timedelta(rng.integers(0, 3 * 365, n), unit="D")
+    y = 0.01 * (t - pd.Timestamp("2017-01-01")).days.to_numpy() + 3 * (t.month == 12) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"sold": t.strftime("%d-%b-%y"), "listed": t.strftime("%b-%y"),
+                       "store": rng.choice(["n", "s"], n), "sales": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "sales", "rmse", name=out.name)
+
+
+def _two_digit_years(out: Path) -> None:
+    """Dates written month first with a two-digit year ('3/15/19'), the value rising over four years and
+    lower at weekends; RMSE."""
+    rng = np.random.default_rng(367)
+    n = 5000
+    t = pd.Timestamp("2016-01-01") + pd.to_timedelta(rng.integers(0, 4 * 365, n), unit="D")
+    y = (
+        0.004 * (t - pd.Timestamp("2016-01-01")).days.to_numpy()
+        - 2 * (t.dayofweek >= 5)
+        + rng.normal(0, 0.3, n)
+    )
+    text = [f"{d.month}/{d.day}/{d.year % 100:02d}" for d in t]
+    df = pd.DataFrame({"visit": text, "clinic": rng.choice(["a", "b", "c"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _day_first_short_years(out: Path) -> None:
+    """Dates written day first with a two-digit year and dots ('15.03.19'), as German and Russian
+    spreadsheets show them; a trend and a summer peak; MAE."""
+    rng = np.random.default_rng(368)
+    n = 5000
+    t = pd.Timestamp("2016-01-01") + pd.to_timedelta(rng.integers(0, 4 * 365, n), unit="D")
+    y = (
+        0.004 * (t - pd.Timestamp("2016-01-01")).days.to_numpy()
+        + 2 * t.month.isin([6, 7, 8])
+        + rng.normal(0, 0.3, n)
+    )
+    df = pd.DataFrame(
+        {"datum": t.strftime("%d.%m.%y"), "filiale": rng.choice(["x", "y"], n), "umsatz": y.round(3)}
+    )
+    prepare_task(df, out, "umsatz", "mae", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6131,6 +6216,18 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     ),
     "iso-basic-times": ("timestamps '20190315T142500' (ISO basic form), RMSE", _iso_basic_times),
     "padded-categories": ("levels written 'Oak ', ' oak', 'OAK' for one level, RMSE", _padded_categories),
+    "utf16-tabs": (
+        "UTF-16 tab-separated train.txt / test.txt (a spreadsheet's Unicode text), RMSE",
+        _utf16_tabs,
+    ),
+    "cr-lines": ("lines ended by a carriage return alone (classic Mac OS), ROC AUC", _cr_lines),
+    "padded-numbers": ("numbers padded with spaces inside their fields ('   12.500 '), MAE", _padded_numbers),
+    "short-month-dates": (
+        "dates '15-Mar-19' beside months 'Mar-19' (two-digit years), RMSE",
+        _short_month_dates,
+    ),
+    "two-digit-years": ("dates '3/15/19' (month first, two-digit year), RMSE", _two_digit_years),
+    "dotted-short-years": ("dates '15.03.19' (day first, dots, two-digit year), MAE", _day_first_short_years),
 }
 
 
