@@ -34,6 +34,9 @@ COMPRESSED = (".gz", ".zip", ".bz2", ".xz")  # a table's suffix may be followed 
 # leaves as control codes); then latin-1, which decodes any byte. The recipe scripts try the same order
 # (recipes/runtime.py read_table), so automind and its scripts read a file the same way.
 TEXT_ENCODINGS = ("utf-8", "cp1252", "latin-1")
+# A file that starts with UTF-16's byte-order mark (a spreadsheet's "Unicode text" export) is UTF-16: it is
+# read as such before TEXT_ENCODINGS are tried (each of the last two would decode it, into nonsense).
+UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 # Separators a spreadsheet or a database export commonly uses instead of the comma, as named to the user.
 OTHER_SEPARATORS = {";": "';'", "\t": "tabs", "|": "'|'"}
 
@@ -102,11 +105,13 @@ def _kind_of(head: bytes) -> tuple[str, str] | None:
 
 
 def _head_text(head: bytes) -> str:
+    if head.startswith(UTF16_MARKS):
+        return head.decode("utf-16", errors="replace")
     return head.decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
 def _first_row(head: bytes, sep: str) -> list[str]:
-    return next(csv.reader(io.StringIO(_head_text(head)), delimiter=sep), [])
+    return next(csv.reader(io.StringIO(_head_text(head), newline=""), delimiter=sep), [])
 
 
 def binary_kind(path: Path) -> tuple[str, str] | None:
@@ -177,7 +182,9 @@ def _trailing_separator(path: Path, head: bytes, sep: str, rows: int = 50) -> st
     export): the header's last name and that field of the first rows are empty, so pandas reads an extra
     column 'Unnamed: N' that every submission would then have to fill; None otherwise. (In a training or
     test table such a column is only an empty feature.)"""
-    lines = list(itertools.islice(csv.reader(io.StringIO(_head_text(head)), delimiter=sep), rows + 1))
+    lines = list(
+        itertools.islice(csv.reader(io.StringIO(_head_text(head), newline=""), delimiter=sep), rows + 1)
+    )
     if len(lines) < 2 or len(lines[0]) < 2 or lines[0][-1].strip():
         return None
     if any(len(row) != len(lines[0]) or row[-1].strip() for row in lines[1:-1] if row):
@@ -195,7 +202,7 @@ def _padded_names(path: Path, head: bytes, sep: str) -> str | None:
     """What to do when a sample submission's header names have spaces around them ('id, y', a spreadsheet's
     export): a submission must name its columns as the sample does, and ' y' is not the target 'y', so every
     submission would be refused; None otherwise."""
-    header = next(csv.reader(io.StringIO(_head_text(head)), delimiter=sep), [])
+    header = next(csv.reader(io.StringIO(_head_text(head), newline=""), delimiter=sep), [])
     padded = [name for name in header if name != name.strip()]
     if not padded:
         return None
@@ -224,7 +231,7 @@ def separator(path: Path) -> str | None:
         return None
     try:
         with open_bytes(path) as f:
-            lines = [_head_text(f.readline(1 << 20)) for _ in range(SNIFF_LINES)]
+            lines = _head_text(f.read(SNIFF_LINES << 20)).splitlines()[:SNIFF_LINES]  # any line ends
     except (OSError, ArchiveError):
         return None
     return _split_alike(lines)
@@ -378,6 +385,14 @@ def first_undecodable(
     return None
 
 
+def _cr_lines(path: Path, chunk: int = 1 << 20) -> bool:
+    """Whether a file's lines end in a carriage return alone (classic Mac OS; pandas reads them): its rows are
+    then counted by the csv module, which splits lines as pandas does, not by b"\n"."""
+    with open_bytes(path) as f:
+        head = f.read(chunk)
+    return b"\r" in head and b"\n" not in head
+
+
 def _has_byte(path: Path, byte: bytes, chunk: int = 1 << 20) -> bool:
     with open_bytes(path) as f:
         return any(byte in block for block in iter(lambda: f.read(chunk), b""))
@@ -387,7 +402,7 @@ def scan_csv_file(path: Path, sep: str = ",", encoding: str = "utf-8", errors: s
     """scan_csv over a file; without any quote character a row is one line, so fields are counted on bytes
     (about four times faster than the csv module on a large file)."""
     ascii_compatible = 'a,"\n'.encode(encoding, errors="replace") == b'a,"\n'
-    if not ascii_compatible or _has_byte(path, b'"'):
+    if not ascii_compatible or _has_byte(path, b'"') or _cr_lines(path):
         with open_bytes(path) as raw:
             return scan_csv(io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline=""), sep)
     delim = sep.encode()
@@ -409,7 +424,11 @@ def scan_csv_file(path: Path, sep: str = ",", encoding: str = "utf-8", errors: s
 
 
 def text_encoding(path: Path) -> str:
-    """The first of TEXT_ENCODINGS that decodes the whole file (a chunked scan)."""
+    """UTF-16 for a file that starts with its byte-order mark (UTF16_MARKS), else the first of TEXT_ENCODINGS
+    that decodes the whole file (a chunked scan)."""
+    with open_bytes(path) as f:
+        if f.read(2) in UTF16_MARKS:
+            return "utf-16"
     for encoding in TEXT_ENCODINGS[:-1]:
         if first_undecodable(path, encoding) is None:
             return encoding

@@ -19,6 +19,7 @@ from typing import Any
 from automind.csv_scan import (
     first_undecodable,
     layout_hint,
+    read_csv,
     scan_csv_file,
     separator,
     table_problem,
@@ -145,7 +146,7 @@ def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
         )
         errors = "replace"
     try:
-        bad = scan_csv_file(path, sep, "utf-8", errors)
+        bad = scan_csv_file(path, sep, text_encoding(path) if bad_byte else "utf-8", errors)
     except (csv.Error, ValueError) as e:
         res.problems.append(f"{path}: cannot be read as a table ({e}).")
         return None
@@ -191,7 +192,7 @@ def _read_column(path: Path, column: str) -> Any:
     if table_suffix(path) == ".parquet":
         return pd.read_parquet(path, columns=[column])[column]
     sep = separator(path)
-    return pd.read_csv(path, usecols=[column], sep=sep, encoding_errors="replace", low_memory=False)[column]
+    return read_csv(path, usecols=[column], sep=sep, low_memory=False)[column]  # in the file's encoding
 
 
 def _check_target(task: Task, columns: dict[Path, list[str]], res: CheckResult) -> None:

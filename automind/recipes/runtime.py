@@ -177,9 +177,14 @@ def read_table(path, as_written=()):
         return pd.read_parquet(path)
     if name.endswith((".json", ".jsonl")):
         return json_cells(pd.read_json(path, lines=name.endswith(".jsonl")))
-    kw = {"sep": "\t"} if name.endswith(".tsv") or (name.endswith(".txt") and _tab_split(path)) else {}
+    encodings = TEXT_ENCODINGS
+    if name == path.lower():  # not compressed: UTF-16 by its byte-order mark (automind.csv_scan.UTF16_MARKS)
+        with open(path, "rb") as f:
+            encodings = ("utf-16",) if f.read(2) in (b"\xff\xfe", b"\xfe\xff") else TEXT_ENCODINGS
+    tabs = name.endswith(".tsv") or (name.endswith(".txt") and _tab_split(path, encodings[0]))
+    kw = {"sep": "\t"} if tabs else {}
     kw.update(low_memory=False, dtype={c: str for c in as_written})
-    for encoding in TEXT_ENCODINGS:
+    for encoding in encodings:
         try:
             df = pd.read_csv(path, encoding=encoding, **kw)
         except UnicodeDecodeError:
@@ -245,9 +250,16 @@ def _column_text(path, column, encoding, kw):
         return None
 
 
-def _tab_split(path):
+def _tab_split(path, encoding="latin-1"):
     """Whether a .txt table's header splits by tabs (automind.csv_scan.separator: the tab, else the comma)."""
-    return len(pd.read_csv(path, sep="\t", nrows=0, encoding="latin-1").columns) >= 2
+    return (
+        len(
+            pd.read_csv(
+                path, sep="\t", nrows=0, encoding=encoding if encoding == "utf-16" else "latin-1"
+            ).columns
+        )
+        >= 2
+    )
 
 
 def json_cells(df):

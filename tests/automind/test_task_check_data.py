@@ -168,3 +168,28 @@ def test_rows_are_records_not_lines(tmp_path, folder_state):
     assert (n_train, n_test) == (45, 15)
     assert re.search(rf"train\.csv [\d.]+ K?B {n_train} ", out), out
     assert re.search(rf"test\.csv [\d.]+ K?B {n_test} ", out), out
+
+
+def test_carriage_return_lines_and_utf16_text_are_read_not_a_traceback(task, folder_state):
+    """Batch 38: a file whose lines end in a carriage return alone (classic Mac OS) and a spreadsheet's
+    'Unicode text' export (UTF-16 with its byte-order mark, tabs) stopped `task check` with a csv.Error
+    traceback; pandas reads both, and so do automind and its recipes now."""
+    from automind.recipes import runtime as rt
+
+    pub = task / "public"
+    frames = {f: pd.read_csv(pub / f) for f in ("train.csv", "test.csv", "sample_submission.csv")}
+    for f, df in frames.items():
+        df.to_csv(pub / f, index=False, lineterminator="\r")
+    out = _check(task, folder_state, 0)
+    assert out.endswith("ok") and "(roc_auc)" in out
+    assert rt.read_table(pub / "train.csv").shape == frames["train.csv"].shape
+    for part in ("train", "test"):
+        text = frames[f"{part}.csv"].assign(b=lambda d: d["b"].map({0: "zéro", 1: "ün", 2: "二", 3: "três"}))
+        (pub / f"{part}.txt").write_bytes(text.to_csv(sep="\t", index=False).encode("utf-16"))
+        (pub / f"{part}.csv").unlink()
+    _yaml(task, train_files=["train.txt"], test_files=["test.txt"])
+    out = _check(task, folder_state, 0)
+    assert out.endswith("ok") and "read it as utf-16" in out
+    train = rt.read_table(pub / "train.txt")
+    assert list(train.columns) == list(frames["train.csv"].columns)
+    assert set(train["b"]) <= {"zéro", "ün", "二", "três"} and train["a"].dtype == float
