@@ -294,6 +294,22 @@ QUARTER = r"(?i)^(?:(\d{4})[-\s]?Q([1-4])|Q([1-4])[-\s]?(\d{4}))$"
 ISO_BASIC_TEXT = r"^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$"
 
 
+# A month and a two-digit year, as a spreadsheet shows a date formatted 'mmm-yy' ('Mar-19'): pandas would read
+# March 19 of this year. Written out as the month's first day, the century as dateutil picks it (within 50
+# years of today), which is how pandas reads '15-Mar-19'.
+SHORT_MONTH_TEXT = r"(?i)^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-(\d{2})$"
+
+
+def _month_first_day(m):
+    """One SHORT_MONTH_TEXT match as 'YYYY-MM-01'."""
+    import datetime
+
+    now = datetime.date.today().year
+    year = now // 100 * 100 + int(m[2])
+    year += 100 if year < now - 50 else -100 if year >= now + 50 else 0
+    return f"{year}-{MONTH_NAMES.index(m[1].lower()) + 1:02d}-01"
+
+
 def _iso_extended(m):
     """One ISO_BASIC_TEXT match as '2019-03-15 14:25:00Z'."""
     return f"{m[1]}-{m[2]}-{m[3]} {m[4]}:{m[5]}:{m[6] or '00'}{m[7] or ''}"
@@ -315,6 +331,7 @@ def period_dates(text):
     text = pd.Series(text, dtype=object).copy()  # the caller maps its own values to what is read
     text = text.str.replace(CTIME_TEXT, r"\1 \4 \2\3", regex=True).where(text.notna())
     text = text.str.replace(ISO_BASIC_TEXT, _iso_extended, regex=True).where(text.notna())
+    text = text.str.replace(SHORT_MONTH_TEXT, _month_first_day, regex=True).where(text.notna())
     week = text.str.extract(ISO_WEEK)
     for i in week.index[week[0].notna()]:
         y, w, d = week.loc[i]
@@ -854,6 +871,12 @@ DATE_TEXT = (
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+"
     r"\d{1,2}\s+\d{1,2}:\d{2}(:\d{2})?(\s+([+-]\d{4}|[a-z]{1,4}))?\s+\d{4})$"
     r"|^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])T[0-2]\d[0-5]\d"  # ISO basic (ISO_BASIC_TEXT)
+    # two-digit years: '3/15/19', '15-03-19', '15.03.19' and '15.3.2019' (dots: a version '1.2.10' is no date),
+    # '15-Mar-19' and 'Mar-19' (SHORT_MONTH_TEXT)
+    r"|^(0?[1-9]|[12]\d|3[01])/(0?[1-9]|[12]\d|3[01])/\d{2}$|^(0?[1-9]|[12]\d|3[01])-(0?[1-9]|[12]\d|3[01])-\d{2}$"
+    r"|^(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])\.\d{2}$"
+    r"|^(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(19|20)\d{2}$"
+    r"|^(?i:((0?[1-9]|[12]\d|3[01])-)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-\d{2})$"
 )
 
 
