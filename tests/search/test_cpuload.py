@@ -54,7 +54,7 @@ def test_a_run_on_a_busy_machine_says_so_in_the_summary_log_report_and_run_json(
     real, t0, n = cpuload._busy_seconds, time.monotonic(), psutil.cpu_count() or 1
     monkeypatch.setattr(cpuload, "_busy_seconds", lambda: real() + 0.6 * n * (time.monotonic() - t0))
     out = tmp_path / "run"
-    r = CliRunner().invoke(app, ["solve", str(task_dir), "--llm", "none", "--steps", "2", "--out", str(out)])
+    r = CliRunner().invoke(app, ["solve", str(task_dir), "--llm", "none", "--steps", "1", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert "machine" in r.output and "other programs used" in r.output
     cpu = json.loads((out / "run.json").read_text())["budget"]["cpu"]
