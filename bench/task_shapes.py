@@ -5741,6 +5741,67 @@ def _day_first_short_years(out: Path) -> None:
     prepare_task(df, out, "umsatz", "mae", name=out.name)
 
 
+def _recased_test_columns(out: Path) -> None:
+    """The test file written by another tool: its feature names in lower case with underscores where the
+    training file says 'Engine Size', 'Fuel Type'; RMSE."""
+    rng = np.random.default_rng(369)
+    n = 4000
+    size, age = rng.uniform(1, 5, n), rng.integers(0, 20, n)
+    fuel = rng.choice(["petrol", "diesel", "hybrid"], n)
+    y = 30 - 4 * size - 0.8 * age + (fuel == "hybrid") * 6 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"Engine Size": size.round(2), "Car Age": age, "Fuel Type": fuel, "MPG": y.round(2)})
+    prepare_task(df, out, "MPG", "rmse", name=out.name)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path)
+    test.rename(columns=lambda c: c.lower().replace(" ", "_")).to_csv(path, index=False)
+
+
+def _lower_magnitudes(out: Path) -> None:
+    """Funding rounds written '$1.2m', '$850k', '$3.4bn' (lower-case suffixes, a dollar sign); the valuation
+    follows the amount's logarithm; RMSE."""
+    rng = np.random.default_rng(370)
+    n = 5000
+    amount = 10 ** rng.uniform(4, 10, n)
+
+    def text(v: float) -> str:
+        for cut, suffix in ((1e9, "bn"), (1e6, "m"), (1e3, "k")):
+            if v >= cut:
+                return f"${v / cut:.1f}{suffix}"
+        return f"${v:.0f}"
+
+    y = 1.5 * np.log10(amount) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"raised": [text(v) for v in amount], "stage": rng.choice(["seed", "a", "b"], n),
+                       "valuation": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "valuation", "rmse", name=out.name)
+
+
+def _en_dash_negatives(out: Path) -> None:
+    """Changes typeset with an en dash for the minus sign ('–3.2', '+1.5', '0.0'), as word processors and
+    some reports set them; RMSE."""
+    rng = np.random.default_rng(371)
+    n = 5000
+    change = rng.normal(0, 3, n).round(1)
+    text = [f"–{abs(v):.1f}" if v < 0 else f"+{v:.1f}" if v > 0 else "0.0" for v in change]
+    y = 2 * change + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"change": text, "sector": rng.choice(["tech", "energy"], n), "return": y.round(3)})
+    prepare_task(df, out, "return", "rmse", name=out.name)
+
+
+def _to_ranges(out: Path) -> None:
+    """Experience written as ranges in words: '10 to 20 years', '2 to 5 years', 'up to 1 year', '20 years or
+    more'; the salary follows the range's middle; RMSE."""
+    rng = np.random.default_rng(372)
+    n = 5000
+    bins = [("up to 1 year", 0.5), ("1 to 2 years", 1.5), ("2 to 5 years", 3.5), ("5 to 10 years", 7.5),
+            ("10 to 20 years", 15.0), ("20 years or more", 25.0)]  # fmt: skip
+    pick = rng.integers(0, len(bins), n)
+    middle = np.array([bins[i][1] for i in pick])
+    y = 40 + 2.5 * middle + rng.normal(0, 3, n)
+    df = pd.DataFrame({"experience": [bins[i][0] for i in pick], "remote": rng.choice(["yes", "no"], n),
+                       "salary_k": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "salary_k", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6228,6 +6289,13 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     ),
     "two-digit-years": ("dates '3/15/19' (month first, two-digit year), RMSE", _two_digit_years),
     "dotted-short-years": ("dates '15.03.19' (day first, dots, two-digit year), MAE", _day_first_short_years),
+    "recased-test-columns": (
+        "test feature names 'engine_size' where the training file says 'Engine Size', RMSE",
+        _recased_test_columns,
+    ),
+    "lower-magnitudes": ("amounts '$1.2m', '$850k', '$3.4bn' (lower-case suffixes), RMSE", _lower_magnitudes),
+    "en-dash-negatives": ("changes '–3.2' (an en dash for the minus), '+1.5', RMSE", _en_dash_negatives),
+    "to-ranges": ("ranges '10 to 20 years', 'up to 1 year', '20 years or more', RMSE", _to_ranges),
 }
 
 
