@@ -481,7 +481,9 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         else:  # a table of test ids beside the text folder, else the sample's ids (never a file of text)
             test_p = next((p for p in task.test_paths if is_table(p)), task.sample_submission_path)
         parts = _parts(task.train_paths, train_p, list(train.columns))
-        test_cols = list(_read(test_p, 5).columns)
+        test_head = _read(test_p, 5)
+        renamed = runtime.matched_names(train, test_head)  # as load_data names them
+        test_cols = [renamed.get(c, c) for c in test_head.columns]
         test_parts = (
             _parts(task.test_paths, test_p, test_cols) if test_p != task.sample_submission_path else []
         )
@@ -584,6 +586,8 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         flags.add("catboost")
     text_train = _text_sample(train_p)  # read once for the split and the class codes
     text_test = _text_sample(test_p) if text_train is not None else None
+    if text_test is not None:
+        text_test = text_test.rename(columns=runtime.matched_names(text_train, text_test))
     split = split_shape(text_train, text_test, {c for c in [id_col, *target] if c})
     if split and split["kind"] == "group":
         flags.add("new_groups")

@@ -401,6 +401,12 @@ def load_data():
     if CFG.get("test_parts"):  # the test rows split the same way
         test = pd.concat([test, *(read_table(p) for p in CFG["test_parts"])], ignore_index=True)
         log(f"test rows read from {1 + len(CFG['test_parts'])} files: {len(test)} rows")
+    renamed = matched_names(train, test)
+    if renamed:  # another tool wrote the test file: 'engine_size' where the training file says 'Engine Size'
+        log(
+            f"test columns named as the training file's: {', '.join(f'{a} -> {b}' for a, b in renamed.items())}"
+        )
+        test = test.rename(columns=renamed)
     train = numeric_targets(
         train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
     )
@@ -760,10 +766,11 @@ NUMBER_TEXT = (
 )
 
 
-# Signs and powers of ten as typeset tables and tickers write them: a minus U+2212 ('−5.2'), arrows up and
-# down ('▲ 2.3%', '▼ 1.1%'), '1.2 × 10^5' and '5.0×10⁵' for 1.2e5 (TIMES_TEN_TEXT, before the superscripts
-# become digits, so a size '2x10' stays what it is).
-TYPESET_MARKS = str.maketrans("−▲△↑▼▽↓⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+++---" + "-+0123456789")
+# Signs and powers of ten as typeset tables and tickers write them: a minus U+2212 ('−5.2') or an en or
+# figure dash set for one ('–3.2', as word processors do), arrows up and down ('▲ 2.3%', '▼ 1.1%'),
+# '1.2 × 10^5' and '5.0×10⁵' for 1.2e5 (TIMES_TEN_TEXT, before the superscripts become digits, so a size
+# '2x10' stays what it is).
+TYPESET_MARKS = str.maketrans("−–‒▲△↑▼▽↓⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "---+++---" + "-+0123456789")
 TIMES_TEN_TEXT = r"\s?[x×*]\s?10\^(?=[-+−]?\d+$)|\s?[x×]\s?10(?=[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$)"
 
 
@@ -1511,6 +1518,16 @@ WITH_ONES = (
 )  # beside these a plain number is its ones
 
 
+# After a currency sign a lone 'm' or 'b' is millions or billions ('$1.2m', '£3.4b'; no sum of money is in
+# metres): written as 'M' and 'B' before MAGNITUDE_TEXT reads it.
+MONEY_SHORT_TEXT = r"^([$€£¥₹]\s?\d+(?:\.\d+)?\s?)([mb])(\+?)$"
+
+
+def money_suffixes(text):
+    """Text values with MONEY_SHORT_TEXT's lower-case suffixes in capitals."""
+    return text.str.replace(MONEY_SHORT_TEXT, lambda m: m[1] + m[2].upper() + m[3], regex=True)
+
+
 def magnitude_suffixes(found):
     """The MAGNITUDES key of each suffix as written ('Lakhs' and 'Crore' are 'lakh' and 'crore')."""
     return found.where(found.isin(MAGNITUDES), found.str.lower().str.rstrip("s"))
@@ -1518,7 +1535,7 @@ def magnitude_suffixes(found):
 
 def magnitude_values(values):
     """Each MAGNITUDE_TEXT value scaled by its suffix ('12.5K' is 12500); NaN where a value is not one."""
-    found = filled_text(values).str.extract(MAGNITUDE_TEXT)
+    found = money_suffixes(filled_text(values)).str.extract(MAGNITUDE_TEXT)
     return pd.to_numeric(found[0], errors="coerce") * magnitude_suffixes(found[1]).map(MAGNITUDES)
 
 
@@ -1529,7 +1546,7 @@ def magnitude_numbers(train, test, c, share, codes):
     are levels that cannot be ordered. Beside thousands ('K') or a spelled magnitude (WITH_ONES), numbers
     without a suffix are the ones of a shortened number ('980' beside '12.5K', '$800,000' beside '$2.5
     million'). One suffix alone ('12B' seats) says nothing of scale and is left as it is. True when done."""
-    values = train[c].dropna().astype(str).str.strip()
+    values = money_suffixes(train[c].dropna().astype(str).str.strip())
     if values.head(2000).str.match(MAGNITUDE_TEXT).mean() <= 0.5:  # cheap look first
         return False
     parts = values.str.extract(MAGNITUDE_TEXT)

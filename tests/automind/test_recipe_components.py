@@ -1992,3 +1992,31 @@ def test_rows_repeating_the_header_or_giving_units_are_left_out_when_a_table_is_
     assert len(twice) == 78 and twice["y"].dtype == float and twice["id"].dtype == "int64"
     assert len(plain) == 3 and plain["unit"].tolist() == ["kg", "cm", "kg"]  # a column of units is data
     assert len(holdout_table(tmp_path / "u.csv")) == 39 and len(holdout_table(tmp_path / "h.csv")) == 78
+
+
+def test_en_dash_minus_signs_lower_case_money_suffixes_and_recased_test_columns_are_read(tmp_path):
+    """Batch 39: '–3.2' (an en dash set for the minus) and '$1.2m' beside '$850k' were split as codes; a test
+    file naming 'engine_size' what the training file calls 'Engine Size' left the model without it."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "change": ["–3.2", "+1.5", "0.0", "–0.4", "‒2.0", "+7.1"] * 2,
+        "raised": ["$1.2m", "$850k", "$3.4bn", "$950", "£2.5b", "$12.0m"] * 2,
+        "height": ["1.2m", "1.8m", "0.9m", "2.1m", "1.5m", "1.1m"] * 2,  # metres, not millions
+        "y": np.arange(12.0),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(3).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["change"].tolist()[:6] == [-3.2, 1.5, 0.0, -0.4, -2.0, 7.1]
+    assert train["raised"].tolist()[:6] == [1.2e6, 8.5e5, 3.4e9, 950, 2.5e9, 1.2e7]
+    assert train["height"].max() < 1000  # not 1.2e6
+    rt.CFG.update(train=str(tmp_path / "train.csv"), test=str(tmp_path / "test.csv"), sample=str(tmp_path / "s.csv"),
+                  id="id", target=["MPG"])  # fmt: skip
+    pd.DataFrame({"id": [1, 2], "Engine Size": [2.0, 3.1], "Fuel Type": ["d", "p"], "MPG": [30, 25]}).to_csv(
+        tmp_path / "train.csv", index=False
+    )
+    pd.DataFrame({"id": [3], "engine_size": [1.6], "fuel-type": ["p"]}).to_csv(
+        tmp_path / "test.csv", index=False
+    )
+    pd.DataFrame({"id": [3], "MPG": [0]}).to_csv(tmp_path / "s.csv", index=False)
+    train, test, _ = rt.load_data()
+    assert list(test.columns) == ["id", "Engine Size", "Fuel Type"] and test["Engine Size"].iloc[0] == 1.6
