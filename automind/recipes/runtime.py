@@ -2081,9 +2081,12 @@ RATE_TEXT = (
 
 
 def rate_parts(values):
-    """Each RATE_TEXT value per year (RATE_YEAR) and its period ('unit'); NaN where a value is not one."""
+    """Each RATE_TEXT value per year (RATE_YEAR) and its period ('unit'); NaN where a value is not one. A
+    period of one letter right after the number ('45m', '5h') is money only after a currency sign or code:
+    alone it is a length or a duration, not '45 a month'."""
     found = filled_text(values).str.extract(RATE_TEXT)
-    word = found[3].combine_first(found[4]).str.lower().str.replace(".", "", regex=False)
+    bare = found[4].where(found[0].notna() | (found[4].str.len() > 1))
+    word = found[3].combine_first(bare).str.lower().str.replace(".", "", regex=False)
     period = word.map(RATE_WORDS)
     number = pd.to_numeric(found[1].str.replace(",", "", regex=False), errors="coerce")
     number = number * np.where(found[2].notna(), 1000.0, 1.0) * period.map(RATE_YEAR)
