@@ -2008,7 +2008,9 @@ def test_en_dash_minus_signs_lower_case_money_suffixes_and_recased_test_columns_
     train, test = rt.number_text(train, test, rt.CFG)
     assert train["change"].tolist()[:6] == [-3.2, 1.5, 0.0, -0.4, -2.0, 7.1]
     assert train["raised"].tolist()[:6] == [1.2e6, 8.5e5, 3.4e9, 950, 2.5e9, 1.2e7]
-    assert train["height"].max() < 10 and "height_unit" not in train  # metres: not millions, not money a month
+    assert (
+        train["height"].max() < 10 and "height_unit" not in train
+    )  # metres: not millions, not money a month
     rt.CFG.update(train=str(tmp_path / "train.csv"), test=str(tmp_path / "test.csv"), sample=str(tmp_path / "s.csv"),
                   id="id", target=["MPG"])  # fmt: skip
     pd.DataFrame({"id": [1, 2], "Engine Size": [2.0, 3.1], "Fuel Type": ["d", "p"], "MPG": [30, 25]}).to_csv(
