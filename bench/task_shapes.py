@@ -5802,6 +5802,55 @@ def _to_ranges(out: Path) -> None:
     prepare_task(df, out, "salary_k", "rmse", name=out.name)
 
 
+def _zone_names(out: Path) -> None:
+    """Timestamps with a zone's abbreviation after them ('2019-03-15 14:25 EST', 'PST', 'UTC'); the wait
+    follows the hour of the local clock, written; RMSE."""
+    rng = np.random.default_rng(373)
+    n = 5000
+    t = pd.Timestamp("2019-01-01") + pd.to_timedelta(rng.integers(0, 365 * 24 * 60, n), unit="min")
+    zone = rng.choice(["EST", "PST", "UTC", "CET"], n)
+    text = [f"{x:%Y-%m-%d %H:%M} {z}" for x, z in zip(t, zone, strict=True)]
+    y = 3 * np.sin(t.hour.to_numpy() / 24 * 2 * np.pi) + rng.normal(0, 0.3, n)
+    df = pd.DataFrame({"logged": text, "desk": rng.choice(["a", "b"], n), "wait": y.round(3)})
+    prepare_task(df, out, "wait", "rmse", name=out.name)
+
+
+def _dotted_am_pm(out: Path) -> None:
+    """Times of day written in newspaper style, '2:30 p.m.', '11 a.m.', 'noon'; the crowd peaks at midday
+    and in the evening; RMSE."""
+    rng = np.random.default_rng(374)
+    n = 5000
+    minutes = rng.integers(6 * 60, 23 * 60, n) // 15 * 15
+
+    def text(m: int) -> str:
+        h, mm = divmod(int(m), 60)
+        if (h, mm) == (12, 0):
+            return "noon"
+        half = "a.m." if h < 12 else "p.m."
+        h12 = h % 12 or 12
+        return f"{h12} {half}" if mm == 0 else f"{h12}:{mm:02d} {half}"
+
+    hour = minutes / 60
+    y = 20 * np.exp(-((hour - 12.5) ** 2) / 4) + 30 * np.exp(-((hour - 19) ** 2) / 3) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"start": [text(m) for m in minutes], "venue": rng.choice(["x", "y"], n),
+                       "crowd": y.round(2)})  # fmt: skip
+    prepare_task(df, out, "crowd", "rmse", name=out.name)
+
+
+def _month_days(out: Path) -> None:
+    """A day written 'Mar 15' or '15 Mar' without its year (the year in a column of its own); the demand
+    follows the season; RMSE."""
+    rng = np.random.default_rng(375)
+    n = 5000
+    t = pd.Timestamp("2016-01-01") + pd.to_timedelta(rng.integers(0, 4 * 365, n), unit="D")
+    text = [
+        f"{x:%b} {x.day}" if k else f"{x.day} {x:%b}" for x, k in zip(t, rng.random(n) < 0.5, strict=True)
+    ]
+    y = 5 * np.cos((t.dayofyear.to_numpy() - 200) / 365 * 2 * np.pi) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"day": text, "year": t.year, "demand": y.round(3)})
+    prepare_task(df, out, "demand", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6296,6 +6345,9 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "lower-magnitudes": ("amounts '$1.2m', '$850k', '$3.4bn' (lower-case suffixes), RMSE", _lower_magnitudes),
     "en-dash-negatives": ("changes '–3.2' (an en dash for the minus), '+1.5', RMSE", _en_dash_negatives),
     "to-ranges": ("ranges '10 to 20 years', 'up to 1 year', '20 years or more', RMSE", _to_ranges),
+    "zone-names": ("timestamps '2019-03-15 14:25 EST' (a zone's abbreviation), RMSE", _zone_names),
+    "dotted-am-pm": ("times '2:30 p.m.', '11 a.m.', 'noon', RMSE", _dotted_am_pm),
+    "month-days": ("days 'Mar 15' or '15 Mar' without their year, RMSE", _month_days),
 }
 
 
