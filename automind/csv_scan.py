@@ -164,6 +164,8 @@ def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> 
     )
     guess = looks_separated_by(_first_row(head, sep), sep) if sep else None
     if guess is None:
+        if sep and (why := edge_lines(path, head, sep)):
+            return why
         return (
             (_trailing_separator(path, head, sep) or _padded_names(path, head, sep))
             if sep and sample
@@ -323,43 +325,66 @@ TASK_COPY = "put it in public/ and list it in task.yaml (train_files/test_files)
 
 
 def layout_hint(path: Path, sep: str, bad: BadLines, then: str = TASK_COPY) -> str | None:
-    """What the rows whose field count differs are, when they are not rows: lines above the table's header (a
-    title, '#' comments: the header has fewer fields than the rows, and a later line has theirs) or lines
-    after its last row (a source note, a total); with the command that writes a copy without them and `then`,
-    what to do with the copy. None when the bad rows are among the data (an unquoted separator inside a
-    value, say)."""
-    if not bad.count or not bad.lines:
+    """What the rows whose field count differs are, when they are not rows (edge_lines); None when they are
+    among the data (an unquoted separator inside a value, say)."""
+    if not bad.count:
         return None
-    with open_bytes(path) as raw:
-        text = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
-        lines = [ln.rstrip("\r\n") for ln in itertools.islice(text, PREAMBLE_LINES + 1)]
+    with open_bytes(path) as f:
+        why = edge_lines(path, f.read(1 << 20), sep, then)
+    return why.removeprefix(f"{path}: ") if why else None  # the caller names the file
+
+
+TAIL_BYTES = 1 << 16  # the end of a file read for lines after its rows
+
+
+def edge_lines(path: Path, head: bytes, sep: str, then: str = TASK_COPY) -> str | None:
+    """Lines above a table's header (a title, '#' comments: the first line has fewer fields than the rows,
+    and a later line of the first PREAMBLE_LINES has theirs) or after its last row (at most five lines of at
+    most half the header's fields, a source note or a total; looked for at the end of an uncompressed file),
+    with the command that writes a copy without them and `then`, what to do with the copy; None otherwise.
+    Reads the file's head (given) and its last TAIL_BYTES only."""
+    lines = _head_text(head).splitlines()[: PREAMBLE_LINES + 1]
     fields = [len(next(csv.reader([ln], delimiter=sep), [])) if ln.strip() else 0 for ln in lines]
     plain = (
         table_suffix(path) == "".join(Path(path).suffixes[-1:]).lower()
     )  # not compressed: shell commands work
-    if len(lines) > 2 and fields[0] and bad.fields and bad.fields[-1] > fields[0]:
+    if len(lines) > 2 and fields[0]:
         width = max(set(fields[1:]), key=fields[1:].count)  # the rows' field count
-        head = next((i for i, n in enumerate(fields) if n == width), None)
-        if head is not None and width > fields[0] and all(n == width for n in fields[head:] if n):
-            fix = f" (tail -n +{head + 1} {path.name} > NEW.csv)" if plain else ""
-            span = "Line 1 comes" if head == 1 else f"Lines 1-{head} come"
-            return (f"{span} before the table's header, which is line {head + 1} ({lines[head][:60]!r}): "
+        top = next((i for i, n in enumerate(fields) if n == width), None)
+        if top is not None and width > fields[0] and all(n == width for n in fields[top:] if n):
+            fix = f" (tail -n +{top + 1} {path.name} > NEW.csv)" if plain else ""
+            span = "Line 1 comes" if top == 1 else f"Lines 1-{top} come"
+            return (f"{path}: {span} before the table's header, which is line {top + 1} ({lines[top][:60]!r}): "
                     f"a title or comments ({lines[0][:60]!r}); automind reads line 1 as the header. Write a copy without "
                     f"them{fix}, {then}")  # fmt: skip
-    with open_bytes(path) as raw:
-        text = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
-        total, before, first, note = 0, 0, bad.lines[0], ""
-        for total, ln in enumerate(text, start=1):
-            before += total < first and bool(ln.strip())
-            if total == first:
-                note = ln.strip()
-    # every row comes before the first bad line, and the bad ones are short: a footer
-    if before == bad.rows + 1 and bad.count <= 5 and all(n < bad.header_fields for n in bad.fields):
-        tail = total - first + 1
-        fix = f" (head -n -{tail} {path.name} > NEW.csv)" if plain else ""
-        return (f"The last {tail} line(s), from line {first}, follow the table's rows and are not rows (a note or a "
-                f"total: {note[:60]!r}). Write a copy without them{fix}, {then}")  # fmt: skip
-    return None
+    if not plain or not fields or fields[0] < 2:
+        return None
+    size = path.stat().st_size
+    with open(path, "rb") as f:
+        f.seek(max(0, size - TAIL_BYTES))
+        tail = _head_text(f.read()).splitlines()[1:]  # the first may be cut
+    counts = [len(next(csv.reader([ln], delimiter=sep), [])) if ln.strip() else 0 for ln in tail]
+    end = len(counts)
+    while end and counts[end - 1] == 0:
+        end -= 1
+    start = end
+    while start and (counts[start - 1] == 0 or counts[start - 1] <= fields[0] // 2):
+        start -= 1
+    notes = [n for n in counts[start:end] if n]
+    if not (1 <= len(notes) <= 5) or not start or counts[start - 1] != fields[0]:
+        return None
+    while counts[start] == 0:
+        start += 1
+    ends = b"\n" if b"\n" in head else b"\r"  # a file of carriage returns alone counts those
+    with open(path, "rb") as f:
+        total = sum(block.count(ends) for block in iter(lambda: f.read(1 << 20), b""))
+        f.seek(-1, 2)
+        total += f.read(1) not in b"\r\n"  # a last line without its line end
+    after = len(tail) - start  # lines from the first note to the end
+    first = total - after + 1
+    fix = f" (head -n -{after} {path.name} > NEW.csv)" if plain else ""
+    return (f"{path}: The last {after} line(s), from line {first}, follow the table's rows and are not rows (a "
+            f"note or a total: {tail[start].strip()[:60]!r}). Write a copy without them{fix}, {then}")  # fmt: skip
 
 
 def first_undecodable(

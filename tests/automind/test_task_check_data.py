@@ -193,3 +193,18 @@ def test_carriage_return_lines_and_utf16_text_are_read_not_a_traceback(task, fol
     train = rt.read_table(pub / "train.txt")
     assert list(train.columns) == list(frames["train.csv"].columns)
     assert set(train["b"]) <= {"zéro", "ün", "二", "três"} and train["a"].dtype == float
+
+
+def test_a_solve_refuses_lines_above_the_header_before_it_starts(task, tmp_path, folder_state):
+    """Every draft failed on a '#' comment above the header ('recipes cannot read train.csv: ParserError');
+    the solve now stops before it starts, with task check's message."""
+    train = task / "public/train.csv"
+    train.write_text("# exported by logger 2.3\n" + train.read_text())
+    before = folder_state(task)
+    r = runner.invoke(
+        app, ["solve", str(task), "--llm", "none", "--steps", "1", "--out", str(tmp_path / "run")]
+    )
+    out = " ".join(r.output.split())
+    assert r.exit_code != 0 and "Line 1 comes before the table's header, which is line 2" in out, out
+    assert "tail -n +2 train.csv > NEW.csv" in out and "Traceback" not in out
+    assert folder_state(task) == before
