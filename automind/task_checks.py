@@ -18,7 +18,6 @@ from typing import Any
 
 from automind.csv_scan import (
     first_undecodable,
-    layout_hint,
     read_csv,
     scan_csv_file,
     separator,
@@ -153,16 +152,10 @@ def _table_columns(path: Path, res: CheckResult) -> list[str] | None:
     if not bad.header:
         res.problems.append(f"{path}: no header row. Put the column names on the first line.")
         return None
-    if bad.count:
-        hint = layout_hint(path, sep, bad)
+    if bad.count:  # lines above the header or after the rows were named by table_problem
         res.problems.append(
-            f"{path}: {bad.describe(SHOW_LINES)}. "
-            + (
-                f"{hint}."
-                if hint
-                else "pandas would shift columns or stop there; fix those rows (often an "
-                "unquoted separator inside a value)."
-            )  # fmt: skip
+            f"{path}: {bad.describe(SHOW_LINES)}. pandas would shift columns or stop there; fix those rows "
+            "(often an unquoted separator inside a value)."
         )
     elif bad.rows == 0:
         res.problems.append(f"{path}: has a header but no rows. Add the data rows.")

@@ -48,9 +48,8 @@ def read_table(path: Path) -> pd.DataFrame:
     from automind.recipes.runtime import header_rows
 
     df = read_csv(path, sep=default_separator(path), dtype=str, keep_default_na=False, low_memory=False)
-    return df[~header_rows(df)].reset_index(
-        drop=True
-    )  # the rows the recipes read (a repeated header left out)
+    data = ~header_rows(df)  # the rows the recipes read (a repeated header left out)
+    return df[data].reset_index(drop=True)
 
 
 def _one_csv(paths: list[Path], what: str, task: Task) -> Path:

@@ -181,7 +181,7 @@ def read_table(path, as_written=()):
     if name == path.lower():  # not compressed: UTF-16 by its byte-order mark (automind.csv_scan.UTF16_MARKS)
         with open(path, "rb") as f:
             encodings = ("utf-16",) if f.read(2) in (b"\xff\xfe", b"\xfe\xff") else TEXT_ENCODINGS
-    tabs = name.endswith(".tsv") or (name.endswith(".txt") and _tab_split(path, encodings[0]))
+    tabs = name.endswith(".tsv") or (name.endswith(".txt") and _tab_split(path, encodings[-1]))
     kw = {"sep": "\t"} if tabs else {}
     kw.update(low_memory=False, dtype={c: str for c in as_written})
     for encoding in encodings:
@@ -205,14 +205,12 @@ def data_rows(df, name, as_written=(), say=True):
         log(f"{name}: {int(extra.sum())} row(s) repeat the header or give the columns' units (first at row "
             f"{int(np.flatnonzero(extra)[0]) + 1}): left out")  # fmt: skip
     kept = df[~extra].copy()
-    for c in [
-        c for c in kept.columns if kept[c].dtype == "float64"
-    ]:  # whole numbers, gaps only in those rows
+    floats = [c for c in kept.columns if kept[c].dtype == "float64"]
+    for c in floats:  # whole numbers whose only gaps were in those rows are whole numbers again
         if kept[c].notna().all() and (kept[c] % 1 == 0).all():
             kept[c] = kept[c].astype("int64")
-    return pd.read_csv(
-        io.StringIO(kept.to_csv(index=False)), low_memory=False, dtype={c: str for c in as_written}
-    )
+    text = io.StringIO(kept.to_csv(index=False))
+    return pd.read_csv(text, low_memory=False, dtype={c: str for c in as_written})
 
 
 UNIT_WORD = r"^[^\d\s]{1,8}(?:[\s/][^\d\s]{1,8})?$"  # 'kg', 'mV', 'km/h', '°C', 'm s-1' is not one
@@ -250,16 +248,10 @@ def _column_text(path, column, encoding, kw):
         return None
 
 
-def _tab_split(path, encoding="latin-1"):
-    """Whether a .txt table's header splits by tabs (automind.csv_scan.separator: the tab, else the comma)."""
-    return (
-        len(
-            pd.read_csv(
-                path, sep="\t", nrows=0, encoding=encoding if encoding == "utf-16" else "latin-1"
-            ).columns
-        )
-        >= 2
-    )
+def _tab_split(path, encoding):
+    """Whether a .txt table's header splits by tabs (automind.csv_scan.separator: the tab, else the comma),
+    read in `encoding`, one that decodes any file (latin-1) or the file's own (UTF-16)."""
+    return len(pd.read_csv(path, sep="\t", nrows=0, encoding=encoding).columns) >= 2
 
 
 def json_cells(df):
