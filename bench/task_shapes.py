@@ -5851,6 +5851,158 @@ def _month_days(out: Path) -> None:
     prepare_task(df, out, "demand", "rmse", name=out.name)
 
 
+_FULLWIDTH = str.maketrans("0123456789.,-", "０１２３４５６７８９．，－")
+
+
+def _backslash_quotes(out: Path) -> None:
+    """Reviews exported by a database dump: quotes inside a quoted field escaped with a backslash ('\\"')
+    instead of doubled, commas inside the text; ROC AUC."""
+    import csv
+
+    rng = np.random.default_rng(376)
+    n = 3000
+    good = ['the "best" buy, really', 'works, "as promised"', 'love it, "five stars"', "great value, fast"]
+    bad = ['"awful", never again', 'broke, "cheap" plastic', 'refund, "not as shown"', "slow, poor fit"]
+    liked = rng.random(n) < 0.5
+    price = rng.uniform(5, 80, n)
+    noisy = rng.random(n) < 0.15
+    text = [str(rng.choice(good if k != f else bad)) for k, f in zip(liked, noisy, strict=True)]
+    df = pd.DataFrame({"review": text, "price": price.round(2), "liked": liked.astype(int)})
+    prepare_task(df, out, "liked", "roc_auc", name=out.name)
+    _rewrite_tables(out, lambda df, p: df.to_csv(p, index=False, escapechar="\\", doublequote=False,
+                                                  quoting=csv.QUOTE_NONNUMERIC),
+                    ("train.csv", "test.csv"))  # fmt: skip
+
+
+def _fullwidth_digits(out: Path) -> None:
+    """Half of the numbers typed with full-width digits ('１２３．５', a Japanese input method); RMSE."""
+    rng = np.random.default_rng(377)
+    n = 4000
+    area, rooms = rng.uniform(20, 150, n), rng.integers(1, 6, n)
+    y = 3 * area + 20 * rooms + rng.normal(0, 10, n)
+    wide = rng.random(n) < 0.5
+    df = pd.DataFrame({
+        "area": [f"{a:.1f}".translate(_FULLWIDTH) if w else f"{a:.1f}" for a, w in zip(area, wide, strict=True)],
+        "rooms": [str(r).translate(_FULLWIDTH) if w else str(r) for r, w in zip(rooms, wide, strict=True)],
+        "rent": y.round(1),
+    })  # fmt: skip
+    prepare_task(df, out, "rent", "rmse", name=out.name)
+
+
+def _label_whitespace(out: Path) -> None:
+    """A quarter of the training labels written with a stray space ('Oak ', ' Elm'); the answers and the
+    sample submission spell them clean; accuracy."""
+    rng = np.random.default_rng(378)
+    n = 3000
+    X = rng.normal(size=(n, 3))
+    label = np.array(["Oak", "Elm", "Ash"])[np.argmax(X + rng.normal(0, 0.5, (n, 3)), axis=1)]
+    df = pd.DataFrame(X.round(3), columns=["leaf", "bark", "height"]).assign(tree=label)
+    prepare_task(df, out, "tree", "accuracy", name=out.name)
+    path = out / "public" / "train.csv"
+    train = pd.read_csv(path)
+    pad = np.random.default_rng(3780).integers(0, 4, len(train))
+    train["tree"] = [
+        v + " " if k == 0 else " " + v if k == 1 else v for v, k in zip(train["tree"], pad, strict=True)
+    ]
+    train.to_csv(path, index=False)
+
+
+def _cjk_dates(out: Path) -> None:
+    """Dates written '2019年3月15日' (Chinese and Japanese style) beside '2019/3/15'; the sales follow the
+    season and a trend; RMSE."""
+    rng = np.random.default_rng(379)
+    n = 4000
+    t = pd.Timestamp("2016-01-01") + pd.to_timedelta(rng.integers(0, 4 * 365, n), unit="D")
+    cjk = rng.random(n) < 0.6
+    text = [
+        f"{x.year}年{x.month}月{x.day}日" if k else f"{x.year}/{x.month}/{x.day}"
+        for x, k in zip(t, cjk, strict=True)
+    ]
+    y = (
+        5 * np.cos((t.dayofyear.to_numpy() - 200) / 365 * 2 * np.pi)
+        + (t.year.to_numpy() - 2016)
+        + rng.normal(0, 0.5, n)
+    )
+    df = pd.DataFrame({"date": text, "shop": rng.choice(["a", "b", "c"], n), "sales": y.round(3)})
+    prepare_task(df, out, "sales", "rmse", name=out.name)
+
+
+def _log_timestamps(out: Path) -> None:
+    """Timestamps as an application log writes them, a comma before the milliseconds
+    ('2019-03-15 10:20:30,123'); the load follows the hour; MAE."""
+    rng = np.random.default_rng(380)
+    n = 4000
+    t = pd.Timestamp("2019-01-01") + pd.to_timedelta(rng.integers(0, 60 * 86400, n), unit="s")
+    ms = rng.integers(0, 1000, n)
+    text = [f"{x:%Y-%m-%d %H:%M:%S},{m:03d}" for x, m in zip(t, ms, strict=True)]
+    y = 10 + 8 * np.sin((t.hour.to_numpy() - 6) / 24 * 2 * np.pi) + rng.normal(0, 1, n)
+    df = pd.DataFrame({"logged_at": text, "service": rng.choice(["api", "web"], n), "load": y.round(2)})
+    prepare_task(df, out, "load", "mae", name=out.name)
+
+
+def _apache_log_times(out: Path) -> None:
+    """Request times in the web-server log form '15/Mar/2019:10:20:30 +0000'; the bytes served follow the
+    hour and the weekend; RMSE."""
+    rng = np.random.default_rng(381)
+    n = 4000
+    t = pd.Timestamp("2019-01-01") + pd.to_timedelta(rng.integers(0, 90 * 86400, n), unit="s")
+    text = [f"{x:%d/%b/%Y:%H:%M:%S} +0000" for x in t]
+    y = 50 + 20 * np.sin((t.hour.to_numpy() - 6) / 24 * 2 * np.pi) - 15 * (t.dayofweek.to_numpy() >= 5)
+    df = pd.DataFrame({"time": text, "path": rng.choice(["/", "/cart", "/search"], n),
+                       "kbytes": (y + rng.normal(0, 3, n)).round(1)})  # fmt: skip
+    prepare_task(df, out, "kbytes", "rmse", name=out.name)
+
+
+def _syslog_times(out: Path) -> None:
+    """Times in the system-log form 'Mar  5 10:20:30' (no year, the day padded with a space); the error
+    count follows the hour and the season; MAE."""
+    rng = np.random.default_rng(382)
+    n = 4000
+    t = pd.Timestamp("2019-01-01") + pd.to_timedelta(rng.integers(0, 365 * 86400, n), unit="s")
+    text = [f"{x:%b} {x.day:>2} {x:%H:%M:%S}" for x in t]
+    y = 6 + 4 * np.sin((t.hour.to_numpy() - 6) / 24 * 2 * np.pi) + 3 * np.cos(
+        (t.dayofyear.to_numpy() - 20) / 365 * 2 * np.pi) + rng.normal(0, 0.7, n)  # fmt: skip
+    df = pd.DataFrame({"stamp": text, "host": rng.choice(["db1", "db2", "web1"], n), "errors": y.round(2)})
+    prepare_task(df, out, "errors", "mae", name=out.name)
+
+
+def _debit_credit(out: Path) -> None:
+    """Amounts from a bank statement, '1,234.50 DR' (debit) or '1,234.50 CR' (credit): the sign is in the
+    suffix; RMSE."""
+    rng = np.random.default_rng(383)
+    n = 4000
+    amount = rng.lognormal(5, 1, n) * np.where(rng.random(n) < 0.5, -1, 1)
+    text = [f"{abs(a):,.2f} {'DR' if a < 0 else 'CR'}" for a in amount]
+    y = 0.01 * amount + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"movement": text, "branch": rng.choice(["north", "south"], n), "score": y.round(3)})
+    prepare_task(df, out, "score", "rmse", name=out.name)
+
+
+def _header_newlines(out: Path) -> None:
+    """Feature names with a line break inside their quotes ('Floor\\nArea', as a spreadsheet's wrapped
+    header saves them); RMSE."""
+    rng = np.random.default_rng(384)
+    n = 4000
+    area, year = rng.uniform(40, 200, n), rng.integers(1950, 2020, n)
+    y = 2 * area + 0.5 * (year - 1950) + rng.normal(0, 8, n)
+    df = pd.DataFrame({"Floor\nArea (m2)": area.round(1), "Year\nBuilt": year,
+                       "Heating\nType": rng.choice(["gas", "oil", "heat pump"], n), "price": y.round(1)})  # fmt: skip
+    prepare_task(df, out, "price", "rmse", name=out.name)
+
+
+def _mixed_decimal_marks(out: Path) -> None:
+    """A column merged from two sources: '12,5' (decimal comma) in 40 % of rows, '12.5' in the rest;
+    RMSE."""
+    rng = np.random.default_rng(385)
+    n = 4000
+    w = rng.uniform(1, 99, n)
+    comma = rng.random(n) < 0.4
+    text = [f"{v:.2f}".replace(".", ",") if k else f"{v:.2f}" for v, k in zip(w, comma, strict=True)]
+    y = 0.5 * w + rng.normal(0, 1, n)
+    df = pd.DataFrame({"weight": text, "kind": rng.choice(["box", "bag"], n), "cost": y.round(2)})
+    prepare_task(df, out, "cost", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6348,6 +6500,31 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "zone-names": ("timestamps '2019-03-15 14:25 EST' (a zone's abbreviation), RMSE", _zone_names),
     "dotted-am-pm": ("times '2:30 p.m.', '11 a.m.', 'noon', RMSE", _dotted_am_pm),
     "month-days": ("days 'Mar 15' or '15 Mar' without their year, RMSE", _month_days),
+    "backslash-quotes": (
+        "review text with quotes escaped '\\\"' (a database dump) and commas, ROC AUC",
+        _backslash_quotes,
+    ),
+    "fullwidth-digits": (
+        "half the numbers typed with full-width digits ('１２３．５'), RMSE",
+        _fullwidth_digits,
+    ),
+    "label-whitespace": (
+        "a quarter of the training labels with a stray space ('Oak '), accuracy",
+        _label_whitespace,
+    ),
+    "cjk-dates": ("dates '2019年3月15日' beside '2019/3/15', RMSE", _cjk_dates),
+    "log-timestamps": (
+        "log timestamps '2019-03-15 10:20:30,123' (comma before milliseconds), MAE",
+        _log_timestamps,
+    ),
+    "apache-log-times": ("web-server log times '15/Mar/2019:10:20:30 +0000', RMSE", _apache_log_times),
+    "syslog-times": ("system-log times 'Mar  5 10:20:30' without a year, MAE", _syslog_times),
+    "debit-credit": ("statement amounts '1,234.50 DR' / '1,234.50 CR', RMSE", _debit_credit),
+    "header-newlines": ("feature names with a line break inside their quotes, RMSE", _header_newlines),
+    "mixed-decimal-marks": (
+        "one column with '12,5' in 40 % of rows and '12.5' in the rest, RMSE",
+        _mixed_decimal_marks,
+    ),
 }
 
 
