@@ -40,8 +40,9 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".we
 AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".aif", ".aiff", ".m4a", ".aac")
 MAX_TREE = 40
 # 2: a note on how the test rows differ (split_note); 3: entity keys they share; 4: numbered keys that are quantities;
-# 5: the entity index of a panel is a key; 6: tables not in UTF-8 are read, their encoding named
-ANALYSIS_VERSION = 6
+# 5: the entity index of a panel is a key; 6: tables not in UTF-8 are read, their encoding named;
+# 7: a table escaping its quotes with a backslash is read so, and said to be
+ANALYSIS_VERSION = 7
 
 
 class ColumnInfo(BaseModel):
@@ -62,6 +63,7 @@ class TableInfo(BaseModel):
     sample_rows: list[dict[str, Any]] = Field(default_factory=list)
     error: str | None = None
     encoding: str | None = None  # set when the text is not UTF-8: what it was read as (csv_scan.read_csv)
+    escapechar: str | None = None  # set when quotes are escaped with it, not doubled (csv_scan.quote_escape)
 
 
 class MediaInfo(BaseModel):
@@ -462,7 +464,8 @@ def _table(path: Path, rel: str, stats_rows: int = SAMPLE_ROWS) -> tuple[TableIn
     except Exception as e:  # noqa: BLE001 - report unreadable files instead of failing the whole analysis
         msg = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
         return TableInfo(path=rel, rows=0, error=f"could not read: {msg}"), None
-    info = TableInfo(path=rel, rows=rows, rows_estimated=est, encoding=df.attrs.get("encoding"))
+    info = TableInfo(path=rel, rows=rows, rows_estimated=est, encoding=df.attrs.get("encoding"),
+                     escapechar=df.attrs.get("escapechar"))  # fmt: skip
     part = df.head(stats_rows)
     info.columns = [_column(part[c], str(c)) for c in df.columns]
     for row in df.head(3).to_dict("records"):
@@ -709,6 +712,11 @@ def _render(da: DataAnalysis, max_cols: int, samples: int) -> str:
             out.append(
                 f"Not UTF-8 text: it reads as {t.encoding}. Try UTF-8 first, then {t.encoding} "
                 f"(`pd.read_csv(path, encoding='{t.encoding}')` after a UnicodeDecodeError)."
+            )
+        if t.escapechar:
+            out.append(
+                "Quotes inside its quoted fields are escaped with a backslash, not doubled: read it with "
+                f"`pd.read_csv(path, escapechar={t.escapechar!r})` (without it rows split into extra fields)."
             )
         if train_cols is not None and set(names) <= set(train_cols) and len(names) > 3:
             dropped = [c for c in train_cols if c not in names]

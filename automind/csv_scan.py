@@ -277,6 +277,7 @@ class BadLines:
     count: int = 0  # rows without it
     lines: list[int] = field(default_factory=list)  # 1-based file line of the first few bad rows
     fields: list[int] = field(default_factory=list)  # field count of each listed line
+    escapechar: str | None = None  # "\\" when the file escapes quotes with a backslash (quote_escape)
 
     @property
     def header_fields(self) -> int:
@@ -290,15 +291,17 @@ class BadLines:
         return f"{self.count} row(s) whose field count differs from the header's {self.header_fields}: line {shown}{more}"
 
 
-def scan_csv(text: io.TextIOBase, sep: str = ",", keep: list[list[str]] | None = None) -> BadLines:
+def scan_csv(
+    text: io.TextIOBase, sep: str = ",", keep: list[list[str]] | None = None, escapechar: str | None = None
+) -> BadLines:
     """Count fields row by row with the csv module (quotes and embedded newlines handled like pandas).
 
     Blank lines are skipped as pandas skips them; `keep` collects the header and the good rows.
     """
     csv.field_size_limit(2**31 - 1)  # long free-text fields (essays, reviews) are ordinary data
-    reader = csv.reader(text, delimiter=sep)
+    reader = csv.reader(text, delimiter=sep, escapechar=escapechar)
     header = next(reader, None) or []
-    scan = BadLines(header)
+    scan = BadLines(header, escapechar=escapechar)
     if keep is not None and header:
         keep.append(header)
     start = reader.line_num + 1
@@ -343,18 +346,20 @@ def edge_lines(path: Path, head: bytes, sep: str, then: str = TASK_COPY) -> str 
     most half the header's fields, a source note or a total; looked for at the end of an uncompressed file),
     with the command that writes a copy without them and `then`, what to do with the copy; None otherwise.
     Reads the file's head (given) and its last TAIL_BYTES only."""
-    lines = _head_text(head).splitlines()[: PREAMBLE_LINES + 1]
-    fields = [len(next(csv.reader([ln], delimiter=sep), [])) if ln.strip() else 0 for ln in lines]
+    text = _head_text(head)
+    lines = text.splitlines()
+    fields, starts = _records(text, sep)  # a quoted field may hold line breaks (a header's 'Floor\nArea')
     plain = (
         table_suffix(path) == "".join(Path(path).suffixes[-1:]).lower()
     )  # not compressed: shell commands work
-    if len(lines) > 2 and fields[0]:
+    if len(fields) > 2 and fields[0]:
         width = max(set(fields[1:]), key=fields[1:].count)  # the rows' field count
         top = next((i for i, n in enumerate(fields) if n == width), None)
         if top is not None and width > fields[0] and all(n == width for n in fields[top:] if n):
-            fix = f" (tail -n +{top + 1} {path.name} > NEW.csv)" if plain else ""
-            span = "Line 1 comes" if top == 1 else f"Lines 1-{top} come"
-            return (f"{path}: {span} before the table's header, which is line {top + 1} ({lines[top][:60]!r}): "
+            line = starts[top]  # the header's first line, 0-based
+            fix = f" (tail -n +{line + 1} {path.name} > NEW.csv)" if plain else ""
+            span = "Line 1 comes" if line == 1 else f"Lines 1-{line} come"
+            return (f"{path}: {span} before the table's header, which is line {line + 1} ({lines[line][:60]!r}): "
                     f"a title or comments ({lines[0][:60]!r}); automind reads line 1 as the header. Write a copy without "
                     f"them{fix}, {then}")  # fmt: skip
     if not plain or not fields or fields[0] < 2:
@@ -364,6 +369,8 @@ def edge_lines(path: Path, head: bytes, sep: str, then: str = TASK_COPY) -> str 
         f.seek(max(0, size - TAIL_BYTES))
         tail = _head_text(f.read()).splitlines()[1:]  # the first may be cut
     counts = [len(next(csv.reader([ln], delimiter=sep), [])) if ln.strip() else 0 for ln in tail]
+    if any(ln.count('"') % 2 for ln in tail[-8:]):
+        return None  # a line break inside a quoted value, not a note (the tail's lines are not records)
     end = len(counts)
     while end and counts[end - 1] == 0:
         end -= 1
@@ -385,6 +392,24 @@ def edge_lines(path: Path, head: bytes, sep: str, then: str = TASK_COPY) -> str 
     fix = f" (head -n -{after} {path.name} > NEW.csv)" if plain else ""
     return (f"{path}: The last {after} line(s), from line {first}, follow the table's rows and are not rows (a "
             f"note or a total: {tail[start].strip()[:60]!r}). Write a copy without them{fix}, {then}")  # fmt: skip
+
+
+def _records(text: str, sep: str) -> tuple[list[int], list[int]]:
+    """The field count (0 for a blank line) and the 0-based first line of the first PREAMBLE_LINES + 1
+    records of a table's head, split as the csv module splits them (quoted line breaks kept in a field)."""
+    csv.field_size_limit(2**31 - 1)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    fields: list[int] = []
+    starts: list[int] = []
+    line = 0
+    try:
+        for row in itertools.islice(reader, PREAMBLE_LINES + 1):
+            fields.append(0 if not row or (len(row) == 1 and not row[0].strip()) else len(row))
+            starts.append(line)
+            line = reader.line_num
+    except csv.Error:  # a head cut inside a quoted field
+        pass
+    return fields, starts
 
 
 def first_undecodable(
@@ -429,7 +454,8 @@ def scan_csv_file(path: Path, sep: str = ",", encoding: str = "utf-8", errors: s
     ascii_compatible = 'a,"\n'.encode(encoding, errors="replace") == b'a,"\n'
     if not ascii_compatible or _has_byte(path, b'"') or _cr_lines(path):
         with open_bytes(path) as raw:
-            return scan_csv(io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline=""), sep)
+            text = io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline="")
+            return scan_csv(text, sep, escapechar=quote_escape(path, sep))
     delim = sep.encode()
     with open_bytes(path) as f:
         first = f.readline()
@@ -460,16 +486,37 @@ def text_encoding(path: Path) -> str:
     return TEXT_ENCODINGS[-1]
 
 
+def quote_escape(path: Path, sep: str = ",") -> str | None:
+    """ "\\" when a table escapes quotes inside its fields with a backslash, as a database dump writes them
+    (judged on its head by recipes/runtime.py's backslash_quotes, so automind and its scripts read the file
+    alike); None otherwise, or when the file cannot be read."""
+    try:
+        with open_bytes(path) as f:
+            head = f.read(4 << 20)
+    except (OSError, ArchiveError):
+        return None
+    if b"\\" not in head:
+        return None
+    from automind.recipes.runtime import backslash_quotes
+
+    return "\\" if backslash_quotes(_head_text(head), sep) else None
+
+
 def read_csv(path: Path, **kw: Any) -> pd.DataFrame:
     """pandas.read_csv for a task's table: UTF-8, else the encoding `text_encoding` finds, named in the
-    frame's attrs["encoding"] so a caller can say so. A UTF-8 file costs one read; only a file pandas fails
-    to decode is scanned."""
+    frame's attrs["encoding"] so a caller can say so; quotes escaped with a backslash read as such
+    (quote_escape, named in attrs["escapechar"]). A UTF-8 file costs one read; only a file pandas fails to
+    decode is scanned."""
     import pandas as pd
 
+    if "escapechar" not in kw and not isinstance(path, io.IOBase):
+        kw["escapechar"] = quote_escape(Path(path), kw.get("sep") or ",")
     try:
-        return pd.read_csv(path, **kw)
+        df = pd.read_csv(path, **kw)
     except UnicodeDecodeError:
         encoding = text_encoding(Path(path))
         df = pd.read_csv(path, **{**kw, "encoding": encoding})
         df.attrs["encoding"] = encoding
-        return df
+    if kw.get("escapechar"):
+        df.attrs["escapechar"] = kw["escapechar"]
+    return df

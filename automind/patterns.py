@@ -32,6 +32,10 @@ DATE_PATTERN = (
     r"|^(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])\.\d{2}$"
     r"|^(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(19|20)\d{2}$"
     r"|^(?i:((0?[1-9]|[12]\d|3[01])-)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-\d{2})$"
+    # log times: '15/Mar/2019:10:20:30 +0000', 'Mar  5 10:20:30' (no year); CJK dates '2019年3月15日'
+    r"|^\d{1,2}/(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/\d{4}:\d{1,2}:\d{2}:\d{2}"
+    r"|^(?i:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\s+\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)$"
+    r"|^\d{4}\s*[年년]\s*\d{1,2}\s*[月월]"
 )
 DATE_RE = re.compile(DATE_PATTERN)
 

@@ -96,7 +96,7 @@ def read_labelled_csv(
             )
         rows: list[list[str]] = []
         with open_bytes(path) as raw:  # a compressed CSV (data.csv.gz) is read as the table inside
-            scan_csv(io.TextIOWrapper(raw, encoding=encoding, newline=""), sep, keep=rows)
+            scan_csv(io.TextIOWrapper(raw, encoding=encoding, newline=""), sep, rows, bad.escapechar)
         buffer = io.StringIO()
         csv.writer(buffer).writerows(rows)
         buffer.seek(0)
@@ -107,6 +107,7 @@ def read_labelled_csv(
             sep=sep if source is path else ",",
             index_col=False,
             encoding=encoding if source is path else None,
+            escapechar=bad.escapechar if source is path else None,
         )
     except Exception as e:  # noqa: BLE001 - any parse failure is the user's file
         raise PrepareError(f"{path}: cannot read as CSV ({e}).") from e

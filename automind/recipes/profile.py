@@ -511,6 +511,8 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
 
     metric = get_metric(task.spec.metric.name, task.spec.metric.lower_is_better)
     y = train[target[0]].dropna()
+    if y.dtype == object and y.astype(str).str.strip().nunique() < y.nunique():
+        y = y.astype(str).str.strip()  # 'yes' and 'yes ' are one label (runtime.padded_labels)
     problem = task.spec.problem_type or facts.get("problem_type")
     if problem not in ("binary", "multiclass", "multilabel", "regression"):
         if metric.kind == "value":

@@ -66,6 +66,7 @@ def prepare(train, test, cfg):  # a legacy draft's encoding block defines it
 
 
 # %% imports
+import csv  # noqa: E402
 import inspect  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
@@ -122,6 +123,45 @@ def time_left():
 
 
 TEXT_ENCODINGS = ("utf-8", "cp1252", "latin-1")  # automind.csv_scan's order: both read a file alike
+HEAD_CHARS = 1 << 20  # the start of a table looked at for how it escapes its quotes
+
+
+def backslash_quotes(text, sep=","):
+    """Whether a table's text (its head) escapes a quote inside a quoted field with a backslash, as a
+    database dump writes it ('"he said \\"hi\\""'), not by doubling it: read as written, the field ends at
+    that quote, and the row splits into more fields (pandas stops) or keeps a mangled value. True when the
+    head holds such a pair and its rows (the last, maybe cut, left out) split into one width only when the
+    backslash escapes."""
+    if '\\"' not in text:
+        return False
+
+    def widths(**kw):
+        try:
+            rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=sep, **kw))[:-1]
+        except csv.Error:
+            return None
+        return {len(r) for r in rows if r}
+
+    plain, escaped = widths(), widths(escapechar="\\")
+    return escaped is not None and len(escaped) == 1 and plain != escaped
+
+
+def _text_head(path, encoding):
+    """The first HEAD_CHARS characters of a text table, decompressed by its name as pandas decompresses it."""
+    import bz2
+    import gzip
+    import lzma
+    import zipfile
+
+    suffix = os.path.splitext(path.lower())[1]
+    if suffix == ".zip":
+        with zipfile.ZipFile(path) as z:
+            raw = z.open(z.namelist()[0]).read(4 * HEAD_CHARS)
+    else:
+        opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}.get(suffix, open)
+        with opener(path, "rb") as f:
+            raw = f.read(4 * HEAD_CHARS)
+    return raw.decode(encoding, errors="replace")[:HEAD_CHARS]
 
 
 DOTTED_GROUPS = (
@@ -185,12 +225,15 @@ def read_table(path, as_written=()):
     kw = {"sep": "\t"} if tabs else {}
     kw.update(low_memory=False, dtype={c: str for c in as_written})
     for encoding in encodings:
+        kw["escapechar"] = "\\" if backslash_quotes(_text_head(path, encoding), kw.get("sep", ",")) else None
         try:
             df = pd.read_csv(path, encoding=encoding, **kw)
         except UnicodeDecodeError:
             continue
         if encoding != TEXT_ENCODINGS[0]:
             log(f"{os.path.basename(path)} is not UTF-8: read as {encoding}")
+        if kw["escapechar"]:
+            log(f"{os.path.basename(path)} escapes quotes inside its fields with a backslash: read so")
         df = data_rows(df, os.path.basename(path), as_written)
         return point_thousands(df, lambda c, e=encoding: _column_text(path, c, e, kw))
     raise AssertionError("latin-1 decodes every byte")
@@ -314,16 +357,44 @@ CTIME_TEXT = (
 )
 
 
+# A web server's log time (the Common Log Format): '15/Mar/2019:10:20:30 +0000'; a colon joins date and time.
+CLF_TIME_TEXT = r"^(\d{1,2})/([A-Za-z]{3})/(\d{4}):(\d{1,2}:\d{2}:\d{2})"
+# A date as Chinese, Japanese and Korean write it: '2019年3月15日', '2019년 3월 15일' ('2019年3月': a month), a
+# time '10時30分' or '10시 30분' after it.
+CJK_DATE_TEXT = r"^(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일])?"
+CJK_TIME_TEXT = r"(\d{1,2})\s*[時时시]\s*(\d{1,2})\s*[分분](?:\s*(\d{1,2})\s*[秒초])?"
+# A system log's time, without a year: 'Mar  5 10:20:30'. Read in YEARLESS, a leap year (so 'Feb 29' is a
+# day); its year and weekday are then no part of it (date_parts leaves them out).
+YEARLESS_TEXT = r"(?i)^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+(\d{1,2})\s+(\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$"
+YEARLESS = 2000
+
+
+def _cjk_date(m):
+    """One CJK_DATE_TEXT match as 'YYYY-MM-DD' ('YYYY-MM' without a day)."""
+    return f"{m[1]}-{int(m[2]):02d}" + (f"-{int(m[3]):02d}" if m[3] else "")
+
+
+def _yearless_date(m):
+    """One YEARLESS_TEXT match as a date and time in the year YEARLESS."""
+    return f"{YEARLESS}-{MONTH_NAMES.index(m[1].lower()) + 1:02d}-{int(m[2]):02d} {m[3]}"
+
+
 def period_dates(text):
     """ISO weeks ('2019-W05': its Monday, or the day given) and quarters ('2015Q3', 'Q3 2015': its first
-    day) written as ISO dates, times with the year last (CTIME_TEXT) with it before the time, and ISO's
-    basic form (ISO_BASIC_TEXT) with its separators, which pandas reads; other values as they are."""
+    day) written as ISO dates, times with the year last (CTIME_TEXT) with it before the time, ISO's basic
+    form (ISO_BASIC_TEXT) with its separators, and log times (CLF_TIME_TEXT, YEARLESS_TEXT) and CJK dates
+    (CJK_DATE_TEXT) in a form pandas reads; other values as they are."""
     import datetime
 
     text = pd.Series(text, dtype=object).copy()  # the caller maps its own values to what is read
     text = text.str.replace(CTIME_TEXT, r"\1 \4 \2\3", regex=True).where(text.notna())
     text = text.str.replace(ISO_BASIC_TEXT, _iso_extended, regex=True).where(text.notna())
     text = text.str.replace(SHORT_MONTH_TEXT, _month_first_day, regex=True).where(text.notna())
+    text = text.str.replace(CLF_TIME_TEXT, r"\1 \2 \3 \4", regex=True).where(text.notna())
+    text = text.str.replace(YEARLESS_TEXT, _yearless_date, regex=True).where(text.notna())
+    text = text.str.replace(CJK_DATE_TEXT, _cjk_date, regex=True).where(text.notna())
+    text = text.str.replace(CJK_TIME_TEXT, lambda m: ":".join(p for p in m.groups() if p), regex=True)
+    text = text.str.strip().where(text.notna())
     week = text.str.extract(ISO_WEEK)
     for i in week.index[week[0].notna()]:
         y, w, d = week.loc[i]
@@ -399,9 +470,9 @@ def load_data():
             f"test columns named as the training file's: {', '.join(f'{a} -> {b}' for a, b in renamed.items())}"
         )
         test = test.rename(columns=renamed)
-    train = numeric_targets(
+    train = padded_labels(numeric_targets(
         train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
-    )
+    ))  # fmt: skip
     for side in CFG.get("side_tables") or []:
         train, test = join_side_table(train, test, side)
     for name, why in (CFG.get("side_left_out") or {}).items():
@@ -766,9 +837,18 @@ TYPESET_MARKS = str.maketrans("−–‒▲△↑▼▽↓⁻⁺⁰¹²³⁴⁵�
 TIMES_TEN_TEXT = r"\s?[x×*]\s?10\^(?=[-+−]?\d+$)|\s?[x×]\s?10(?=[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$)"
 
 
+# A bank statement's amount: 'DR' (a debit, money out) or 'CR' (a credit) after it: '1,234.50 DR'.
+DEBIT_CREDIT_TEXT = r"(?i)(?<=\d)\s?(dr|cr)\.?$"
+
+
 def typeset_numbers(text):
-    """Text values with TYPESET_MARKS written as NUMBER_TEXT reads them ('▼ 1.1%' is '- 1.1%')."""
-    return text.str.replace(TIMES_TEN_TEXT, "e", regex=True).str.translate(TYPESET_MARKS)
+    """Text values with TYPESET_MARKS written as NUMBER_TEXT reads them ('▼ 1.1%' is '- 1.1%'); in a column
+    of both debits and credits (DEBIT_CREDIT_TEXT) 'DR' as a minus after the number, 'CR' as none."""
+    text = text.str.replace(TIMES_TEN_TEXT, "e", regex=True).str.translate(TYPESET_MARKS)
+    marks = text.str.extract(DEBIT_CREDIT_TEXT)[0].str.lower()
+    if {"dr", "cr"} <= set(marks.dropna().unique()):
+        text = text.str.replace(DEBIT_CREDIT_TEXT, lambda m: "-" if m[1].lower() == "dr" else "", regex=True)
+    return text
 
 
 def filled_text(values):
@@ -807,6 +887,22 @@ def numeric_targets(train):
         if values is not None:
             log(f"target {c} read as numbers (written as text, e.g. {train[c].iloc[0]!r})")
             train[c] = values.to_numpy()
+    return train
+
+
+def padded_labels(train):
+    """A class target whose labels differ only by spaces around them ('Oak', 'Oak ', ' Oak': typed by hand)
+    as one label each, the spaces stripped: the answers spell a class one way, and a model would split it
+    in three. Labels padded alike everywhere are left as written."""
+    if CFG["problem"] not in ("binary", "multiclass"):
+        return train
+    for c in [t for t in CFG["target"] if t in train.columns and train[t].dtype == object]:
+        text = train[c].astype(str)
+        stripped = text.str.strip()
+        if stripped.nunique() < text.nunique():
+            log(f"target {c}: {text.nunique() - stripped.nunique()} label spelling(s) differ from another only "
+                f"by spaces around it (e.g. {text[text != stripped].iloc[0]!r}): read without them")  # fmt: skip
+            train[c] = stripped.where(train[c].notna())
     return train
 
 
@@ -876,6 +972,10 @@ DATE_TEXT = (
     r"|^(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])\.\d{2}$"
     r"|^(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(19|20)\d{2}$"
     r"|^(?i:((0?[1-9]|[12]\d|3[01])-)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-\d{2})$"
+    # log times: '15/Mar/2019:10:20:30 +0000' (CLF_TIME_TEXT), 'Mar  5 10:20:30' (YEARLESS_TEXT); '2019年3月15日'
+    r"|^\d{1,2}/(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/\d{4}:\d{1,2}:\d{2}:\d{2}"
+    r"|^(?i:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\s+\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)$"
+    r"|^\d{4}\s*[年년]\s*\d{1,2}\s*[月월]"
 )
 
 
@@ -1017,6 +1117,8 @@ def date_parts(train, test, cfg):
         clocks = [local_clock(t, d, first) for t, d in zip(text, dates, strict=True)]
         months = clocks[0].dt.day.dropna().eq(1).all()  # 'Mar 2019', 2019-03: a month, not its first day
         parts = ["year", "month"] if months else ["year", "month", "day", "dayofweek"]
+        if filled_text(text[0]).str.match(YEARLESS_TEXT, na=False).mean() > 0.5:
+            parts = ["month", "day"]  # a log's 'Mar  5 10:20:30': the year and weekday are YEARLESS's
         parts += [p for p in ("hour", "minute") if getattr(clocks[0].dt, p).fillna(0).ne(0).any()]
         calendar_parts(train, test, c, dates, clocks, parts)
     return train, test
@@ -1277,6 +1379,8 @@ def unit_numbers(train, test, c, share, codes):
         return False
     units = unit_keys(written[fits]).unique()
     if set(written[fits]) == {"%"}:  # per cent signs alone: number_text reads them, '▲ 2.3%', '(12.5%)' too
+        return False
+    if {str(u).lower() for u in units} == {"dr", "cr"}:  # debits and credits: typeset_numbers signs them
         return False
     scale = next((s for s in (*UNIT_SCALES, *PER_SCALES) if len(units) > 1 and set(units) <= set(s)), None)
     degrees = len(units) > 1 and set(units) <= set(TEMPERATURES)
@@ -1605,12 +1709,20 @@ DECIMAL_COMMA = r",(?:\d{1,2}|\d{4,})(?!\d)"  # a comma no English number writes
 DOTTED_THOUSANDS = r"\d\.\d{3}\.\d{3}(?!\d)"  # two points between groups of three: 'Rp 1.500.000'
 
 
+# A decimal point no thousands separator could be (not before three digits): in a column merged from sources
+# that write '12,5' and '12.50', the latter is twelve and a half.
+POINT_DECIMAL = r"^[-+]?\d+\.(?:\d{1,2}|\d{4,})$"
+
+
 def euro_values(values):
-    """Each EURO_NUMBER_TEXT value as a float (parentheses as a minus sign); NaN where a value is not one."""
+    """Each EURO_NUMBER_TEXT value as a float (parentheses as a minus sign), and each POINT_DECIMAL one;
+    NaN where a value is neither."""
     text = filled_text(values)
     sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
     digits = text.str.replace(r"[^\d,+-]", "", regex=True).str.replace(",", ".", regex=False)
-    return sign * pd.to_numeric(digits.where(text.str.match(EURO_NUMBER_TEXT, na=False)), errors="coerce")
+    euro = sign * pd.to_numeric(digits.where(text.str.match(EURO_NUMBER_TEXT, na=False)), errors="coerce")
+    point = pd.to_numeric(text.where(text.str.match(POINT_DECIMAL, na=False)), errors="coerce")
+    return pd.Series(euro, index=text.index).fillna(point)
 
 
 def euro_numbers(train, test, c, share, codes):

@@ -2022,3 +2022,49 @@ def test_en_dash_minus_signs_lower_case_money_suffixes_and_recased_test_columns_
     pd.DataFrame({"id": [3], "MPG": [0]}).to_csv(tmp_path / "s.csv", index=False)
     train, test, _ = rt.load_data()
     assert list(test.columns) == ["id", "Engine Size", "Fuel Type"] and test["Engine Size"].iloc[0] == 1.6
+
+
+def test_log_times_cjk_dates_debits_mixed_decimal_marks_and_padded_labels_are_read(tmp_path):
+    """Batch 41: web-server log times ('15/Mar/2019:10:20:30 +0000') were six numbers without a weekday, a
+    system log's 'Mar  5 10:20:30' only its month's word, '2019年3月15日' three numbers, '1,234.50 DR' a
+    magnitude beside a 'dr' level, a column of '12,5' beside '12.50' text; training labels 'Oak ' beside
+    'Oak' were two classes, the submission's ' Oak' never an answer."""
+    from automind.patterns import DATE_RE
+
+    _frames_cfg("rmse", "regression", "value")
+    n = 12
+    train = pd.DataFrame({
+        "web": ["15/Mar/2019:10:20:30 +0000", "16/Mar/2019:23:05:00 +0100"] * (n // 2),
+        "log": ["Mar  5 10:20:30", "Feb 29 01:02:03"] * (n // 2),
+        "cjk": ["2019年3月15日", "2019/3/16"] * (n // 2),
+        "amount": ["1,234.50 DR", "12.00 CR", "5.10 Cr", "7 dr"] * (n // 4),
+        "weight": ["86,43", "56.48", "1,5", "12.25"] * (n // 4),
+        "y": np.arange(float(n)),
+    })  # fmt: skip
+    assert all(DATE_RE.match(v) for v in ("15/Mar/2019:10:20:30 +0000", "Mar  5 10:20:30", "2019年3月15日"))
+    test = train.drop(columns="y").head(4).copy()
+    train, test = rt.date_parts(train, test, rt.CFG)
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["web_hour"].tolist()[:2] == [10, 23] and train["web_dayofweek"].tolist()[:2] == [4, 5]
+    assert train["log_month"].tolist()[:2] == [3, 2] and train["log_day"].tolist()[:2] == [5, 29]
+    assert (
+        train["log_hour"].tolist()[:2] == [10, 1] and "log_year" not in train and "log_dayofweek" not in train
+    )
+    assert train["cjk_day"].tolist()[:2] == [15, 16] and train["cjk_month"].iloc[0] == 3
+    assert train["amount"].tolist()[:4] == [-1234.5, 12.0, 5.1, -7.0]
+    assert train["weight"].tolist()[:4] == [86.43, 56.48, 1.5, 12.25]
+    assert list(test.columns) == [c for c in train.columns if c != "y"]
+    credits = pd.DataFrame(
+        {"credits": ["3 CR", "4 CR", "3 CR", "6 CR", "2 CR"], "y": range(5)}
+    )  # course credits
+    assert rt.number_values(credits["credits"]).isna().all()  # no debit beside them: not an amount's sign
+    _cfg("accuracy", "multiclass", "label")
+    rt.CFG.update(train=str(tmp_path / "train.csv"), test=str(tmp_path / "test.csv"), sample=str(tmp_path / "s.csv"),
+                  id="id", target=["tree"])  # fmt: skip
+    pd.DataFrame(
+        {"id": range(6), "x": range(6), "tree": ["Oak", "Oak ", " Elm", "Elm", "Ash", "Ash"]}
+    ).to_csv(tmp_path / "train.csv", index=False)
+    pd.DataFrame({"id": [7], "x": [1]}).to_csv(tmp_path / "test.csv", index=False)
+    pd.DataFrame({"id": [7], "tree": ["Oak"]}).to_csv(tmp_path / "s.csv", index=False)
+    train, _, _ = rt.load_data()
+    assert sorted(train["tree"].unique()) == ["Ash", "Elm", "Oak"]

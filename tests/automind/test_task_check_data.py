@@ -208,3 +208,34 @@ def test_a_solve_refuses_lines_above_the_header_before_it_starts(task, tmp_path,
     assert r.exit_code != 0 and "Line 1 comes before the table's header, which is line 2" in out, out
     assert "tail -n +2 train.csv > NEW.csv" in out and "Traceback" not in out
     assert folder_state(task) == before
+
+
+def test_backslash_escaped_quotes_and_line_breaks_in_header_names_are_read(task, folder_state):
+    """Batch 41: a database dump's '\\"' inside quoted text made task check refuse 616 rows and every draft
+    fail (ParserError); a header name with a line break in its quotes ('Floor\\nArea') was taken for a title
+    above the header. Both files are tables pandas reads with the right options, and automind reads them so."""
+    import csv as csvmod
+
+    from automind.analysis import analyze
+    from automind.recipes import runtime as rt
+
+    pub = task / "public"
+    train = pd.read_csv(pub / "train.csv")
+    train["note"] = ['said "fine", thanks', "plain", 'a "b" c'] * (len(train) // 3) + ["x"] * (len(train) % 3)
+    train.astype(str).to_csv(pub / "train.csv", index=False, escapechar="\\", doublequote=False,
+                             quoting=csvmod.QUOTE_ALL)  # fmt: skip
+    assert '\\"fine\\"' in (pub / "train.csv").read_text()
+    out = _check(task, folder_state, 0)
+    assert out.endswith("ok"), out
+    read = rt.read_table(pub / "train.csv")
+    assert read.shape == train.shape and read["note"].iloc[0] == 'said "fine", thanks'
+    assert "escapechar='\\\\'" in analyze(task).render(20000)
+    test = pd.read_csv(pub / "test.csv").rename(columns={"a": "Floor\nArea"})
+    test.to_csv(pub / "test.csv", index=False)
+    train.rename(columns={"a": "Floor\nArea"}).to_csv(pub / "train.csv", index=False)
+    out = _check(task, folder_state, 0)
+    assert out.endswith("ok") and "before the table's header" not in out, out
+    last = train.assign(note=["ok"] * (len(train) - 1) + ["first line\nsecond, line"])
+    last.to_csv(pub / "train.csv", index=False)  # the last row's text breaks a line: no note after the rows
+    out = _check(task, folder_state, 0)
+    assert out.endswith("ok") and "follow the table's rows" not in out, out
