@@ -6003,6 +6003,96 @@ def _mixed_decimal_marks(out: Path) -> None:
     prepare_task(df, out, "cost", "rmse", name=out.name)
 
 
+def _seasonal_times(rng: np.random.Generator, n: int) -> tuple[pd.DatetimeIndex, np.ndarray]:
+    """Times over two years and a target that follows the hour, the weekday and the season (noise 0.5)."""
+    t = pd.Timestamp("2018-01-01") + pd.to_timedelta(rng.integers(0, 2 * 365 * 24 * 60, n), unit="min")
+    y = (
+        3 * np.sin((t.hour.to_numpy() - 6) / 24 * 2 * np.pi) - 2 * (t.dayofweek.to_numpy() >= 5)
+        + 2 * np.cos((t.dayofyear.to_numpy() - 200) / 365 * 2 * np.pi) + rng.normal(0, 0.5, n)
+    )  # fmt: skip
+    return pd.DatetimeIndex(t), y
+
+
+def _german_datetimes(out: Path) -> None:
+    """Times written '15.03.2019 14:25' (day first, dots, a German export); RMSE."""
+    rng = np.random.default_rng(386)
+    t, y = _seasonal_times(rng, 4000)
+    df = pd.DataFrame(
+        {"zeit": t.strftime("%d.%m.%Y %H:%M"), "ort": rng.choice(["a", "b"], len(t)), "y": y.round(3)}
+    )
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _dotted_iso_dates(out: Path) -> None:
+    """Dates written year first with dots, '2019.03.15' (Korean and Chinese exports), a time after some;
+    RMSE."""
+    rng = np.random.default_rng(387)
+    t, y = _seasonal_times(rng, 4000)
+    text = [f"{x:%Y.%m.%d %H:%M}" for x in t]
+    df = pd.DataFrame({"when": text, "store": rng.choice(["a", "b", "c"], len(t)), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _weekday_suffix_dates(out: Path) -> None:
+    """Dates with their weekday after them in brackets: '2019/03/15(金)' (Japanese) beside
+    '2019-03-15 (Fri)'; the target follows the weekday and the season; RMSE."""
+    rng = np.random.default_rng(388)
+    t, y = _seasonal_times(rng, 4000)
+    days_ja, days_en = "月火水木金土日", ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    text = [f"{x:%Y/%m/%d}({days_ja[x.dayofweek]})" if k else f"{x:%Y-%m-%d} ({days_en[x.dayofweek]})"
+            for x, k in zip(t, rng.random(len(t)) < 0.5, strict=True)]  # fmt: skip
+    y = y - 3 * np.sin((t.hour.to_numpy() - 6) / 24 * 2 * np.pi)  # no time of day is written
+    df = pd.DataFrame({"day": text, "shop": rng.choice(["a", "b"], len(t)), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _comma_time_dates(out: Path) -> None:
+    """Times written '15 Mar 2019, 14:25' (a comma before the time, as a report prints them); RMSE."""
+    rng = np.random.default_rng(389)
+    t, y = _seasonal_times(rng, 4000)
+    text = [f"{x.day} {x:%b %Y, %H:%M}" for x in t]
+    df = pd.DataFrame({"posted": text, "board": rng.choice(["news", "help"], len(t)), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _time_first_dates(out: Path) -> None:
+    """Times written with the clock first, '14:25 15/03/2019' (a ticket printer); RMSE."""
+    rng = np.random.default_rng(390)
+    t, y = _seasonal_times(rng, 4000)
+    text = [f"{x:%H:%M %d/%m/%Y}" for x in t]
+    df = pd.DataFrame({"stamp": text, "line": rng.choice(["1", "2", "3"], len(t)), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _target_magnitudes(out: Path) -> None:
+    """A training target written '$85k', '$1.2M' (a scraped salary); the answers are numbers; RMSE on
+    thousands."""
+    rng = np.random.default_rng(391)
+    n = 4000
+    years = rng.integers(0, 30, n)
+    level = rng.choice(["junior", "senior", "lead", "chief"], n, p=[0.4, 0.35, 0.22, 0.03])
+    pay = 40_000 + 3_000 * years + np.select([level == "senior", level == "lead", level == "chief"],
+                                             [30_000, 70_000, 1_100_000], 0)  # fmt: skip
+    pay = (pay * rng.lognormal(0, 0.1, n)).round(-2)
+    df = pd.DataFrame({"years": years, "level": level, "pay": pay})
+    prepare_task(df, out, "pay", "rmse", name=out.name)
+    path = out / "public" / "train.csv"
+    train = pd.read_csv(path)
+    train["pay"] = [f"${v / 1e6:.2f}M" if v >= 1e6 else f"${v / 1e3:.1f}k" for v in train["pay"]]
+    train.to_csv(path, index=False)
+
+
+def _percent_fraction_mix(out: Path) -> None:
+    """A share written '45%' in half of the rows and '0.45' in the rest (two sources merged); RMSE."""
+    rng = np.random.default_rng(392)
+    n = 4000
+    share = rng.uniform(0, 1, n)
+    text = [f"{s:.0%}" if k else f"{s:.2f}" for s, k in zip(share, rng.random(n) < 0.5, strict=True)]
+    y = 10 * share + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"discount": text, "aisle": rng.choice(["a", "b"], n), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6524,6 +6614,16 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "mixed-decimal-marks": (
         "one column with '12,5' in 40 % of rows and '12.5' in the rest, RMSE",
         _mixed_decimal_marks,
+    ),
+    "german-datetimes": ("times '15.03.2019 14:25' (day first, dots), RMSE", _german_datetimes),
+    "dotted-iso-dates": ("times '2019.03.15 14:25' (year first, dots), RMSE", _dotted_iso_dates),
+    "weekday-suffix-dates": ("dates '2019/03/15(金)' beside '2019-03-15 (Fri)', RMSE", _weekday_suffix_dates),
+    "comma-time-dates": ("times '15 Mar 2019, 14:25' (a comma before the time), RMSE", _comma_time_dates),
+    "time-first-dates": ("times '14:25 15/03/2019' (the clock first), RMSE", _time_first_dates),
+    "target-magnitudes": ("a training target written '$85k', '$1.2M', RMSE", _target_magnitudes),
+    "percent-fraction-mix": (
+        "a share written '45%' in half the rows and '0.45' in the rest, RMSE",
+        _percent_fraction_mix,
     ),
 }
 
