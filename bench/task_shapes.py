@@ -6093,6 +6093,99 @@ def _percent_fraction_mix(out: Path) -> None:
     prepare_task(df, out, "y", "rmse", name=out.name)
 
 
+def _test_written_numbers(out: Path) -> None:
+    """The test file written by another tool: prices '$1,234.50' where the training file has 1234.5; RMSE."""
+    rng = np.random.default_rng(393)
+    n = 4000
+    price, size = rng.lognormal(7, 0.6, n), rng.uniform(20, 120, n)
+    y = 0.002 * price + 0.05 * size + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"price": price.round(2), "size": size.round(1), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path)
+    test["price"] = [f"${v:,.2f}" for v in test["price"]]
+    test.to_csv(path, index=False)
+
+
+def _test_other_date_format(out: Path) -> None:
+    """Dates ISO-written in the training file ('2019-03-15') and day first in the test file ('15/03/2019');
+    the target follows the weekday and the season; RMSE."""
+    rng = np.random.default_rng(394)
+    t, y = _seasonal_times(rng, 4000)
+    y = y - 3 * np.sin((t.hour.to_numpy() - 6) / 24 * 2 * np.pi)  # no time of day is written
+    df = pd.DataFrame(
+        {"date": t.strftime("%Y-%m-%d"), "shop": rng.choice(["a", "b"], len(t)), "y": y.round(3)}
+    )
+    prepare_task(df, out, "y", "rmse", name=out.name)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path)
+    test["date"] = pd.to_datetime(test["date"]).dt.strftime("%d/%m/%Y")
+    test.to_csv(path, index=False)
+
+
+def _test_upper_levels(out: Path) -> None:
+    """A 12-level category written 'Oak' in the training file and 'OAK' in the test file; RMSE."""
+    rng = np.random.default_rng(395)
+    n = 4000
+    levels = [f"{w}{i}" for i, w in enumerate(["Oak", "Elm", "Ash", "Fir"] * 3)]
+    effect = dict(zip(levels, rng.normal(0, 2, len(levels)), strict=True))
+    pick = rng.choice(levels, n)
+    y = np.array([effect[v] for v in pick]) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"tree": pick, "girth": rng.normal(50, 10, n).round(1), "value": y.round(3)})
+    prepare_task(df, out, "value", "rmse", name=out.name)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path)
+    test["tree"] = test["tree"].str.upper()
+    test.to_csv(path, index=False)
+
+
+def _html_entity_levels(out: Path) -> None:
+    """Scraped levels written with HTML entities in a third of the rows ('AT&amp;T', 'Ben &amp; Jerry&#39;s')
+    beside 'AT&T'; RMSE."""
+    import html
+
+    rng = np.random.default_rng(396)
+    n = 4000
+    levels = ["AT&T", "Ben & Jerry's", "M&S", "H&M", "P&G", "Marks & Spencer", "Procter & Gamble", "B&Q"]
+    effect = dict(zip(levels, rng.normal(0, 2, len(levels)), strict=True))
+    pick = rng.choice(levels, n)
+    escaped = rng.random(n) < 0.35
+    text = [html.escape(v) if k else v for v, k in zip(pick, escaped, strict=True)]
+    y = np.array([effect[v] for v in pick]) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"brand": text, "spend": rng.uniform(0, 10, n).round(2), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _mojibake_levels(out: Path) -> None:
+    """Levels with accents read twice as UTF-8 in a quarter of the rows ('CafÃ©' beside 'Café', files
+    joined from two exports); RMSE."""
+    rng = np.random.default_rng(397)
+    n = 4000
+    levels = ["Café", "Crème", "Doña", "Müller", "Señor", "Zürich", "Óbuda", "Łódź", "Plain", "Other"]
+    effect = dict(zip(levels, rng.normal(0, 2, len(levels)), strict=True))
+    pick = rng.choice(levels, n)
+    broken = rng.random(n) < 0.25
+    text = [
+        v.encode("utf-8").decode("cp1252", errors="replace") if k else v
+        for v, k in zip(pick, broken, strict=True)
+    ]
+    y = np.array([effect[v] for v in pick]) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"place": text, "rooms": rng.integers(1, 6, n), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _padded_string_ids(out: Path) -> None:
+    """String ids ('A0123') written with spaces around them in the test file (' A0123 ', a fixed-width
+    export); the sample names them clean; ROC AUC."""
+    df = _binary_frame(398)
+    df.insert(0, "key", [f"A{i:04d}" for i in range(len(df))])
+    prepare_task(df, out, "bought", "roc_auc", id_col="key", name=out.name)
+    path = out / "public" / "test.csv"
+    test = pd.read_csv(path, dtype=str)
+    test["key"] = " " + test["key"] + "  "
+    test.to_csv(path, index=False)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6624,6 +6717,30 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "percent-fraction-mix": (
         "a share written '45%' in half the rows and '0.45' in the rest, RMSE",
         _percent_fraction_mix,
+    ),
+    "test-written-numbers": (
+        "test prices '$1,234.50' where the training file has 1234.5, RMSE",
+        _test_written_numbers,
+    ),
+    "test-other-date-format": (
+        "training dates '2019-03-15', test dates '15/03/2019', RMSE",
+        _test_other_date_format,
+    ),
+    "test-upper-levels": (
+        "levels 'Oak' in the training file, 'OAK' in the test file, RMSE",
+        _test_upper_levels,
+    ),
+    "html-entity-levels": (
+        "levels 'AT&amp;T' beside 'AT&T' (HTML entities in a third), RMSE",
+        _html_entity_levels,
+    ),
+    "mojibake-levels": (
+        "levels 'CafÃ©' beside 'Café' (read twice as UTF-8 in a quarter), RMSE",
+        _mojibake_levels,
+    ),
+    "padded-string-ids": (
+        "test ids ' A0123 ' with spaces around them, the sample's 'A0123', ROC AUC",
+        _padded_string_ids,
     ),
 }
 
