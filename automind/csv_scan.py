@@ -497,9 +497,9 @@ def quote_escape(path: Path, sep: str = ",") -> str | None:
         return None
     if b"\\" not in head:
         return None
-    from automind.recipes.runtime import backslash_quotes
+    from automind.recipes.runtime import HEAD_CHARS, backslash_quotes
 
-    return "\\" if backslash_quotes(_head_text(head), sep) else None
+    return "\\" if backslash_quotes(_head_text(head)[:HEAD_CHARS], sep) else None
 
 
 def read_csv(path: Path, **kw: Any) -> pd.DataFrame:

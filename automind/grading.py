@@ -125,12 +125,11 @@ def _id_column(task: Task, columns: list[str]) -> str:
 
 
 def _key(s: pd.Series) -> pd.Series:
-    """Ids compared as text, with integral floats written as integers (1.0 and 1 are the same id)."""
-    import pandas as pd
+    """Ids compared as text, with integral floats written as integers (1.0 and 1 are the same id), no spaces
+    around them: as the recipe scripts match test rows to the sample's (runtime.id_text)."""
+    from automind.recipes.runtime import id_text
 
-    if pd.api.types.is_float_dtype(s) and s.notna().all() and (s % 1 == 0).all():
-        s = s.astype("int64")
-    return s.astype(str).str.strip()
+    return id_text(s)
 
 
 id_key = _key  # public name: the holdout matches submission rows to ids exactly as grading does

@@ -22,15 +22,18 @@ DATE_PATTERN = (
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?(\d{1,2}(st|nd|rd|th)?[\s-])?"
     r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?"
     r"|dec(ember)?)\.?([\s,-]+\d{1,2}(st|nd|rd|th)?,?)?[\s,-]+\d{4}"
-    r"(\s+\d{1,2}:\d{2}(:\d{2})?(\s*([+-]\d{4}|[a-z]{1,4}))?)?)$"
+    r"(,?\s+\d{1,2}:\d{2}(:\d{2})?(\s*([+-]\d{4}|[a-z]{1,4}))?)?)$"
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+"
     r"\d{1,2}\s+\d{1,2}:\d{2}(:\d{2})?(\s+([+-]\d{4}|[a-z]{1,4}))?\s+\d{4})$"
     r"|^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])T[0-2]\d[0-5]\d"  # ISO basic (ISO_BASIC_TEXT)
-    # two-digit years: '3/15/19', '15-03-19', '15.03.19' and '15.3.2019' (dots: a version '1.2.10' is no date),
+    # two-digit years: '3/15/19', '15-03-19', '15.03.19' and '15.3.2019' (dots: a version '1.2.10' is no date;
+    # a time may follow the last, and '2019.03.15', or come first: '14:25 15/03/2019'),
     # '15-Mar-19' and 'Mar-19' (SHORT_MONTH_TEXT)
     r"|^(0?[1-9]|[12]\d|3[01])/(0?[1-9]|[12]\d|3[01])/\d{2}$|^(0?[1-9]|[12]\d|3[01])-(0?[1-9]|[12]\d|3[01])-\d{2}$"
     r"|^(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])\.\d{2}$"
-    r"|^(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(19|20)\d{2}$"
+    r"|^(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(19|20)\d{2}(\s+\d{1,2}:\d{2}(:\d{2})?)?$"
+    r"|^(19|20)\d{2}\.(0?[1-9]|1[0-2])\.(0?[1-9]|[12]\d|3[01])(\s+\d{1,2}:\d{2}(:\d{2})?)?$"
+    r"|^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?\s+(0?[1-9]|[12]\d|3[01])[-/.](0?[1-9]|[12]\d|3[01])[-/.](19|20)\d{2}$"
     r"|^(?i:((0?[1-9]|[12]\d|3[01])-)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-\d{2})$"
     # log times: '15/Mar/2019:10:20:30 +0000', 'Mar  5 10:20:30' (no year); CJK dates '2019年3月15日'
     r"|^\d{1,2}/(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/\d{4}:\d{1,2}:\d{2}:\d{2}"

@@ -143,7 +143,7 @@ def build_holdout(
     `root`; HoldoutUnavailable says why not."""
     import pandas as pd
 
-    from automind.recipes.runtime import all_numbers
+    from automind.recipes.runtime import target_numbers
 
     layout, train, test, sample = read_layout(task)
     answered = int((train[layout.label_cols] != "").all(axis=1).sum())
@@ -197,7 +197,7 @@ def build_holdout(
         answers[c] = held[c].to_numpy()
         # a target written "$1,234.50" is scored as the scripts read it (runtime.numeric_targets)
         written = layout.problem == "regression" and pd.to_numeric(held[c], errors="coerce").isna().any()
-        if written and (numbers := all_numbers(held[c])) is not None:
+        if written and (numbers := target_numbers(held[c])) is not None:
             answers[c] = numbers.to_numpy()
     answers.to_csv(score / "private" / "answers.csv", index=False)
 

@@ -522,7 +522,7 @@ def profile_task(task: Task, facts: dict[str, Any] | None = None) -> Profile:
         else:
             problem = "binary" if y.nunique() <= 2 else "multiclass"
     if problem == "regression" and not np.issubdtype(y.dtype, np.number):
-        numbers = runtime.all_numbers(y)  # "$1,234.50", as the scripts read it (runtime.numeric_targets)
+        numbers = runtime.target_numbers(y)  # "$1,234.50", as the scripts read it (runtime.numeric_targets)
         y = y if numbers is None else numbers
 
     sides, left_out = side_tables(task, train, test_p, set(target)) if folders is None else ([], {})

@@ -67,6 +67,7 @@ def prepare(train, test, cfg):  # a legacy draft's encoding block defines it
 
 # %% imports
 import csv  # noqa: E402
+import html  # noqa: E402
 import inspect  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
@@ -307,17 +308,19 @@ def json_cells(df):
     return df
 
 
-DAY_MONTH = r"^\s*(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}"
+DAY_MONTH = r"^\s*(?:\d{1,2}:\d{2}(?::\d{2})?\s+)?(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}"  # after a time, too
 
 
 def day_first(values):
-    """Whether dates written as a/b/year put the day first: some `a` above 12 and no `b` above 12 among the
-    distinct values (pandas reads 07/01/2021 as July 1 unless told, and then reads 13/01/2021 as nothing)."""
+    """Whether dates written as a/b/year put the day first: no `b` above 12 among the distinct values, and
+    some `a` above 12 or most written with dots (pandas reads 07/01/2021 as July 1 unless told, and then
+    reads 13/01/2021 as nothing; '04.05.2019' is the 4th of May wherever dates are dotted)."""
     parts = pd.Series(pd.Series(values).dropna().astype(str).unique()).str.extract(DAY_MONTH).dropna()
     if parts.empty:
         return False
     a, b = parts[0].astype(int), parts[1].astype(int)
-    return bool((a > 12).any() and not (b > 12).any())
+    dotted = pd.Series(values).dropna().astype(str).str.match(DAY_MONTH.replace("[/.-]", r"\."))
+    return bool(not (b > 12).any() and ((a > 12).any() or dotted.mean() > 0.5))
 
 
 ISO_WEEK = r"^(\d{4})-?W(\d{2})(?:-?([1-7]))?$"
@@ -369,6 +372,14 @@ YEARLESS_TEXT = r"(?i)^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s
 YEARLESS = 2000
 
 
+# A weekday in brackets after a date: '2019/03/15(金)' (Japanese), '2019-03-15 (Fri)'; the date says it.
+WEEKDAY_SUFFIX_TEXT = (
+    r"(?i)\s*[(（]\s*(?:[月火水木金土日월화수목금토일]|mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*[)）]"
+)
+# The clock before the date: '14:25 15/03/2019' (a ticket printer); pandas reads it with the date first.
+TIME_FIRST_TEXT = r"^(\d{1,2}:\d{2}(?::\d{2})?)\s+(\d{1,2}[-/.]\d{1,2}[-/.]\d{4})$"
+
+
 def _cjk_date(m):
     """One CJK_DATE_TEXT match as 'YYYY-MM-DD' ('YYYY-MM' without a day)."""
     return f"{m[1]}-{int(m[2]):02d}" + (f"-{int(m[3]):02d}" if m[3] else "")
@@ -382,8 +393,9 @@ def _yearless_date(m):
 def period_dates(text):
     """ISO weeks ('2019-W05': its Monday, or the day given) and quarters ('2015Q3', 'Q3 2015': its first
     day) written as ISO dates, times with the year last (CTIME_TEXT) with it before the time, ISO's basic
-    form (ISO_BASIC_TEXT) with its separators, and log times (CLF_TIME_TEXT, YEARLESS_TEXT) and CJK dates
-    (CJK_DATE_TEXT) in a form pandas reads; other values as they are."""
+    form (ISO_BASIC_TEXT) with its separators, log times (CLF_TIME_TEXT, YEARLESS_TEXT), CJK dates
+    (CJK_DATE_TEXT), dates with their weekday after them (WEEKDAY_SUFFIX_TEXT) and times with the clock
+    first (TIME_FIRST_TEXT) in a form pandas reads; other values as they are."""
     import datetime
 
     text = pd.Series(text, dtype=object).copy()  # the caller maps its own values to what is read
@@ -394,6 +406,8 @@ def period_dates(text):
     text = text.str.replace(YEARLESS_TEXT, _yearless_date, regex=True).where(text.notna())
     text = text.str.replace(CJK_DATE_TEXT, _cjk_date, regex=True).where(text.notna())
     text = text.str.replace(CJK_TIME_TEXT, lambda m: ":".join(p for p in m.groups() if p), regex=True)
+    text = text.str.replace(WEEKDAY_SUFFIX_TEXT, "", regex=True)
+    text = text.str.replace(TIME_FIRST_TEXT, r"\2 \1", regex=True)
     text = text.str.strip().where(text.notna())
     week = text.str.extract(ISO_WEEK)
     for i in week.index[week[0].notna()]:
@@ -470,6 +484,7 @@ def load_data():
             f"test columns named as the training file's: {', '.join(f'{a} -> {b}' for a, b in renamed.items())}"
         )
         test = test.rename(columns=renamed)
+    test = numbers_as_trained(train, test)
     train = padded_labels(numeric_targets(
         train.dropna(subset=[t for t in CFG["target"] if t in train.columns]).reset_index(drop=True)
     ))  # fmt: skip
@@ -650,6 +665,26 @@ def matched_names(first, second):
     return {
         c: by_key[name_key(c)] for c in second.columns if c not in first.columns and name_key(c) in by_key
     }
+
+
+def numbers_as_trained(train, test):
+    """Test feature columns written as text where the training column holds numbers (another tool wrote the
+    test file: '$1,234.50' for 1234.5, '$85k') read as numbers (number_values, magnitude_values); a value
+    that reads as none is missing, and the count is logged. As text, the model would meet a column it was
+    never fitted on."""
+    skip = set(CFG["target"]) | {CFG.get("id")}
+    for c in [c for c in test.columns if c in train.columns and c not in skip]:
+        if not pd.api.types.is_numeric_dtype(train[c]) or test[c].dtype != object:
+            continue
+        text = filled_text(test[c])
+        if text.dropna().empty:
+            continue
+        numbers = magnitude_values(test[c]).combine_first(number_values(test[c]))
+        lost = int((numbers.isna() & text.fillna("").ne("")).sum())
+        log(f"test column {c} is written as text where the training column holds numbers (e.g. "
+            f"{text.dropna().iloc[0]!r}): read as numbers" + (f", {lost} value(s) read as none are missing" if lost else ""))  # fmt: skip
+        test[c] = numbers.to_numpy()
+    return test
 
 
 def stack_tables(first, second):
@@ -871,19 +906,68 @@ def number_values(values):
     return sign * pd.to_numeric(digits.where(parsed), errors="coerce")
 
 
-def all_numbers(values):
-    """number_values when every value parses (a column of numbers written for people), else None."""
+# A number with a magnitude suffix ('19M', '201k', '$1.2B', 'USD 850K', '$150 million', '4.5 Lakh', '1.2 Cr'):
+# thousands, millions, billions, and India's lakhs (100,000) and crores (100 lakh). Beside thousands or a
+# spelled magnitude, a number shortened for people writes the smaller ones without a suffix ('980' beside
+# '12.5K', '$800,000' beside '$2.5 million', '85,000' beside '4.5 Lakh').
+MAGNITUDE_TEXT = r"^(?:[$€£¥₹]|[A-Z]{3}(?=[\s\d]))?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion|[Ll]akhs?|[Cc]rores?|Cr|万|萬|億|亿)\+?$"
+# Chinese and Japanese write ten thousands and hundred millions: '3.5万' is 35,000, '2億' 200,000,000.
+MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "thousand": 1e3, "million": 1e6,
+              "billion": 1e9, "lakh": 1e5, "crore": 1e7, "cr": 1e7, "万": 1e4, "萬": 1e4, "億": 1e8,
+              "亿": 1e8}  # fmt: skip
+WITH_ONES = (
+    "k",
+    "K",
+    "thousand",
+    "million",
+    "billion",
+    "lakh",
+    "crore",
+    "cr",
+    "万",
+    "萬",
+)  # beside these a plain number is its ones
+
+
+# After a currency sign a lone 'm' or 'b' is millions or billions ('$1.2m', '£3.4b'; no sum of money is in
+# metres): written as 'M' and 'B' before MAGNITUDE_TEXT reads it.
+MONEY_SHORT_TEXT = r"^([$€£¥₹]\s?\d+(?:\.\d+)?\s?)([mb])(\+?)$"
+
+
+def money_suffixes(text):
+    """Text values with MONEY_SHORT_TEXT's lower-case suffixes in capitals."""
+    return text.str.replace(MONEY_SHORT_TEXT, lambda m: m[1] + m[2].upper() + m[3], regex=True)
+
+
+def magnitude_suffixes(found):
+    """The MAGNITUDES key of each suffix as written ('Lakhs' and 'Crore' are 'lakh' and 'crore')."""
+    return found.where(found.isin(MAGNITUDES), found.str.lower().str.rstrip("s"))
+
+
+def magnitude_values(values):
+    """Each MAGNITUDE_TEXT value scaled by its suffix ('12.5K' is 12500); NaN where a value is not one."""
+    found = money_suffixes(filled_text(values)).str.extract(MAGNITUDE_TEXT)
+    return pd.to_numeric(found[0], errors="coerce") * magnitude_suffixes(found[1]).map(MAGNITUDES)
+
+
+def target_numbers(values):
+    """A target written for people as numbers, when every value reads as one: number_values ('$1,234.50'),
+    or a magnitude suffix where one is written ('$85k' beside '$1.2M', magnitude_values: a target is a
+    quantity, so even one suffix alone is its scale); None otherwise."""
     numbers = number_values(values)
+    if numbers.notna().all():
+        return numbers
+    numbers = magnitude_values(values).combine_first(numbers)
     return numbers if numbers.notna().all() else None
 
 
 def numeric_targets(train):
     """A regression task's target columns written for people ("$1,234.50") read as numbers, when every value
-    parses (all_numbers); the grader scores numbers, and a model cannot fit text."""
+    parses (target_numbers); the grader scores numbers, and a model cannot fit text."""
     if CFG["problem"] != "regression":
         return train
     for c in [t for t in CFG["target"] if t in train.columns and not pd.api.types.is_numeric_dtype(train[t])]:
-        values = all_numbers(train[c])
+        values = target_numbers(train[c])
         if values is not None:
             log(f"target {c} read as numbers (written as text, e.g. {train[c].iloc[0]!r})")
             train[c] = values.to_numpy()
@@ -962,15 +1046,18 @@ DATE_TEXT = (
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?(\d{1,2}(st|nd|rd|th)?[\s-])?"
     r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?"
     r"|dec(ember)?)\.?([\s,-]+\d{1,2}(st|nd|rd|th)?,?)?[\s,-]+\d{4}"
-    r"(\s+\d{1,2}:\d{2}(:\d{2})?(\s*([+-]\d{4}|[a-z]{1,4}))?)?)$"
+    r"(,?\s+\d{1,2}:\d{2}(:\d{2})?(\s*([+-]\d{4}|[a-z]{1,4}))?)?)$"
     r"|^(?i:((mon|tue|wed|thu|fri|sat|sun)[a-z]*\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+"
     r"\d{1,2}\s+\d{1,2}:\d{2}(:\d{2})?(\s+([+-]\d{4}|[a-z]{1,4}))?\s+\d{4})$"
     r"|^(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])T[0-2]\d[0-5]\d"  # ISO basic (ISO_BASIC_TEXT)
-    # two-digit years: '3/15/19', '15-03-19', '15.03.19' and '15.3.2019' (dots: a version '1.2.10' is no date),
+    # two-digit years: '3/15/19', '15-03-19', '15.03.19' and '15.3.2019' (dots: a version '1.2.10' is no date;
+    # a time may follow the last, and '2019.03.15', or come first: '14:25 15/03/2019'),
     # '15-Mar-19' and 'Mar-19' (SHORT_MONTH_TEXT)
     r"|^(0?[1-9]|[12]\d|3[01])/(0?[1-9]|[12]\d|3[01])/\d{2}$|^(0?[1-9]|[12]\d|3[01])-(0?[1-9]|[12]\d|3[01])-\d{2}$"
     r"|^(0[1-9]|[12]\d|3[01])\.(0[1-9]|1[0-2])\.\d{2}$"
-    r"|^(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(19|20)\d{2}$"
+    r"|^(0?[1-9]|[12]\d|3[01])\.(0?[1-9]|1[0-2])\.(19|20)\d{2}(\s+\d{1,2}:\d{2}(:\d{2})?)?$"
+    r"|^(19|20)\d{2}\.(0?[1-9]|1[0-2])\.(0?[1-9]|[12]\d|3[01])(\s+\d{1,2}:\d{2}(:\d{2})?)?$"
+    r"|^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?\s+(0?[1-9]|[12]\d|3[01])[-/.](0?[1-9]|[12]\d|3[01])[-/.](19|20)\d{2}$"
     r"|^(?i:((0?[1-9]|[12]\d|3[01])-)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*-\d{2})$"
     # log times: '15/Mar/2019:10:20:30 +0000' (CLF_TIME_TEXT), 'Mar  5 10:20:30' (YEARLESS_TEXT); '2019年3月15日'
     r"|^\d{1,2}/(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/\d{4}:\d{1,2}:\d{2}:\d{2}"
@@ -1589,50 +1676,6 @@ def duration_numbers(train, test, c, share, codes):
     _numbers_with_codes(train, test, c, (_minutes(found), duration_minutes(test[c])), codes)
     log(f"clean: {c} read as minutes (lengths of time with their units, e.g. {values.iloc[0]!r})")
     return True
-
-
-# A number with a magnitude suffix ('19M', '201k', '$1.2B', 'USD 850K', '$150 million', '4.5 Lakh', '1.2 Cr'):
-# thousands, millions, billions, and India's lakhs (100,000) and crores (100 lakh). Beside thousands or a
-# spelled magnitude, a number shortened for people writes the smaller ones without a suffix ('980' beside
-# '12.5K', '$800,000' beside '$2.5 million', '85,000' beside '4.5 Lakh').
-MAGNITUDE_TEXT = r"^(?:[$€£¥₹]|[A-Z]{3}(?=[\s\d]))?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion|[Ll]akhs?|[Cc]rores?|Cr|万|萬|億|亿)\+?$"
-# Chinese and Japanese write ten thousands and hundred millions: '3.5万' is 35,000, '2億' 200,000,000.
-MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "thousand": 1e3, "million": 1e6,
-              "billion": 1e9, "lakh": 1e5, "crore": 1e7, "cr": 1e7, "万": 1e4, "萬": 1e4, "億": 1e8,
-              "亿": 1e8}  # fmt: skip
-WITH_ONES = (
-    "k",
-    "K",
-    "thousand",
-    "million",
-    "billion",
-    "lakh",
-    "crore",
-    "cr",
-    "万",
-    "萬",
-)  # beside these a plain number is its ones
-
-
-# After a currency sign a lone 'm' or 'b' is millions or billions ('$1.2m', '£3.4b'; no sum of money is in
-# metres): written as 'M' and 'B' before MAGNITUDE_TEXT reads it.
-MONEY_SHORT_TEXT = r"^([$€£¥₹]\s?\d+(?:\.\d+)?\s?)([mb])(\+?)$"
-
-
-def money_suffixes(text):
-    """Text values with MONEY_SHORT_TEXT's lower-case suffixes in capitals."""
-    return text.str.replace(MONEY_SHORT_TEXT, lambda m: m[1] + m[2].upper() + m[3], regex=True)
-
-
-def magnitude_suffixes(found):
-    """The MAGNITUDES key of each suffix as written ('Lakhs' and 'Crore' are 'lakh' and 'crore')."""
-    return found.where(found.isin(MAGNITUDES), found.str.lower().str.rstrip("s"))
-
-
-def magnitude_values(values):
-    """Each MAGNITUDE_TEXT value scaled by its suffix ('12.5K' is 12500); NaN where a value is not one."""
-    found = money_suffixes(filled_text(values)).str.extract(MAGNITUDE_TEXT)
-    return pd.to_numeric(found[0], errors="coerce") * magnitude_suffixes(found[1]).map(MAGNITUDES)
 
 
 def magnitude_numbers(train, test, c, share, codes):
@@ -2303,35 +2346,80 @@ def spreadsheet_text(train, test, cfg):
 SPELLING_SHARE = 0.25  # the share of a category's levels written in two letter cases that says case is noise
 
 
+ENTITY_TEXT = r"&(?:[A-Za-z]+|#\d+|#[xX][0-9A-Fa-f]+);"  # an HTML entity: '&amp;', '&#39;', '&#x27;'
+
+
+def respelled(text):
+    """Text values with runs of spaces as one, none around them, and HTML entities written out ('AT&amp;T'
+    is 'AT&T', as a scraped page's source holds it)."""
+    text = text.str.split().str.join(" ")
+    marked = text.str.contains(ENTITY_TEXT, na=False)
+    return text.where(~marked, text[marked].map(html.unescape)) if marked.any() else text
+
+
+def undecoded(level):
+    """A level's text as it was before its UTF-8 bytes were read as cp1252 or latin-1 ('CafÃ©' is 'Café'),
+    or the level itself when it reads no other way."""
+    for encoding in ("cp1252", "latin-1"):
+        try:
+            fixed = level.encode(encoding).decode("utf-8")
+        except UnicodeError:
+            continue
+        if fixed != level:
+            return fixed
+    return level
+
+
 def level_spellings(train, test, cfg, share=SPELLING_SHARE):
     """Category columns (free text and near-unique columns aside) whose levels differ only in spaces around
-    or inside them ('Oak ', ' Oak', 'Oak  tree') become one level each, and so do levels differing only in
-    letter case ('oak', 'OAK') when at least `share` of the levels are written in several cases (a column
-    typed by hand; a code whose case tells levels apart has few such pairs). Each level is written as its
-    most common spelling in the training rows; a test spelling the training rows lack keeps its own text."""
+    or inside them ('Oak ', ' Oak', 'Oak  tree'), in HTML entities ('AT&amp;T') or in being decoded twice
+    ('CafÃ©' beside 'Café', files joined from two exports) become one level each, and so do levels differing
+    only in letter case ('oak', 'OAK') when at least `share` of the levels are written in several cases (a
+    column typed by hand; a code whose case tells levels apart has few such pairs). Each level is written as
+    its most common spelling in the training rows; a test spelling the training rows lack is the training
+    level it names but for letter case, when it names one ('OAK' from another tool), else its own text."""
     for c in _feature_columns(train, test):
         if pd.api.types.is_numeric_dtype(train[c]) or c in cfg.get("text_cols", []):
             continue
         counts = train[c].dropna().astype(str).value_counts()
         if len(counts) < 2 or len(counts) > 0.5 * max(1, counts.sum()):
             continue
-        spaced = pd.Series(counts.index, index=counts.index).str.split().str.join(" ")
+        spaced = respelled(pd.Series(counts.index, index=counts.index))
+        known = set(spaced)
+        repair = {v: f for v in known if (f := undecoded(v)) != v and f in known}
+        spaced = spaced.replace(repair)
         folded = spaced.str.casefold()
         by_case = spaced.groupby(folded.to_numpy()).nunique()
         fold = spaced.nunique() > folded.nunique() and (by_case > 1).mean() >= share
         key = folded if fold else spaced
-        if key.nunique() == len(counts):
-            continue
         common = pd.DataFrame({"key": key.to_numpy(), "text": spaced.to_numpy(), "n": counts.to_numpy()})
         canonical = common.groupby(["key", "text"], sort=False)["n"].sum().reset_index()
         canonical = canonical.sort_values("n", ascending=False, kind="stable").drop_duplicates("key")
         to_level = dict(zip(canonical["key"], canonical["text"], strict=True))
+        single = canonical.assign(low=canonical["text"].str.casefold()).drop_duplicates("low", keep=False)
+        by_letters = dict(zip(single["low"], single["text"], strict=True))  # letters naming one level
+        changed = key.nunique() < len(counts) or (spaced != counts.index.to_series()).any()
+        written = respelled(test[c].astype(str)).replace(repair)
+        unseen = (written.str.casefold() if fold else written).map(to_level).isna() & test[c].notna()
+        cased = written[unseen].str.casefold().map(by_letters).dropna()
+        if not changed and cased.empty:
+            continue
         for df in (train, test):
-            text = df[c].astype(str).str.split().str.join(" ")
+            text = written if df is test else respelled(df[c].astype(str)).replace(repair)
             found = (text.str.casefold() if fold else text).map(to_level)
+            if df is test:
+                found = found.fillna(cased)
             df[c] = found.fillna(text).where(df[c].notna())
-        how = "spaces and letter case" if fold else "spaces"
-        log(f"clean: {c}: {len(counts)} spellings read as {key.nunique()} levels (differing only in {how})")
+        if len(cased):
+            log(f"clean: {c}: {len(cased)} test value(s) name a training level but for letter case (e.g. "
+                f"{written[cased.index[0]]!r} is {cased.iloc[0]!r})")  # fmt: skip
+        if changed:
+            how = "spaces and letter case" if fold else "spaces"
+            how += ", HTML entities" if counts.index.str.contains(ENTITY_TEXT).any() else ""
+            how += f", {len(repair)} decoded twice" if repair else ""
+            log(
+                f"clean: {c}: {len(counts)} spellings read as {key.nunique()} levels (differing only in {how})"
+            )
     return train, test
 
 
@@ -2348,6 +2436,17 @@ def script_digits(train, test, cfg):
             df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.translate(SCRIPT_MARKS))
         log(f"clean: {c} written with digits of another script: read as ASCII digits")
     return train, test
+
+
+def fraction_percents(values):
+    """Whether a column of numbers writes one share two ways, '45%' beside '0.45' (sources merged): five or
+    more values without a per cent sign, every one of them in [0, 1] and some not a whole number, and some
+    value with the sign above 1. Read as written, 45 and 0.45 would be a hundred times apart."""
+    marked = values.str.contains("%", regex=False)
+    plain, sized = number_values(values[~marked]).dropna(), number_values(values[marked]).dropna()
+    return bool(
+        len(plain) >= 5 and plain.between(0, 1).all() and (plain % 1 != 0).any() and (sized > 1).any()
+    )
 
 
 def number_text(train, test, cfg, share=0.95, codes=5, columns=None):
@@ -2378,8 +2477,11 @@ def number_text(train, test, cfg, share=0.95, codes=5, columns=None):
             continue
         if values[fits].str.match(r"^0\d").mean() > 0.5:
             continue
-        _numbers_with_codes(train, test, c, [number_values(df[c]) for df in (train, test)], codes)
-        log(f"clean: {c} read as numbers (written as text, e.g. {values.iloc[0]!r})")
+        shares = fraction_percents(values[fits])
+        _numbers_with_codes(train, test, c, [number_values(df[c]) / np.where(shares & df[c].astype(str).str.contains(
+            "%", regex=False), 100.0, 1.0) for df in (train, test)], codes)  # fmt: skip
+        log(f"clean: {c} read as numbers (written as text, e.g. {values.iloc[0]!r})"
+            + (": '45%' as 0.45, as the values without a per cent sign write shares" if shares else ""))  # fmt: skip
     return train, test
 
 
@@ -4746,13 +4848,22 @@ def class_columns(cols, proba, classes, n_labelled):
     }
 
 
+def id_text(ids):
+    """Ids as text, as automind's grader compares them (automind.grading.id_key): integral floats written as
+    integers (1.0 is 1), no spaces around them (' A0123 ' from a fixed-width export is 'A0123')."""
+    s = pd.Series(ids)
+    if pd.api.types.is_float_dtype(s) and s.notna().all() and (s % 1 == 0).all():
+        s = s.astype("int64")
+    return s.astype(str).str.strip()
+
+
 def write_submission(test, sample, test_pred):
     """Fill the sample submission's columns (in its row order) from the test predictions."""
     sub = sample.copy()
     id_col = CFG.get("id")
     if id_col and id_col in test.columns and id_col in sub.columns:
-        pos = pd.Series(np.arange(len(test)), index=test[id_col].astype(str).to_numpy())
-        order = pos.reindex(sub[id_col].astype(str).to_numpy())
+        pos = pd.Series(np.arange(len(test)), index=id_text(test[id_col]).to_numpy())
+        order = pos.reindex(id_text(sub[id_col]).to_numpy())
         if order.isna().any():
             if len(test) != len(sub):
                 raise ValueError(

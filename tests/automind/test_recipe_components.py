@@ -2068,3 +2068,85 @@ def test_log_times_cjk_dates_debits_mixed_decimal_marks_and_padded_labels_are_re
     pd.DataFrame({"id": [7], "tree": ["Oak"]}).to_csv(tmp_path / "s.csv", index=False)
     train, _, _ = rt.load_data()
     assert sorted(train["tree"].unique()) == ["Ash", "Elm", "Oak"]
+
+
+def test_dotted_comma_time_first_and_weekday_suffixed_dates_shares_and_a_magnitude_target_are_read():
+    """Batch 42: '15.03.2019 14:25' was split into 15.03 and four numbers, '2019.03.15 14:25' into 2019.03
+    and three, '14:25 15/03/2019' into five numbers, '15 Mar 2019, 14:25' into a 721-level text and a
+    clock: the weekday out of reach in all; '2019/03/15(金)' matched the date pattern and read as nothing
+    (the column lost); '45%' beside '0.45' were a hundred times apart; a target '$85k' stopped every
+    draft."""
+    from automind.patterns import DATE_RE
+
+    _frames_cfg("rmse", "regression", "value")
+    written = {"15.03.2019 14:25": "2019-03-15 14:25", "04.05.2019": "2019-05-04", "2019.03.15 14:25": "2019-03-15 14:25",
+               "14:25 15/03/2019": "2019-03-15 14:25", "15 Mar 2019, 14:25": "2019-03-15 14:25",
+               "2019/03/15(金)": "2019-03-15", "2019-03-15 (Fri)": "2019-03-15"}  # fmt: skip
+    for text, when in written.items():
+        assert DATE_RE.match(text), text
+        assert rt.read_times(pd.Series([text]))[0] == pd.Timestamp(when), text  # a dotted day comes first
+    for other in ("1.2.2019.4", "2019.13.01", "25:61 15/03/2019", "1.5.19"):
+        assert not DATE_RE.match(other), other
+    assert not rt.day_first(pd.Series(["03/04/2019", "05/06/2019"]))  # slashes alone say nothing: month first
+    n = 20
+    train = pd.DataFrame({
+        "day": ["2018/06/17(日)", "2019-08-27 (Tue)"] * (n // 2),
+        "share": ["45%", "0.45", "100%", "0.05", "12%"] * (n // 5),
+        "pct": ["45%", "45", "1%", "20", "0%"] * (n // 5),  # per cents, some without the sign: as written
+        "y": np.arange(float(n)),
+    })  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.date_parts(train, test, rt.CFG)
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert train["day_dayofweek"].tolist()[:2] == [6, 1] and train["day_day"].tolist()[:2] == [17, 27]
+    assert train["share"].tolist()[:5] == [0.45, 0.45, 1.0, 0.05, 0.12] and test["share"].tolist() == [
+        0.45,
+        0.45,
+    ]
+    assert train["pct"].tolist()[:5] == [45, 45, 1, 20, 0]
+    assert rt.target_numbers(pd.Series(["$85.0k", "$1.13M", "$1,200", "950"])).tolist() == [
+        85e3,
+        1.13e6,
+        1200,
+        950,
+    ]
+    assert rt.target_numbers(pd.Series(["$85.0k", "senior"])) is None
+
+
+def test_entities_double_decoding_test_capitals_test_number_text_and_padded_ids_are_matched(tmp_path):
+    """Batch 43: 'AT&amp;T' beside 'AT&T' and 'CafÃ©' beside 'Café' were two levels each; a test file
+    writing 'OAK4' for the training 'Oak4' met unseen levels; test prices '$1,234.50' where the training
+    file has 1234.5 reached the model as text; test ids ' A0123 ' matched no sample id, so predictions were
+    paired with the sample's rows by position."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({
+        "brand": ["AT&T", "AT&amp;T", "Ben &amp; Jerry&#39;s", "Ben & Jerry's", "H&M", "H&M"] * 4,
+        "place": ["Café", "CafÃ©", "Zürich", "ZÃ¼rich", "Plain", "Plain"] * 4,
+        "tree": ["Oak4", "Elm1", "Ash10", "Oak4", "Elm1", "Ash10"] * 4,
+        "code": ["aB", "ab", "cd", "ef", "gh", "ij"] * 4,  # case tells these apart: 'AB' names no one level
+        "y": np.arange(24.0),
+    })  # fmt: skip
+    test = pd.DataFrame({"brand": ["AT&amp;T", "P&amp;G"], "place": ["CafÃ©", "Crème"],
+                         "tree": ["OAK4", "PINE2"], "code": ["AB", "CD"]})  # fmt: skip
+    train, test = rt.level_spellings(train, test, rt.CFG)
+    assert train["brand"].nunique() == 3 and set(train["brand"]) == {"AT&T", "Ben & Jerry's", "H&M"}
+    assert test["brand"].tolist() == ["AT&T", "P&G"]
+    assert set(train["place"]) == {"Café", "Zürich", "Plain"} and test["place"].tolist() == ["Café", "Crème"]
+    assert test["tree"].tolist() == ["Oak4", "PINE2"] and test["code"].tolist() == ["AB", "cd"]
+    rt.CFG.update(train=str(tmp_path / "train.csv"), test=str(tmp_path / "test.csv"), sample=str(tmp_path / "s.csv"),
+                  id="key", target=["y"])  # fmt: skip
+    pd.DataFrame({"key": ["A1", "A2", "A3"], "price": [1234.5, 20.0, 3.5], "y": [1.0, 2, 3]}).to_csv(
+        tmp_path / "train.csv", index=False
+    )
+    pd.DataFrame({"key": [" A5 ", " A4 "], "price": ["$1,234.50", "n/a"]}).to_csv(
+        tmp_path / "test.csv", index=False
+    )
+    pd.DataFrame({"key": ["A4", "A5"], "y": [0.0, 0.0]}).to_csv(tmp_path / "s.csv", index=False)
+    train, test, sample = rt.load_data()
+    assert (
+        test["price"].dtype == float and test["price"].iloc[0] == 1234.5 and np.isnan(test["price"].iloc[1])
+    )
+    rt.CFG["out"] = str(tmp_path)
+    rt.write_submission(test, sample, np.array([5.0, 4.0]))
+    sub = pd.read_csv(tmp_path / "submission.csv")
+    assert sub["key"].tolist() == ["A4", "A5"] and sub["y"].tolist() == [4.0, 5.0]  # by id, not by position
