@@ -6186,6 +6186,82 @@ def _padded_string_ids(out: Path) -> None:
     test.to_csv(path, index=False)
 
 
+def _semicolon_txt(out: Path) -> None:
+    """The tables as train.txt and test.txt split by ';' with decimal commas (a European export); RMSE."""
+    prepare_task(_simple_frame(399), out, "y", "rmse", name=out.name)
+    pub = out / "public"
+    for part in ("train", "test"):
+        pd.read_csv(pub / f"{part}.csv").to_csv(pub / f"{part}.txt", sep=";", decimal=",", index=False)
+        (pub / f"{part}.csv").unlink()
+
+
+def _uci_data_files(out: Path) -> None:
+    """The tables as train.data and test.data (comma-separated, as the UCI repository names them), listed in
+    task.yaml; ROC AUC."""
+    prepare_task(_binary_frame(400), out, "bought", "roc_auc", name=out.name)
+    _convert_tables(out, ".data", lambda df, p: df.to_csv(p, index=False))
+
+
+def _german_magnitudes(out: Path) -> None:
+    """Prices written '1,5 Mio. €', '850 Tsd. €' and '2,3 Mrd. €' (German abbreviations of millions,
+    thousands and billions); RMSLE."""
+    rng = np.random.default_rng(401)
+    n = 4000
+    value = rng.lognormal(14, 1.5, n)
+
+    def german(v: float) -> str:
+        for scale, word in ((1e9, "Mrd."), (1e6, "Mio."), (1e3, "Tsd.")):
+            if v >= scale:
+                return f"{v / scale:.1f}".replace(".", ",") + f" {word} €"
+        return f"{v:.0f} €"
+
+    y = np.log1p(value) * 10 + rng.normal(0, 1, n)
+    df = pd.DataFrame({"preis": [german(v) for v in value], "region": rng.choice(["nord", "sued"], n),
+                       "y": np.expm1(y / 10).round(0)})  # fmt: skip
+    prepare_task(df, out, "y", "rmsle", name=out.name)
+
+
+def _month_year_slash(out: Path) -> None:
+    """Months written '03/2019' (month and year, as a contract's start); the target follows the season and a
+    trend; RMSE."""
+    rng = np.random.default_rng(402)
+    n = 4000
+    month, year = rng.integers(1, 13, n), rng.integers(2012, 2020, n)
+    y = 3 * np.cos((month - 7) / 12 * 2 * np.pi) + 0.5 * (year - 2012) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"start": [f"{m:02d}/{yr}" for m, yr in zip(month, year, strict=True)],
+                       "plan": rng.choice(["a", "b"], n), "y": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _cjk_column_names(out: Path) -> None:
+    """Column names in Chinese ('面积', '房间数', '区域'), the target '价格'; RMSE."""
+    rng = np.random.default_rng(403)
+    n = 4000
+    area, rooms = rng.uniform(30, 150, n), rng.integers(1, 6, n)
+    district = rng.choice(["东城", "西城", "朝阳"], n)
+    y = 5 * area + 30 * rooms + (district == "东城") * 100 + rng.normal(0, 20, n)
+    df = pd.DataFrame({"面积": area.round(1), "房间数": rooms, "区域": district, "价格": y.round(1)})
+    prepare_task(df, out, "价格", "rmse", name=out.name)
+
+
+def _renamed_target(out: Path) -> None:
+    """The sample names its prediction column 'Predicted' where the training file calls the target
+    'SalePrice' (task.yaml names no target); RMSE."""
+    import yaml
+
+    df = _simple_frame(404).rename(columns={"y": "SalePrice"})
+    prepare_task(df, out, "SalePrice", "rmse", name=out.name)
+    pub = out / "public"
+    sample = pd.read_csv(pub / "sample_submission.csv").rename(columns={"SalePrice": "Predicted"})
+    sample.to_csv(pub / "sample_submission.csv", index=False)
+    answers = pd.read_csv(out / "private" / "answers.csv").rename(columns={"SalePrice": "Predicted"})
+    answers.to_csv(out / "private" / "answers.csv", index=False)
+    spec_path = out / "task.yaml"
+    spec = yaml.safe_load(spec_path.read_text())
+    spec.pop("target_columns", None)
+    spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6741,6 +6817,18 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "padded-string-ids": (
         "test ids ' A0123 ' with spaces around them, the sample's 'A0123', ROC AUC",
         _padded_string_ids,
+    ),
+    "semicolon-txt": ("train.txt / test.txt split by ';' with decimal commas, RMSE", _semicolon_txt),
+    "uci-data-files": (
+        "train.data / test.data (comma-separated, UCI's names) in task.yaml, ROC AUC",
+        _uci_data_files,
+    ),
+    "german-magnitudes": ("prices '1,5 Mio. €', '850 Tsd. €', '2,3 Mrd. €', RMSLE", _german_magnitudes),
+    "month-year-slash": ("months '03/2019' (month/year), RMSE", _month_year_slash),
+    "cjk-column-names": ("column names in Chinese, the target '价格', RMSE", _cjk_column_names),
+    "renamed-target": (
+        "the sample's 'Predicted' for the training file's 'SalePrice', no target in task.yaml, RMSE",
+        _renamed_target,
     ),
 }
 
