@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from automind.atomic import write_text
-from automind.csv_scan import open_bytes, table_suffix
+from automind.csv_scan import open_bytes, separator, table_suffix
 from automind.patterns import (
     DATE_RE,
     ID_NAMES,
@@ -35,14 +35,14 @@ if TYPE_CHECKING:
     from automind.task import Task
 
 SAMPLE_ROWS = 200_000
-TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".feather", ".jsonl")
+TABLE_SUFFIXES = (".csv", ".tsv", ".parquet", ".feather", ".json", ".jsonl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".tif", ".tiff", ".webp", ".dcm")
 AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".aif", ".aiff", ".m4a", ".aac")
 MAX_TREE = 40
 # 2: a note on how the test rows differ (split_note); 3: entity keys they share; 4: numbered keys that are quantities;
 # 5: the entity index of a panel is a key; 6: tables not in UTF-8 are read, their encoding named;
-# 7: a table escaping its quotes with a backslash is read so, and said to be
-ANALYSIS_VERSION = 7
+# 7: a table escaping its quotes with a backslash is read so, and said to be; 8: .txt, .data and .json tables
+ANALYSIS_VERSION = 8
 
 
 class ColumnInfo(BaseModel):
@@ -172,7 +172,9 @@ def _analyze(task: Task) -> DataAnalysis:
     roles = {p.resolve(): "train" for p in task.train_paths} | {p.resolve(): "test" for p in task.test_paths}
     roles[task.sample_submission_path.resolve()] = "sample_submission"
     order = {"train": 0, "test": 1, "sample_submission": 2, "": 3}
-    tables = [p for p in files if table_suffix(p) in TABLE_SUFFIXES and not p.name.startswith(".")]
+    tables = [
+        p for p in files if not p.name.startswith(".") and (table_suffix(p) in TABLE_SUFFIXES or separator(p))
+    ]
     for p in sorted(tables, key=lambda p: (order[roles.get(p.resolve(), "")], str(p))):
         rel = str(p.relative_to(public))
         role = roles.get(p.resolve(), "")
@@ -441,8 +443,7 @@ def _read_table(path: Path) -> tuple[pd.DataFrame, int, bool]:
     from automind.csv_scan import read_csv
 
     suffix = table_suffix(path)  # train.csv.gz is a .csv; pandas decompresses it by its name
-    if suffix in (".csv", ".tsv"):
-        sep = "\t" if suffix == ".tsv" else ","
+    if sep := separator(path):  # .csv, .tsv, and a .txt (or UCI's .data) whose lines split alike
         df = read_csv(path, sep=sep, nrows=SAMPLE_ROWS, low_memory=False)
         if len(df) < SAMPLE_ROWS:
             return df, len(df), False
@@ -454,6 +455,11 @@ def _read_table(path: Path) -> tuple[pd.DataFrame, int, bool]:
             return df, len(df), False
         rows, est = count_lines(path)
         return df, rows + 1, est
+    if suffix == ".json":
+        from automind.recipes.runtime import json_cells
+
+        df = json_cells(pd.read_json(path))
+        return df.head(SAMPLE_ROWS), len(df), False
     df = pd.read_parquet(path) if suffix == ".parquet" else pd.read_feather(path)
     return df.head(SAMPLE_ROWS), len(df), False
 

@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 TABULAR = {".csv": ",", ".tsv": "\t"}  # the separator each tabular suffix promises
-# A suffix that promises no separator: such a file is a table when its first lines split alike (`separator`).
-PLAIN_TEXT = ".txt"
+# Suffixes that promise no separator (a .txt; the UCI repository's .data and .dat): such a file is a table
+# when its first lines split alike by a tab or a comma (`separator`).
+PLAIN_TEXT = (".txt", ".data", ".dat")
 SNIFF_LINES = 5
 COMPRESSED = (".gz", ".zip", ".bz2", ".xz")  # a table's suffix may be followed by one of these (pandas' own)
 # The encodings a task's text table is tried in, first that decodes the whole file wins: UTF-8; then Windows'
@@ -159,9 +160,15 @@ def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> 
             f".gz, .zip, .bz2, .xz), .parquet or .json: {kind[1]} into public/ and list it in task.yaml "
             "(train_files/test_files)"
         )
-    sep = TABULAR.get(fmt) or (
-        _split_alike(_head_text(head).splitlines(keepends=True)) if fmt == PLAIN_TEXT else None
-    )
+    lines = _head_text(head).splitlines(keepends=True)[:SNIFF_LINES] if fmt in PLAIN_TEXT else []
+    sep = TABULAR.get(fmt) or _split_alike(lines)
+    if not sep and (other := _split_alike(lines, tuple(s for s in OTHER_SEPARATORS if s != "\t"))):
+        decimal = ", decimal=','" if other == ";" else ""
+        return (
+            f"{path}: its lines split alike by {OTHER_SEPARATORS[other]}; automind reads a {fmt} table split by "
+            f"tabs or commas. Save a comma-separated copy (pandas: read_csv(FILE, sep={other!r}{decimal}).to_csv("
+            "NEW.csv, index=False)), put it in public/ and list it in task.yaml (train_files/test_files)"
+        )
     guess = looks_separated_by(_first_row(head, sep), sep) if sep else None
     if guess is None:
         if sep and (why := edge_lines(path, head, sep)):
@@ -229,7 +236,7 @@ def separator(path: Path) -> str | None:
     fmt = table_suffix(path)
     if fmt in TABULAR:
         return TABULAR[fmt]
-    if fmt != PLAIN_TEXT or not path.is_file():
+    if fmt not in PLAIN_TEXT or not path.is_file():
         return None
     try:
         with open_bytes(path) as f:
@@ -239,13 +246,13 @@ def separator(path: Path) -> str | None:
     return _split_alike(lines)
 
 
-def _split_alike(lines: list[str]) -> str | None:
+def _split_alike(lines: list[str], seps: tuple[str, ...] = ("\t", ",")) -> str | None:
     lines = lines[:SNIFF_LINES]
     while lines and not lines[-1]:  # a file shorter than SNIFF_LINES: readline gives ""
         lines.pop()
     if len(lines) < 2:
         return None
-    for sep in ("\t", ","):
+    for sep in seps:
         widths = {len(next(csv.reader([line.rstrip("\r\n")], delimiter=sep), [])) for line in lines}
         if len(widths) == 1 and widths.pop() >= 2:
             return sep

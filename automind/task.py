@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from automind.csv_scan import header_row, separator, table_suffix
 
 ProblemType = Literal["binary", "multiclass", "multilabel", "regression", "other"]
-DATA_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl", ".txt", ".feather")
+DATA_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl", ".txt", ".data", ".dat", ".feather")
 ANSWER_NAMES = ("answers.csv", "test.csv", "solution.csv")
 
 

@@ -222,7 +222,9 @@ def read_table(path, as_written=()):
     if name == path.lower():  # not compressed: UTF-16 by its byte-order mark (automind.csv_scan.UTF16_MARKS)
         with open(path, "rb") as f:
             encodings = ("utf-16",) if f.read(2) in (b"\xff\xfe", b"\xfe\xff") else TEXT_ENCODINGS
-    tabs = name.endswith(".tsv") or (name.endswith(".txt") and _tab_split(path, encodings[-1]))
+    tabs = name.endswith(".tsv") or (
+        name.endswith((".txt", ".data", ".dat")) and _tab_split(path, encodings[-1])
+    )
     kw = {"sep": "\t"} if tabs else {}
     kw.update(low_memory=False, dtype={c: str for c in as_written})
     for encoding in encodings:
@@ -910,11 +912,16 @@ def number_values(values):
 # thousands, millions, billions, and India's lakhs (100,000) and crores (100 lakh). Beside thousands or a
 # spelled magnitude, a number shortened for people writes the smaller ones without a suffix ('980' beside
 # '12.5K', '$800,000' beside '$2.5 million', '85,000' beside '4.5 Lakh').
-MAGNITUDE_TEXT = r"^(?:[$€£¥₹]|[A-Z]{3}(?=[\s\d]))?\s?(\d+(?:\.\d+)?)\s?(k|K|M|B|bn|mn|thousand|million|billion|[Ll]akhs?|[Cc]rores?|Cr|万|萬|億|亿)\+?$"
+# German writes 'Tsd.', 'Mio.' and 'Mrd.' with a decimal comma and the currency after: '1,5 Mio. €'.
+MAGNITUDE_TEXT = (
+    r"^(?:[$€£¥₹]|[A-Z]{3}(?=[\s\d]))?\s?(\d+(?:\.\d+)?|\d+,(?:\d{1,2}|\d{4,}))\s?"
+    r"(k|K|M|B|bn|mn|thousand|million|billion|[Ll]akhs?|[Cc]rores?|Cr|万|萬|億|亿|Tsd|Mio|Mrd)\.?"
+    r"(?:\s?[$€£¥₹]|\s[A-Z]{3})?\+?$"
+)
 # Chinese and Japanese write ten thousands and hundred millions: '3.5万' is 35,000, '2億' 200,000,000.
 MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "thousand": 1e3, "million": 1e6,
               "billion": 1e9, "lakh": 1e5, "crore": 1e7, "cr": 1e7, "万": 1e4, "萬": 1e4, "億": 1e8,
-              "亿": 1e8}  # fmt: skip
+              "亿": 1e8, "tsd": 1e3, "mio": 1e6, "mrd": 1e9}  # fmt: skip
 WITH_ONES = (
     "k",
     "K",
@@ -926,6 +933,9 @@ WITH_ONES = (
     "cr",
     "万",
     "萬",
+    "tsd",
+    "mio",
+    "mrd",
 )  # beside these a plain number is its ones
 
 
@@ -947,7 +957,8 @@ def magnitude_suffixes(found):
 def magnitude_values(values):
     """Each MAGNITUDE_TEXT value scaled by its suffix ('12.5K' is 12500); NaN where a value is not one."""
     found = money_suffixes(filled_text(values)).str.extract(MAGNITUDE_TEXT)
-    return pd.to_numeric(found[0], errors="coerce") * magnitude_suffixes(found[1]).map(MAGNITUDES)
+    number = pd.to_numeric(found[0].str.replace(",", ".", regex=False), errors="coerce")  # '1,5 Mio.'
+    return number * magnitude_suffixes(found[1]).map(MAGNITUDES)
 
 
 def target_numbers(values):

@@ -2150,3 +2150,17 @@ def test_entities_double_decoding_test_capitals_test_number_text_and_padded_ids_
     rt.write_submission(test, sample, np.array([5.0, 4.0]))
     sub = pd.read_csv(tmp_path / "submission.csv")
     assert sub["key"].tolist() == ["A4", "A5"] and sub["y"].tolist() == [4.0, 5.0]  # by id, not by position
+
+
+def test_german_magnitudes_are_read_scaled():
+    """Batch 44: '1,5 Mio. €' beside '850 Tsd. €' was split into 1 and 5 and a form."""
+    _frames_cfg("rmse", "regression", "value")
+    train = pd.DataFrame({"preis": ["2,6 Mio. €", "850 Tsd. €", "2,3 Mrd. €", "1,5 Mio. €", "12 Tsd. €"] * 4,
+                          "speed": ["100 MBPS", "50 MBPS", "10 MBPS", "100 MBPS", "20 MBPS"] * 4,
+                          "y": np.arange(20.0)})  # fmt: skip
+    test = train.drop(columns="y").head(2).copy()
+    train, test = rt.number_text(train, test, rt.CFG)
+    assert (
+        train["preis"].tolist()[:5] == [2.6e6, 8.5e5, 2.3e9, 1.5e6, 1.2e4] and test["preis"].iloc[1] == 8.5e5
+    )
+    assert train["speed"].max() < 1000  # a unit in capitals is no currency after a magnitude

@@ -239,3 +239,27 @@ def test_backslash_escaped_quotes_and_line_breaks_in_header_names_are_read(task,
     last.to_csv(pub / "train.csv", index=False)  # the last row's text breaks a line: no note after the rows
     out = _check(task, folder_state, 0)
     assert out.endswith("ok") and "follow the table's rows" not in out, out
+
+
+def test_uci_data_files_are_tables_and_semicolon_text_files_are_refused_with_a_command(task, folder_state):
+    """Batch 44: train.data / test.data (UCI's names) listed in task.yaml were 'no train table' (the check
+    told the user to list what was listed), and the data analysis an LLM plans from never showed a .txt,
+    .data or .json training table; a .txt split by ';' got the same wrong advice."""
+    from automind.analysis import analyze
+    from automind.recipes import runtime as rt
+
+    pub = task / "public"
+    for part in ("train", "test"):
+        (pub / f"{part}.csv").rename(pub / f"{part}.data")
+    _yaml(task, train_files=["train.data"], test_files=["test.data"])
+    out = _check(task, folder_state, 0)
+    assert out.endswith("ok") and "cannot read" not in out, out
+    assert rt.read_table(pub / "train.data").shape == pd.read_csv(pub / "train.data").shape
+    shown = {t.path: t for t in analyze(task).tables}
+    assert shown["train.data"].rows == len(pd.read_csv(pub / "train.data")) and shown["train.data"].columns
+    for part in ("train", "test"):
+        pd.read_csv(pub / f"{part}.data").to_csv(pub / f"{part}.txt", sep=";", decimal=",", index=False)
+        (pub / f"{part}.data").unlink()
+    _yaml(task, train_files=["train.txt"], test_files=["test.txt"])
+    out = _check(task, folder_state, 1)
+    assert "train.txt: its lines split alike by ';'" in out and "sep=';', decimal=','" in out, out
