@@ -41,7 +41,8 @@ AUDIO_SUFFIXES = (".wav", ".mp3", ".flac", ".ogg", ".aif", ".aiff", ".m4a", ".aa
 MAX_TREE = 40
 # 2: a note on how the test rows differ (split_note); 3: entity keys they share; 4: numbered keys that are quantities;
 # 5: the entity index of a panel is a key; 6: tables not in UTF-8 are read, their encoding named;
-# 7: a table escaping its quotes with a backslash is read so, and said to be; 8: .txt, .data and .json tables
+# 7: a table escaping its quotes with a backslash is read so, and said to be; 8: .txt, .data and .json tables,
+# and rows that are not data (a units row, the header repeated) named
 ANALYSIS_VERSION = 8
 
 
@@ -64,6 +65,7 @@ class TableInfo(BaseModel):
     error: str | None = None
     encoding: str | None = None  # set when the text is not UTF-8: what it was read as (csv_scan.read_csv)
     escapechar: str | None = None  # set when quotes are escaped with it, not doubled (csv_scan.quote_escape)
+    not_rows: str | None = None  # rows that are not data (runtime.header_rows) and how to read around them
 
 
 class MediaInfo(BaseModel):
@@ -472,11 +474,41 @@ def _table(path: Path, rel: str, stats_rows: int = SAMPLE_ROWS) -> tuple[TableIn
         return TableInfo(path=rel, rows=0, error=f"could not read: {msg}"), None
     info = TableInfo(path=rel, rows=rows, rows_estimated=est, encoding=df.attrs.get("encoding"),
                      escapechar=df.attrs.get("escapechar"))  # fmt: skip
+    if len(df) and (note := _not_rows(df)):
+        info.not_rows, df = note
     part = df.head(stats_rows)
     info.columns = [_column(part[c], str(c)) for c in df.columns]
     for row in df.head(3).to_dict("records"):
         info.sample_rows.append({str(k): _short(v) for k, v in row.items()})
     return info, df
+
+
+def _not_rows(df: pd.DataFrame) -> tuple[str, pd.DataFrame] | None:
+    """What to tell a coder about rows of a delimited table that are not data (a units row under the header,
+    the header repeated: runtime.header_rows, which the recipes leave out) and the frame without them, its
+    columns typed anew; None when every row is data."""
+    import numpy as np
+
+    from automind.recipes.runtime import data_rows, header_rows
+
+    if df.dtypes.eq(object).sum() < 2:
+        return None
+    extra = header_rows(df)
+    if not extra.any():
+        return None
+    units = bool(extra.iloc[0]) and not (df.iloc[0].astype(str) == df.columns.astype(str)).any()
+    repeated = int(extra.sum()) - units
+    notes = []
+    if units:
+        shown = [str(v).strip() for v in df.iloc[0].dropna() if str(v).strip()][:3]
+        notes.append(f"the row under the header gives the columns' units ({', '.join(map(repr, shown))}), "
+                     "not data: read with `pd.read_csv(path, skiprows=[1])`")  # fmt: skip
+    if repeated:
+        first = df.columns[0]
+        at = int(np.flatnonzero(extra.to_numpy()[int(units) :])[0]) + int(units) + 1
+        notes.append(f"{repeated} row(s) repeat the header (the first at data row {at}): drop them "
+                     f"(`df = df[df[{first!r}] != {first!r}]`) and convert the columns with `pd.to_numeric`")  # fmt: skip
+    return "In the first rows read, " + "; ".join(notes) + ".", data_rows(df, "", say=False)
 
 
 def _short(v: Any, n: int = 60) -> Any:
@@ -719,6 +751,8 @@ def _render(da: DataAnalysis, max_cols: int, samples: int) -> str:
                 f"Not UTF-8 text: it reads as {t.encoding}. Try UTF-8 first, then {t.encoding} "
                 f"(`pd.read_csv(path, encoding='{t.encoding}')` after a UnicodeDecodeError)."
             )
+        if t.not_rows:
+            out.append(t.not_rows)
         if t.escapechar:
             out.append(
                 "Quotes inside its quoted fields are escaped with a backslash, not doubled: read it with "

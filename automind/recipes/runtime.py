@@ -276,8 +276,8 @@ def header_rows(df):
     first = df.iloc[0]
     if len(df) > 2 and not pd.to_numeric(first.dropna(), errors="coerce").notna().any():
 
-        def numbers_below(c):  # gaps aside ('' where a caller read every cell as text)
-            parts = (df[c].iloc[rows].dropna() for rows in (slice(1, 1001), slice(1001, None)))
+        def numbers_below(c):  # gaps and repeated headers aside ('' where a caller read every cell as text)
+            parts = (df[c][~extra].iloc[rows].dropna() for rows in (slice(1, 1001), slice(1001, None)))
             return all(pd.to_numeric(v[v != ""], errors="coerce").notna().all() for v in parts)
 
         below = [c for c in texts if isinstance(first[c], str) and re.match(UNIT_WORD, first[c].strip())

@@ -168,3 +168,25 @@ def test_bundled_examples_modalities(tmp_path):
     assert titanic.problem_type == "binary" and titanic.modalities == {"tabular"}
     reviews = analyze(make_example("food-reviews", tmp_path / "f"))
     assert reviews.text_columns == ["review"] and "text" in reviews.modalities
+
+
+def test_a_units_row_and_a_repeated_header_are_named_for_the_coder(tmp_path):
+    """The recipes leave out a units row and repeated headers (runtime.header_rows), but the analysis an LLM
+    plans and codes from summarised every column as text and said nothing, so an LLM's read_csv failed on
+    'kg' as the recipes' drafts once did."""
+    n = 60
+    train = pd.DataFrame({"id": range(n), "mass": rng.random(n), "size": rng.random(n), "y": rng.random(n)})
+    test = train.drop(columns="y")
+    sub = pd.DataFrame({"id": test["id"], "y": 0.0})
+    task = make_task(tmp_path / "t", train, test, sub, "rmse")
+    train_path = task.public_dir / "train.csv"
+    lines = train_path.read_text().splitlines()
+    train_path.write_text("\n".join([lines[0], ",kg,cm,", *lines[1:30], lines[0], *lines[30:]]) + "\n")
+    da = analyze(task)
+    info = da.table("train.csv")
+    assert info is not None and info.not_rows is not None
+    assert "units ('kg', 'cm')" in info.not_rows and "skiprows=[1]" in info.not_rows
+    assert "1 row(s) repeat the header (the first at data row 31)" in info.not_rows
+    assert {c.name: c.kind for c in info.columns}["mass"] == "numeric"
+    assert info.not_rows in da.render(20000)
+    assert da.table("test.csv").not_rows is None
