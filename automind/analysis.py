@@ -491,7 +491,7 @@ def _not_rows(df: pd.DataFrame) -> tuple[str, pd.DataFrame] | None:
 
     from automind.recipes.runtime import data_rows, header_rows
 
-    if df.dtypes.eq(object).sum() < 2:
+    if sum(df[c].dtype == object for c in df.columns) < 2:
         return None
     extra = header_rows(df)
     if not extra.any():
