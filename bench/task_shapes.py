@@ -6262,6 +6262,50 @@ def _renamed_target(out: Path) -> None:
     spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
 
 
+def _headerless_tables(out: Path) -> None:
+    """train.csv and test.csv without a header row (as the UCI repository ships them; the names only in the
+    description), the sample with its header; RMSE."""
+    prepare_task(_simple_frame(405), out, "y", "rmse", name=out.name)
+    pub = out / "public"
+    for part in ("train", "test"):
+        df = pd.read_csv(pub / f"{part}.csv")
+        df.to_csv(pub / f"{part}.csv", index=False, header=False)
+
+
+def _aligned_text_tables(out: Path) -> None:
+    """train.txt and test.txt with columns aligned by runs of spaces (a fixed-width print, as old data sets
+    and .dat files are); RMSE."""
+    prepare_task(_simple_frame(406), out, "y", "rmse", name=out.name)
+    pub = out / "public"
+    for part in ("train", "test"):
+        df = pd.read_csv(pub / f"{part}.csv")
+        (pub / f"{part}.txt").write_text(df.round(4).to_string(index=False) + "\n")
+        (pub / f"{part}.csv").unlink()
+
+
+def _part_folders(out: Path) -> None:
+    """The training and test rows in folders of parts (train/part-00000.csv ..., as Spark writes a table);
+    ROC AUC."""
+    prepare_task(_binary_frame(407), out, "bought", "roc_auc", name=out.name)
+    pub = out / "public"
+    for part in ("train", "test"):
+        df = pd.read_csv(pub / f"{part}.csv")
+        (pub / part).mkdir()
+        for i, chunk in enumerate(np.array_split(np.arange(len(df)), 4)):
+            df.iloc[chunk].to_csv(pub / part / f"part-{i:05d}.csv", index=False)
+        (pub / f"{part}.csv").unlink()
+
+
+def _very_long_names(out: Path) -> None:
+    """Column names of 300 characters (survey questions as headers); ROC AUC."""
+    df = _binary_frame(408)
+    stem = (
+        "Please rate on a scale from one to five how strongly you agree with the following statement about "
+    )
+    df.columns = [f"{stem}item {c} " * 3 if c != "bought" else c for c in df.columns]
+    prepare_task(df, out, "bought", "roc_auc", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6830,6 +6874,16 @@ SHAPES: dict[str, tuple[str, Maker]] = {
         "the sample's 'Predicted' for the training file's 'SalePrice', no target in task.yaml, RMSE",
         _renamed_target,
     ),
+    "headerless-tables": (
+        "train.csv / test.csv without a header row, the sample with one, RMSE",
+        _headerless_tables,
+    ),
+    "aligned-text-tables": (
+        "train.txt / test.txt aligned by runs of spaces (a fixed-width print), RMSE",
+        _aligned_text_tables,
+    ),
+    "part-folders": ("train/ and test/ folders of parts (part-00000.csv ...), ROC AUC", _part_folders),
+    "very-long-names": ("column names of 300 characters, ROC AUC", _very_long_names),
 }
 
 
