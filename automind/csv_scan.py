@@ -162,12 +162,22 @@ def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> 
         )
     lines = _head_text(head).splitlines(keepends=True)[:SNIFF_LINES] if fmt in PLAIN_TEXT else []
     sep = TABULAR.get(fmt) or _split_alike(lines)
-    if not sep and (other := _split_alike(lines, tuple(s for s in OTHER_SEPARATORS if s != "\t"))):
-        decimal = ", decimal=','" if other == ";" else ""
+    other = None if sep else _split_alike(lines, tuple(s for s in OTHER_SEPARATORS if s != "\t"))
+    if other or (not sep and _aligned(lines)):
+        how, read = (
+            (OTHER_SEPARATORS[other], f"sep={other!r}" + (", decimal=','" if other == ";" else ""))
+            if other
+            else ("runs of spaces (a fixed-width print)", "sep=r'\\s+'")
+        )
         return (
-            f"{path}: its lines split alike by {OTHER_SEPARATORS[other]}; automind reads a {fmt} table split by "
-            f"tabs or commas. Save a comma-separated copy (pandas: read_csv(FILE, sep={other!r}{decimal}).to_csv("
-            "NEW.csv, index=False)), put it in public/ and list it in task.yaml (train_files/test_files)"
+            f"{path}: its lines split alike by {how}; automind reads a {fmt} table split by tabs or commas. Save a "
+            f"comma-separated copy (pandas: read_csv(FILE, {read}).to_csv(NEW.csv, index=False)), {TASK_COPY}"
+        )
+    if sep and not sample and (row := _data_header(head, sep)):
+        return (
+            f"{path}: its first line reads as data ({row[:60]!r}: numbers where column names belong), so the table "
+            "has no header row and its first row's values would name the columns. Write a copy with the names "
+            f"(pandas: read_csv(FILE, header=None, names=[...]).to_csv(NEW.csv, index=False)), {TASK_COPY}"
         )
     guess = looks_separated_by(_first_row(head, sep), sep) if sep else None
     if guess is None:
@@ -244,6 +254,36 @@ def separator(path: Path) -> str | None:
     except (OSError, ArchiveError):
         return None
     return _split_alike(lines)
+
+
+def _aligned(lines: list[str]) -> bool:
+    """Whether a text file's first lines (SNIFF_LINES, at least two) are columns aligned by runs of spaces:
+    each splits on whitespace into the same number (two or more) of fields, and some hold two spaces in a row."""
+    lines = [ln for ln in lines[:SNIFF_LINES] if ln.strip()]
+    widths = {len(ln.split()) for ln in lines}
+    return len(lines) >= 2 and len(widths) == 1 and widths.pop() >= 2 and any("  " in ln for ln in lines)
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _data_header(head: bytes, sep: str) -> str | None:
+    """The first line when it reads as a row of data, not names: at least half of its fields numbers, one
+    with a point or a minus sign (no column is named '-0.475'), in the places where the second line holds
+    numbers and nowhere else; None otherwise."""
+    rows = list(itertools.islice(csv.reader(io.StringIO(_head_text(head), newline=""), delimiter=sep), 2))
+    if len(rows) < 2 or len(rows[0]) != len(rows[1]) or len(rows[0]) < 2:
+        return None
+    first, second = ([_number(v.strip()) for v in row] for row in rows)
+    signed = any(f and any(ch in v for ch in ".-") for f, v in zip(first, rows[0], strict=True))
+    if first == second and sum(first) * 2 >= len(first) and signed:
+        return sep.join(rows[0])
+    return None
 
 
 def _split_alike(lines: list[str], seps: tuple[str, ...] = ("\t", ",")) -> str | None:
@@ -372,9 +412,13 @@ def edge_lines(path: Path, head: bytes, sep: str, then: str = TASK_COPY) -> str 
     if not plain or not fields or fields[0] < 2:
         return None
     size = path.stat().st_size
+    wide = {codecs.BOM_UTF16_LE: "utf-16-le", codecs.BOM_UTF16_BE: "utf-16-be"}.get(head[:2])
     with open(path, "rb") as f:
-        f.seek(max(0, size - TAIL_BYTES))
-        tail = _head_text(f.read()).splitlines()[1:]  # the first may be cut
+        start = max(0, size - TAIL_BYTES)
+        f.seek(start - start % 2 if wide else start)  # a UTF-16 character is two bytes: start on one
+        block = f.read()
+        text = block.decode(wide, errors="replace").lstrip("\ufeff") if wide else _head_text(block)
+        tail = text.splitlines()[1:]  # the first may be cut
     counts = [len(next(csv.reader([ln], delimiter=sep), [])) if ln.strip() else 0 for ln in tail]
     if any(ln.count('"') % 2 for ln in tail[-8:]):
         return None  # a line break inside a quoted value, not a note (the tail's lines are not records)
@@ -392,8 +436,9 @@ def edge_lines(path: Path, head: bytes, sep: str, then: str = TASK_COPY) -> str 
     ends = b"\n" if b"\n" in head else b"\r"  # a file of carriage returns alone counts those
     with open(path, "rb") as f:
         total = sum(block.count(ends) for block in iter(lambda: f.read(1 << 20), b""))
-        f.seek(-1, 2)
-        total += f.read(1) not in b"\r\n"  # a last line without its line end
+        f.seek(-2 if wide else -1, 2)
+        last = f.read().decode(wide or "latin-1", errors="replace")
+        total += last[-1:] not in ("\r", "\n")  # a last line without its line end
     after = len(tail) - start  # lines from the first note to the end
     first = total - after + 1
     fix = f" (head -n -{after} {path.name} > NEW.csv)" if plain else ""

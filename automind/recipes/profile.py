@@ -713,10 +713,11 @@ def _with_texts(task: Task, train: Any, test_p: Path, test_cols: list[str], text
 
 def _parts(paths: list[Path], first: Path, columns: list[str]) -> list[Path]:
     """The task's other training (or test) tables with the first one's columns (the rows split over
-    train_1.csv and train_2.csv): every script reads them all, in order. A table with other columns holds
+    train_1.csv and train_2.csv, or over a train/ folder's parts): every script reads them all, in order. A table with other columns holds
     something else (train_identity.csv beside train_transaction.csv: `_pairs`) and is not read as rows."""
     parts = []
-    for p in paths:
+    inside = [q for p in paths if p.is_dir() for q in sorted(p.iterdir())]  # train/part-00000.csv ... (Spark)
+    for p in [*paths, *inside]:
         if p == first or not is_table(p):
             continue
         try:

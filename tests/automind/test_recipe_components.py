@@ -2164,3 +2164,25 @@ def test_german_magnitudes_are_read_scaled():
         train["preis"].tolist()[:5] == [2.6e6, 8.5e5, 2.3e9, 1.5e6, 1.2e4] and test["preis"].iloc[1] == 8.5e5
     )
     assert train["speed"].max() < 1000  # a unit in capitals is no currency after a magnitude
+
+
+def test_a_folder_of_parts_is_read_whole(tmp_path):
+    """Batch 45: train/part-00000.csv ... (as Spark writes a table): the recipes read the first part only,
+    a quarter of the rows, and the test file's first part, so three quarters of the sample's ids had no
+    prediction."""
+    from automind.prepare import prepare_task
+    from automind.recipes.profile import profile_task
+    from automind.task import Task
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=200), "y": rng.integers(0, 2, 200)})
+    root = prepare_task(df, tmp_path / "t", "y", "roc_auc")
+    for part in ("train", "test"):
+        table = pd.read_csv(root / "public" / f"{part}.csv")
+        (root / "public" / part).mkdir()
+        for i, rows in enumerate(np.array_split(np.arange(len(table)), 3)):
+            table.iloc[rows].to_csv(root / "public" / part / f"part-{i:05d}.csv", index=False)
+        (root / "public" / f"{part}.csv").unlink()
+    cfg = profile_task(Task.load(root)).cfg()
+    assert cfg["train"].endswith("train/part-00000.csv") and len(cfg["train_parts"]) == 2
+    assert [p.rsplit("/", 1)[1] for p in cfg["test_parts"]] == ["part-00001.csv", "part-00002.csv"]

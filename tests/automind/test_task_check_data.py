@@ -263,3 +263,27 @@ def test_uci_data_files_are_tables_and_semicolon_text_files_are_refused_with_a_c
     _yaml(task, train_files=["train.txt"], test_files=["test.txt"])
     out = _check(task, folder_state, 1)
     assert "train.txt: its lines split alike by ';'" in out and "sep=';', decimal=','" in out, out
+
+
+def test_headerless_and_space_aligned_tables_are_refused_and_large_utf16_ones_read(task, folder_state):
+    """Batch 45: a table without its header row was 'no target column (columns: 2370, -0.475...)' and a .txt
+    aligned by spaces 'no train table, list it in task.yaml'; both now say what the file is and how to fix
+    it. A UTF-16 table over 64 KB was refused for a note after its rows ('\\x00'): its tail was decoded as
+    UTF-8."""
+    pub = task / "public"
+    train = pd.read_csv(pub / "train.csv")
+    big = pd.concat([train.assign(b=train["b"].map({0: "zéro", 1: "ün", 2: "二", 3: "três"}))] * 40)
+    (pub / "train.txt").write_bytes(big.to_csv(sep="\t", index=False).encode("utf-16"))
+    assert (pub / "train.txt").stat().st_size > 64 * 1024
+    (pub / "train.csv").unlink()
+    _yaml(task, train_files=["train.txt"])
+    out = _check(task, folder_state, 0)
+    assert out.endswith("ok") and "follow the table's rows" not in out, out
+    (pub / "train.txt").write_text(train.to_string(index=False) + "\n")
+    out = _check(task, folder_state, 1)
+    assert "train.txt: its lines split alike by runs of spaces" in out and r"sep=r'\s+'" in out, out
+    (pub / "train.txt").unlink()
+    train.to_csv(pub / "train.csv", index=False, header=False)
+    _yaml(task, train_files=["train.csv"])
+    out = _check(task, folder_state, 1)
+    assert "train.csv: its first line reads as data" in out and "header=None, names=[...]" in out, out
