@@ -6306,6 +6306,57 @@ def _very_long_names(out: Path) -> None:
     prepare_task(df, out, "bought", "roc_auc", name=out.name)
 
 
+def _euro_scientific(out: Path) -> None:
+    """Small and large numbers in a German export's scientific notation with a decimal comma ('1,5E-03',
+    '2,75E+06'); RMSE."""
+    rng = np.random.default_rng(409)
+    n = 4000
+    tiny, huge = rng.lognormal(-7, 1, n), rng.lognormal(14, 1, n)
+    y = 2 * np.log(tiny) + np.log(huge) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"konz": [f"{v:.2E}".replace(".", ",") for v in tiny],
+                       "menge": [f"{v:.3E}".replace(".", ",") for v in huge], "y": y.round(3)})  # fmt: skip
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _long_clock_durations(out: Path) -> None:
+    """Elapsed times written as a clock past 24 hours ('36:15:00', '105:02:30': hours, minutes, seconds);
+    RMSE."""
+    rng = np.random.default_rng(410)
+    n = 4000
+    secs = rng.integers(0, 150 * 3600, n)
+    text = [f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" for s in secs]
+    y = secs / 3600 * 0.1 + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"elapsed": text, "team": rng.choice(["a", "b"], n), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _oracle_timestamps(out: Path) -> None:
+    """Timestamps as an Oracle export prints them, '15-MAR-19 02.25.30.123456 PM'; RMSE."""
+    rng = np.random.default_rng(411)
+    t, y = _seasonal_times(rng, 4000)
+    micro = rng.integers(0, 10**6, len(t))
+    text = [
+        f"{x:%d}-{x:%b}".upper() + f"-{x:%y} {x:%I.%M.%S}.{m:06d} {x:%p}"
+        for x, m in zip(t, micro, strict=True)
+    ]
+    df = pd.DataFrame({"created": text, "kind": rng.choice(["a", "b"], len(t)), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+
+
+def _mixed_booleans(out: Path) -> None:
+    """A flag written seven ways ('TRUE', 'true', 'T', 'yes', 'Y', '1', and their negatives), as tools merged;
+    ROC AUC."""
+    rng = np.random.default_rng(412)
+    n = 4000
+    flag = rng.random(n) < 0.4
+    yes, no = ["TRUE", "true", "T", "yes", "Y", "1", "True"], ["FALSE", "false", "F", "no", "N", "0", "False"]
+    text = [str(rng.choice(yes if f else no)) for f in flag]
+    x = rng.normal(size=n)
+    label = (1.5 * flag + x + rng.normal(0, 0.8, n) > 0.6).astype(int)
+    df = pd.DataFrame({"member": text, "x": x.round(3), "bought": label})
+    prepare_task(df, out, "bought", "roc_auc", name=out.name)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6884,6 +6935,13 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     ),
     "part-folders": ("train/ and test/ folders of parts (part-00000.csv ...), ROC AUC", _part_folders),
     "very-long-names": ("column names of 300 characters, ROC AUC", _very_long_names),
+    "euro-scientific": ("scientific notation with decimal commas ('1,5E-03'), RMSE", _euro_scientific),
+    "long-clock-durations": ("elapsed times '36:15:00' past 24 hours, RMSE", _long_clock_durations),
+    "oracle-timestamps": ("Oracle timestamps '15-MAR-19 02.25.30.123456 PM', RMSE", _oracle_timestamps),
+    "mixed-booleans": (
+        "a flag written 'TRUE', 'true', 'T', 'yes', 'Y', '1' and negatives, ROC AUC",
+        _mixed_booleans,
+    ),
 }
 
 
