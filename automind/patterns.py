@@ -39,6 +39,9 @@ DATE_PATTERN = (
     r"|^\d{1,2}/(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/\d{4}:\d{1,2}:\d{2}:\d{2}"
     r"|^(?i:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\s+\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)$"
     r"|^\d{4}\s*[年년]\s*\d{1,2}\s*[月월]"
+    # Oracle's timestamps: '15-MAR-19 02.25.30.123456 PM' (ORACLE_TIME_TEXT)
+    r"|^(?i:(0?[1-9]|[12]\d|3[01])-(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-\d{2}(\d{2})?\s+"
+    r"\d{1,2}\.\d{2}\.\d{2}(\.\d+)?(\s*[ap]m)?)$"
 )
 DATE_RE = re.compile(DATE_PATTERN)
 

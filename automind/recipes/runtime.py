@@ -374,6 +374,10 @@ YEARLESS_TEXT = r"(?i)^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s
 YEARLESS = 2000
 
 
+# Oracle's default timestamp: '15-MAR-19 02.25.30.123456 PM', the clock's parts split by points.
+ORACLE_TIME_TEXT = (
+    r"(?i)^(\d{1,2}-[a-z]{3}-\d{2}(?:\d{2})?)\s+(\d{1,2})\.(\d{2})\.(\d{2})(?:\.\d+)?\s*([ap]m)?$"
+)
 # A weekday in brackets after a date: '2019/03/15(金)' (Japanese), '2019-03-15 (Fri)'; the date says it.
 WEEKDAY_SUFFIX_TEXT = (
     r"(?i)\s*[(（]\s*(?:[月火水木金土日월화수목금토일]|mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*[)）]"
@@ -396,8 +400,9 @@ def period_dates(text):
     """ISO weeks ('2019-W05': its Monday, or the day given) and quarters ('2015Q3', 'Q3 2015': its first
     day) written as ISO dates, times with the year last (CTIME_TEXT) with it before the time, ISO's basic
     form (ISO_BASIC_TEXT) with its separators, log times (CLF_TIME_TEXT, YEARLESS_TEXT), CJK dates
-    (CJK_DATE_TEXT), dates with their weekday after them (WEEKDAY_SUFFIX_TEXT) and times with the clock
-    first (TIME_FIRST_TEXT) in a form pandas reads; other values as they are."""
+    (CJK_DATE_TEXT), dates with their weekday after them (WEEKDAY_SUFFIX_TEXT), times with the clock
+    first (TIME_FIRST_TEXT) and Oracle's (ORACLE_TIME_TEXT) in a form pandas reads; other values as they
+    are."""
     import datetime
 
     text = pd.Series(text, dtype=object).copy()  # the caller maps its own values to what is read
@@ -409,6 +414,9 @@ def period_dates(text):
     text = text.str.replace(CJK_DATE_TEXT, _cjk_date, regex=True).where(text.notna())
     text = text.str.replace(CJK_TIME_TEXT, lambda m: ":".join(p for p in m.groups() if p), regex=True)
     text = text.str.replace(WEEKDAY_SUFFIX_TEXT, "", regex=True)
+    text = text.str.replace(
+        ORACLE_TIME_TEXT, lambda m: f"{m[1]} {m[2]}:{m[3]}:{m[4]} {m[5] or ''}".strip(), regex=True
+    )
     text = text.str.replace(TIME_FIRST_TEXT, r"\2 \1", regex=True)
     text = text.str.strip().where(text.notna())
     week = text.str.extract(ISO_WEEK)
@@ -1074,6 +1082,9 @@ DATE_TEXT = (
     r"|^\d{1,2}/(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/\d{4}:\d{1,2}:\d{2}:\d{2}"
     r"|^(?i:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\s+\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)$"
     r"|^\d{4}\s*[年년]\s*\d{1,2}\s*[月월]"
+    # Oracle's timestamps: '15-MAR-19 02.25.30.123456 PM' (ORACLE_TIME_TEXT)
+    r"|^(?i:(0?[1-9]|[12]\d|3[01])-(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-\d{2}(\d{2})?\s+"
+    r"\d{1,2}\.\d{2}\.\d{2}(\.\d+)?(\s*[ap]m)?)$"
 )
 
 
@@ -1757,8 +1768,10 @@ def dms_numbers(train, test, c, share, codes):
 CURRENCY_WORDS = r"[$€£¥₹]|Rp\.?|R\$|kr\.?|zł|Kč|Ft|[A-Z]{3}"
 EURO_NUMBER_TEXT = (
     rf"^\(?[-+]?(?:(?:{CURRENCY_WORDS})\s?)?[-+]?(?:\d{{1,3}}(?:\.\d{{3}})+|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+|\d+)"
-    rf"(?:,\d+)?\s?(?:%|{CURRENCY_WORDS})?\)?$"
+    rf"(?:,\d+)?(?:[eE][-+]?\d+)?\s?(?:%|{CURRENCY_WORDS})?\)?$"
 )
+# Scientific notation with a decimal comma, one digit before it as a mantissa has: '1,5E-03', '7,333E+06'.
+COMMA_SCIENTIFIC = r"^[-+]?\d,\d+[eE][-+]?\d+$"
 DECIMAL_COMMA = r",(?:\d{1,2}|\d{4,})(?!\d)"  # a comma no English number writes: not before three digits
 DOTTED_THOUSANDS = r"\d\.\d{3}\.\d{3}(?!\d)"  # two points between groups of three: 'Rp 1.500.000'
 
@@ -1773,8 +1786,14 @@ def euro_values(values):
     NaN where a value is neither."""
     text = filled_text(values)
     sign = np.where(text.str.startswith("(", na=False) & text.str.endswith(")", na=False), -1.0, 1.0)
-    digits = text.str.replace(r"[^\d,+-]", "", regex=True).str.replace(",", ".", regex=False)
-    euro = sign * pd.to_numeric(digits.where(text.str.match(EURO_NUMBER_TEXT, na=False)), errors="coerce")
+    power = 10.0 ** pd.to_numeric(text.str.extract(r"\d[eE]([-+]?\d+)")[0], errors="coerce").fillna(0)
+    mantissa = text.str.replace(r"(?<=\d)[eE][-+]?\d+", "", regex=True)
+    digits = mantissa.str.replace(r"[^\d,+-]", "", regex=True).str.replace(",", ".", regex=False)
+    euro = (
+        sign
+        * pd.to_numeric(digits.where(text.str.match(EURO_NUMBER_TEXT, na=False)), errors="coerce")
+        * power
+    )
     point = pd.to_numeric(text.where(text.str.match(POINT_DECIMAL, na=False)), errors="coerce")
     return pd.Series(euro, index=text.index).fillna(point)
 
@@ -1787,7 +1806,7 @@ def euro_numbers(train, test, c, share, codes):
     done."""
     values = train[c].dropna().astype(str).str.strip()
     if not (
-        values.head(2000).str.contains(f"{DECIMAL_COMMA}|{DOTTED_THOUSANDS}").any()
+        values.head(2000).str.contains(f"{DECIMAL_COMMA}|{DOTTED_THOUSANDS}|{COMMA_SCIENTIFIC}").any()
         or dotted_thousands(values)
     ):
         return False
@@ -2357,6 +2376,8 @@ def spreadsheet_text(train, test, cfg):
 SPELLING_SHARE = 0.25  # the share of a category's levels written in two letter cases that says case is noise
 
 
+BOOLEAN_WORDS = {"true": 1.0, "t": 1.0, "yes": 1.0, "y": 1.0, "1": 1.0,
+                 "false": 0.0, "f": 0.0, "no": 0.0, "n": 0.0, "0": 0.0}  # fmt: skip
 ENTITY_TEXT = r"&(?:[A-Za-z]+|#\d+|#[xX][0-9A-Fa-f]+);"  # an HTML entity: '&amp;', '&#39;', '&#x27;'
 
 
@@ -2382,8 +2403,9 @@ def undecoded(level):
 
 
 def level_spellings(train, test, cfg, share=SPELLING_SHARE):
-    """Category columns (free text and near-unique columns aside) whose levels differ only in spaces around
-    or inside them ('Oak ', ' Oak', 'Oak  tree'), in HTML entities ('AT&amp;T') or in being decoded twice
+    """Category columns (free text and near-unique columns aside) whose levels are all spellings of yes and
+    no ('TRUE', 'yes', 'Y', '1', BOOLEAN_WORDS; three or more) become 1 and 0. Columns whose levels differ
+    only in spaces around or inside them ('Oak ', ' Oak', 'Oak  tree'), in HTML entities ('AT&amp;T') or in being decoded twice
     ('CafÃ©' beside 'Café', files joined from two exports) become one level each, and so do levels differing
     only in letter case ('oak', 'OAK') when at least `share` of the levels are written in several cases (a
     column typed by hand; a code whose case tells levels apart has few such pairs). Each level is written as
@@ -2396,6 +2418,12 @@ def level_spellings(train, test, cfg, share=SPELLING_SHARE):
         if len(counts) < 2 or len(counts) > 0.5 * max(1, counts.sum()):
             continue
         spaced = respelled(pd.Series(counts.index, index=counts.index))
+        truth = spaced.str.casefold().map(BOOLEAN_WORDS)
+        if len(counts) > 2 and truth.notna().all() and truth.nunique() == 2:  # 'TRUE', 'yes', 'Y', '1' ...
+            for df in (train, test):
+                df[c] = respelled(df[c].astype(str)).str.casefold().map(BOOLEAN_WORDS).where(df[c].notna())
+            log(f"clean: {c}: {len(counts)} spellings of yes and no read as 1 and 0")
+            continue
         known = set(spaced)
         repair = {v: f for v in known if (f := undecoded(v)) != v and f in known}
         spaced = spaced.replace(repair)
@@ -2535,6 +2563,7 @@ def number_lists(train, test, cfg):
             or not (lists | singles).all()
             or lists.mean() < 0.5
             or head.str.match(NUMBER_TEXT).all()
+            or head.str.match(COMMA_SCIENTIFIC).mean() > 0.5  # '3,91E-04' is one number (euro_numbers)
         ):
             continue
         rows = []

@@ -2186,3 +2186,27 @@ def test_a_folder_of_parts_is_read_whole(tmp_path):
     cfg = profile_task(Task.load(root)).cfg()
     assert cfg["train"].endswith("train/part-00000.csv") and len(cfg["train_parts"]) == 2
     assert [p.rsplit("/", 1)[1] for p in cfg["test_parts"]] == ["part-00001.csv", "part-00002.csv"]
+
+
+def test_comma_scientific_numbers_oracle_times_and_booleans_written_many_ways_are_read():
+    """Batch 46: '3,91E-04' (a German export's scientific notation) was split at the comma into two numbers
+    and '7,333E+06' read as 7,333 millions; Oracle's '15-MAR-19 02.25.30.123456 PM' stayed an id-like text
+    and was dropped; a flag written 'TRUE', 'yes', 'Y', '1' ... was fourteen levels."""
+    from automind.patterns import DATE_RE
+
+    _frames_cfg("rmse", "regression", "value")
+    n = 28
+    train = pd.DataFrame({
+        "konz": ["3,91E-04", "5,5E-03", "1,0E+00", "2,25E-01", "9,9E-05", "4,1E-02", "6,0E-04"] * (n // 7),
+        "menge": ["7,333E+06", "3,1E+05", "2,0E+07", "1,5E+06", "8,8E+05", "4,4E+06", "9,0E+05"] * (n // 7),
+        "created": ["15-MAR-19 02.25.30.123456 PM", "03-JAN-2019 10.37.00 AM"] * (n // 2),
+        "member": ["TRUE", "true", "T", "yes", "Y", "1", "True", "FALSE", "no", "N", "0", "f", "False", "n"] * 2,
+        "y": np.arange(float(n)),
+    })  # fmt: skip
+    assert DATE_RE.match("15-MAR-19 02.25.30.123456 PM") and not DATE_RE.match("15-MAR-19 02.25")
+    test = train.drop(columns="y").head(2).copy()
+    for step in (rt.level_spellings, rt.date_parts, rt.number_lists, rt.number_text):
+        train, test = step(train, test, rt.CFG)
+    assert train["konz"].tolist()[:2] == [3.91e-4, 5.5e-3] and train["menge"].tolist()[:2] == [7.333e6, 3.1e5]
+    assert train["created_hour"].tolist()[:2] == [14, 10] and train["created_day"].tolist()[:2] == [15, 3]
+    assert train["member"].tolist() == ([1.0] * 7 + [0.0] * 7) * 2 and test["member"].tolist() == [1.0, 1.0]
