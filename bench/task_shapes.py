@@ -6357,6 +6357,65 @@ def _mixed_booleans(out: Path) -> None:
     prepare_task(df, out, "bought", "roc_auc", name=out.name)
 
 
+def _single_quoted_fields(out: Path) -> None:
+    """Text fields quoted with single quotes ('red, dark') as some database and Python exports write them;
+    ROC AUC."""
+    import csv
+
+    df = _binary_frame(413)
+    df["shop"] = df["shop"].map({"web": "web, app", "store": "store, mall", "phone": "phone"})
+    prepare_task(df, out, "bought", "roc_auc", name=out.name)
+    _rewrite_tables(out, lambda df, p: df.to_csv(p, index=False, quotechar="'", quoting=csv.QUOTE_MINIMAL),
+                    ("train.csv", "test.csv"))  # fmt: skip
+
+
+def _mixed_encodings(out: Path) -> None:
+    """A UTF-8 table with a twentieth of its rows written in Windows' code page (files joined from two
+    exports: 'Café' as UTF-8 and as cp1252 bytes); RMSE."""
+    rng = np.random.default_rng(414)
+    n = 4000
+    levels = ["Café", "Crème", "Müller", "Señor", "Zürich", "Plain", "Other", "Élan"]
+    effect = dict(zip(levels, rng.normal(0, 2, len(levels)), strict=True))
+    pick = rng.choice(levels, n)
+    y = np.array([effect[v] for v in pick]) + rng.normal(0, 0.5, n)
+    df = pd.DataFrame({"place": pick, "rooms": rng.integers(1, 6, n), "y": y.round(3)})
+    prepare_task(df, out, "y", "rmse", name=out.name)
+    for part in ("train", "test"):
+        path = out / "public" / f"{part}.csv"
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        cut = len(lines) - len(lines) // 20
+        path.write_bytes("".join(lines[:cut]).encode("utf-8") + "".join(lines[cut:]).encode("cp1252"))
+
+
+def _gender_submission(out: Path) -> None:
+    """The sample submission named gender_submission.csv (as Titanic names it), task.yaml silent about it;
+    accuracy."""
+    import yaml
+
+    df = _binary_frame(415)
+    prepare_task(df, out, "bought", "accuracy", name=out.name)
+    (out / "public" / "sample_submission.csv").rename(out / "public" / "gender_submission.csv")
+    spec_path = out / "task.yaml"
+    spec = yaml.safe_load(spec_path.read_text())
+    spec.pop("sample_submission", None)
+    spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
+
+
+def _target_case(out: Path) -> None:
+    """The sample names the target 'Survived' where the training file says 'survived'; task.yaml names no
+    target; log loss."""
+    import yaml
+
+    df = _binary_frame(416).rename(columns={"bought": "survived"})
+    prepare_task(df, out, "survived", "log_loss", name=out.name)
+    for f in (out / "public" / "sample_submission.csv", out / "private" / "answers.csv"):
+        pd.read_csv(f).rename(columns={"survived": "Survived"}).to_csv(f, index=False)
+    spec_path = out / "task.yaml"
+    spec = yaml.safe_load(spec_path.read_text())
+    spec.pop("target_columns", None)
+    spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -6941,6 +7000,19 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "mixed-booleans": (
         "a flag written 'TRUE', 'true', 'T', 'yes', 'Y', '1' and negatives, ROC AUC",
         _mixed_booleans,
+    ),
+    "single-quoted-fields": (
+        "text fields quoted with single quotes ('web, app'), ROC AUC",
+        _single_quoted_fields,
+    ),
+    "mixed-encodings": ("a UTF-8 table whose last twentieth is cp1252 bytes, RMSE", _mixed_encodings),
+    "gender-submission": (
+        "the sample named gender_submission.csv, task.yaml silent, accuracy",
+        _gender_submission,
+    ),
+    "target-case": (
+        "the sample's 'Survived' for the training file's 'survived', no target in task.yaml, log loss",
+        _target_case,
     ),
 }
 
