@@ -181,7 +181,7 @@ def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> 
         )
     guess = looks_separated_by(_first_row(head, sep), sep) if sep else None
     if guess is None:
-        if sep and (why := edge_lines(path, head, sep)):
+        if sep and (why := edge_lines(path, head, sep) or _apostrophe_quotes(path, head, sep, TASK_COPY)):
             return why
         return (
             (_trailing_separator(path, head, sep) or _padded_names(path, head, sep))
@@ -380,8 +380,29 @@ def layout_hint(path: Path, sep: str, bad: BadLines, then: str = TASK_COPY) -> s
     if not bad.count:
         return None
     with open_bytes(path) as f:
-        why = edge_lines(path, f.read(1 << 20), sep, then)
+        head = f.read(1 << 20)
+    why = edge_lines(path, head, sep, then) or _apostrophe_quotes(path, head, sep, then)
     return why.removeprefix(f"{path}: ") if why else None  # the caller names the file
+
+
+def _apostrophe_quotes(path: Path, head: bytes, sep: str, then: str) -> str | None:
+    """What to do when a table quotes its text fields with single quotes ("'web, app'", as some database and
+    Python exports write them): its rows (the head's, the last maybe cut, left out) split into one width
+    only when the apostrophe quotes; None otherwise."""
+    text = _head_text(head)
+    if "'" not in text:
+        return None
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=sep, quotechar="'"))[:-1]
+    widths = {len(r) for r in rows if r}
+    plain = {len(r) for r in list(csv.reader(io.StringIO(text, newline=""), delimiter=sep))[:-1] if r}
+    if len(widths) != 1 or len(plain) == 1 or len(rows) < 2:
+        return None
+    quoted = next((v for r in rows[1:] for v in r if sep in v), None)
+    if quoted is None:
+        return None
+    return (f"{path}: its text fields are quoted with single quotes ({quoted[:40]!r} is one value), which pandas "
+            f"does not take for quotes. Write a copy (pandas: read_csv(FILE, quotechar=\"'\").to_csv(NEW.csv, "
+            f"index=False)), {then}")  # fmt: skip
 
 
 TAIL_BYTES = 1 << 16  # the end of a file read for lines after its rows

@@ -129,7 +129,7 @@ class Task:
         """The training files, the main table first: the one holding the target columns (train_transaction.csv
         before train_identity.csv, a table of labelled objects before a table of their observations). Kept
         once found: telling the main table reads each file's header."""
-        paths = _pick(self.public_dir, self.spec.train_files, "train")
+        paths = _pick(self.public_dir, self.spec.train_files, "train", self.spec.sample_submission)
         wanted = {c for c in self.spec.target_columns if c != self.spec.id_column}
         if len(paths) < 2 or not wanted:
             return paths
@@ -140,7 +140,7 @@ class Task:
     def test_paths(self) -> list[Path]:
         """The test files, the main table first: the one named as the main training table is
         (test_transaction.csv for train_transaction.csv, see `test_partner`)."""
-        paths = _pick(self.public_dir, self.spec.test_files, "test")
+        paths = _pick(self.public_dir, self.spec.test_files, "test", self.spec.sample_submission)
         if len(paths) < 2 or not (train := self.train_paths):
             return paths
         partner = test_partner(train[0].name)
@@ -293,15 +293,22 @@ def _header(path: Path) -> list[str]:
         return []
 
 
-def _pick(public: Path, listed: list[str], word: str) -> list[Path]:
+def _pick(public: Path, listed: list[str], word: str, sample: str) -> list[Path]:
     if listed:
         return [public / n for n in listed]
     if not public.is_dir():
         return []
-    found = sorted(
-        p for p in public.iterdir() if word in p.name.lower() and p.name != "sample_submission.csv"
-    )
-    return found
+    return sorted(p for p in public.iterdir() if word in p.name.lower() and p.name != sample)
+
+
+def _sample_named_otherwise(public: Path) -> str | None:
+    """The one table in public/ whose name holds 'submission' when there is no sample_submission.csv
+    (Titanic's gender_submission.csv, older competitions' sampleSubmission.csv); None otherwise."""
+    if not public.is_dir() or (public / "sample_submission.csv").exists():
+        return None
+    found = [p.name for p in public.iterdir()
+             if p.is_file() and "submission" in p.name.lower() and table_suffix(p) in (".csv", ".tsv")]  # fmt: skip
+    return found[0] if len(found) == 1 else None
 
 
 def _infer_columns(spec: dict[str, Any], sample: Path) -> None:
@@ -397,6 +404,11 @@ def inspect_task(path: str | Path) -> tuple[Task | None, list[str]]:
     spec: TaskSpec | None = None
     if raw is not None:
         raw.setdefault("name", root.name)
+        if "sample_submission" not in raw and (named := _sample_named_otherwise(public)):
+            raw["sample_submission"] = named
+            warnings.append(
+                f"the sample submission is {named} (no sample_submission.csv, none named in task.yaml)"
+            )
         sample = public / raw.get("sample_submission", "sample_submission.csv")
         if sample.is_file():
             try:

@@ -137,6 +137,8 @@ def read_layout(task: Task) -> tuple[Layout, pd.DataFrame, pd.DataFrame, pd.Data
         only_train = [c for c in train.columns if c not in test.columns and c != id_col]
         if metric.kind == "proba" and len(pred_cols) > 1 and len(only_train) == 1:
             label_cols = only_train  # one label column against per-class probability columns
+        elif len(pred_cols) == 1 and len(only_train) == 1:
+            label_cols = only_train  # the sample renames the target: 'Predicted' for 'SalePrice'
         else:
             raise HoldoutUnavailable(
                 f"cannot tell which training columns hold the answers for the submission columns {pred_cols}"

@@ -194,11 +194,12 @@ def build_holdout(
     fill.to_csv(score / "public" / layout.sample, index=False)
     answers = pd.DataFrame({layout.id_col: ids})
     for c in layout.label_cols:
-        answers[c] = held[c].to_numpy()
+        named = layout.pred_cols[0] if len(layout.label_cols) == len(layout.pred_cols) == 1 else c
+        answers[named] = held[c].to_numpy()
         # a target written "$1,234.50" is scored as the scripts read it (runtime.numeric_targets)
         written = layout.problem == "regression" and pd.to_numeric(held[c], errors="coerce").isna().any()
         if written and (numbers := target_numbers(held[c])) is not None:
-            answers[c] = numbers.to_numpy()
+            answers[named] = numbers.to_numpy()
     answers.to_csv(score / "private" / "answers.csv", index=False)
 
     notes = [f"holdout ids renamed ({ids[0]} ...): the training ids were missing or taken"] if renamed else []

@@ -322,3 +322,26 @@ def test_a_split_saved_before_the_cap_existed_still_loads(tmp_path):
     (h.root / "holdout.json").write_text(json.dumps(saved))
     again = load_holdout(h.root)
     assert again is not None and again.rows == h.rows and again.max_rows is None
+
+
+def test_a_sample_that_renames_the_target_still_gets_a_holdout(tmp_path):
+    """Batch 47: a sample naming the target 'Survived' (or 'Predicted') where the training file says
+    'survived' left the search without a holdout ('cannot tell which training columns hold the answers')."""
+    import yaml
+
+    from automind.holdout.layout import read_layout
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.normal(size=300), "survived": rng.integers(0, 2, 300)})
+    root = prepare_task(df, tmp_path / "t", "survived", "log_loss")
+    for f in (root / "public/sample_submission.csv", root / "private/answers.csv"):
+        pd.read_csv(f).rename(columns={"survived": "Survived"}).to_csv(f, index=False)
+    spec = yaml.safe_load((root / "task.yaml").read_text())
+    spec.pop("target_columns", None)
+    (root / "task.yaml").write_text(yaml.safe_dump(spec))
+    task = Task.load(root)
+    layout = read_layout(task)[0]
+    assert layout.label_cols == ["survived"] and layout.pred_cols == ["Survived"]
+    h = build_holdout(task, tmp_path / "h", fraction=0.2, seed=0)
+    answers = pd.read_csv(h.root / "score/private/answers.csv")
+    assert list(answers.columns) == ["id", "Survived"] and set(answers["Survived"]) <= {0, 1}

@@ -287,3 +287,22 @@ def test_headerless_and_space_aligned_tables_are_refused_and_large_utf16_ones_re
     _yaml(task, train_files=["train.csv"])
     out = _check(task, folder_state, 1)
     assert "train.csv: its first line reads as data" in out and "header=None, names=[...]" in out, out
+
+
+def test_single_quoted_fields_are_named_and_a_sample_named_otherwise_is_found(task, folder_state):
+    """Batch 47: text quoted with single quotes ('web, app') was '1553 rows whose field count differs ...
+    often an unquoted separator'; a sample named gender_submission.csv (Titanic's) was 'sample_submission.csv:
+    missing'."""
+    import csv as csvmod
+
+    pub = task / "public"
+    train = pd.read_csv(pub / "train.csv")
+    train["where"] = ["web, app", "store", "phone, call"] * (len(train) // 3) + ["x"] * (len(train) % 3)
+    train.to_csv(pub / "train.csv", index=False, quotechar="'", quoting=csvmod.QUOTE_MINIMAL)
+    out = _check(task, folder_state, 1)
+    assert "train.csv: its text fields are quoted with single quotes ('web, app' is one value)" in out, out
+    assert 'quotechar="\'"' in out and "field count differs" not in out
+    train.to_csv(pub / "train.csv", index=False)
+    (pub / "sample_submission.csv").rename(pub / "gender_submission.csv")
+    out = _check(task, folder_state, 0)
+    assert out.endswith("ok") and "the sample submission is gender_submission.csv" in out, out
