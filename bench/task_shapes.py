@@ -6416,6 +6416,29 @@ def _target_case(out: Path) -> None:
     spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
 
 
+def _excel_sep_line(out: Path) -> None:
+    """Tables saved by Excel with its separator hint 'sep=;' as the first line, split by ';'; RMSE."""
+    prepare_task(_simple_frame(417), out, "y", "rmse", name=out.name)
+    for part in ("train", "test"):
+        path = out / "public" / f"{part}.csv"
+        text = pd.read_csv(path).to_csv(sep=";", index=False)
+        path.write_text("sep=;\n" + text)
+
+
+def _excel_dropped_zeros(out: Path) -> None:
+    """Ids written '000123' in the sample and the training file, but 123 in a test file saved again by a
+    spreadsheet (which drops leading zeros); the sample's rows in another order; RMSE."""
+    df = _simple_frame(418)
+    df.insert(0, "key", [f"{i:06d}" for i in range(len(df))])
+    prepare_task(df, out, "y", "rmse", id_col="key", name=out.name)
+    pub = out / "public"
+    test = pd.read_csv(pub / "test.csv", dtype={"key": str})
+    test["key"] = test["key"].astype(int)
+    test.to_csv(pub / "test.csv", index=False)
+    sample = pd.read_csv(pub / "sample_submission.csv", dtype={"key": str})
+    sample.sample(frac=1.0, random_state=1).to_csv(pub / "sample_submission.csv", index=False)
+
+
 SHAPES: dict[str, tuple[str, Maker]] = {
     "wine-logloss": ("3 classes with spaces in their labels, log loss", _wine),
     "wine-shuffled": ("the same with its sample submission's rows shuffled", _wine_shuffled),
@@ -7013,6 +7036,11 @@ SHAPES: dict[str, tuple[str, Maker]] = {
     "target-case": (
         "the sample's 'Survived' for the training file's 'survived', no target in task.yaml, log loss",
         _target_case,
+    ),
+    "excel-sep-line": ("Excel's 'sep=;' hint above a ';'-split table, RMSE", _excel_sep_line),
+    "excel-dropped-zeros": (
+        "ids '000123' in the sample, 123 in the test file, the sample shuffled, RMSE",
+        _excel_dropped_zeros,
     ),
 }
 
