@@ -14,6 +14,7 @@ import gzip
 import io
 import itertools
 import lzma
+import re
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -165,7 +166,7 @@ def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> 
     other = None if sep else _split_alike(lines, tuple(s for s in OTHER_SEPARATORS if s != "\t"))
     if other or (not sep and _aligned(lines)):
         how, read = (
-            (OTHER_SEPARATORS[other], f"sep={other!r}" + (", decimal=','" if other == ";" else ""))
+            (OTHER_SEPARATORS[other], f"sep={other!r}" + _decimal_hint(lines, other))
             if other
             else ("runs of spaces (a fixed-width print)", "sep=r'\\s+'")
         )
@@ -178,6 +179,15 @@ def table_problem(path: Path, limit: int = 1 << 20, *, sample: bool = False) -> 
             f"{path}: its first line reads as data ({row[:60]!r}: numbers where column names belong), so the table "
             "has no header row and its first row's values would name the columns. Write a copy with the names "
             f"(pandas: read_csv(FILE, header=None, names=[...]).to_csv(NEW.csv, index=False)), {TASK_COPY}"
+        )
+    hint = re.match(r"sep=(.)\s*$", _head_text(head).split("\n", 1)[0]) if sep else None
+    if hint:
+        given = hint[1]
+        decimal = _decimal_hint(_head_text(head).splitlines()[1 : SNIFF_LINES + 1], given)
+        return (
+            f"{path}: its first line {hint[0].strip()!r} is Excel's hint of the separator, not the header. Save a "
+            f"comma-separated copy without it (pandas: read_csv(FILE, sep={given!r}, skiprows=1{decimal}).to_csv("
+            f"NEW.csv, index=False)), {TASK_COPY}"
         )
     guess = looks_separated_by(_first_row(head, sep), sep) if sep else None
     if guess is None:
@@ -254,6 +264,13 @@ def separator(path: Path) -> str | None:
     except (OSError, ArchiveError):
         return None
     return _split_alike(lines)
+
+
+def _decimal_hint(lines: list[str], sep: str) -> str:
+    """ ", decimal=','" for pandas when a table not split by commas writes its numbers with a decimal comma
+    ('1,5' as a whole field in its first lines), else ""."""
+    fields = (f.strip() for line in lines for f in next(csv.reader([line], delimiter=sep), []))
+    return ", decimal=','" if sep != "," and any(re.fullmatch(r"-?\d+,\d+", f) for f in fields) else ""
 
 
 def _aligned(lines: list[str]) -> bool:

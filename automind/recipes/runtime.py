@@ -4897,13 +4897,28 @@ def id_text(ids):
     return s.astype(str).str.strip()
 
 
+def id_order(test_ids, sample_ids):
+    """Each sample id's row in the test file (NaN where none), ids compared as id_text writes them; when
+    some do not meet and every id is digits, compared as numbers (a spreadsheet that saved the test file
+    dropped the leading zeros of '000123')."""
+    keys = [id_text(ids) for ids in (test_ids, sample_ids)]
+    order = pd.Series(np.arange(len(keys[0])), index=keys[0].to_numpy()).reindex(keys[1].to_numpy())
+    if order.isna().any() and all(k.str.fullmatch(r"\d{1,18}").all() for k in keys):
+        numbers = [k.astype("int64").to_numpy() for k in keys]
+        by_number = pd.Series(np.arange(len(numbers[0])), index=numbers[0]).reindex(numbers[1])
+        if by_number.notna().sum() > order.notna().sum():
+            log(f"test ids and the sample's meet as numbers only (e.g. {keys[0].iloc[0]!r} and "
+                f"{keys[1].iloc[0]!r}: leading zeros dropped): matched so")  # fmt: skip
+            return by_number
+    return order
+
+
 def write_submission(test, sample, test_pred):
     """Fill the sample submission's columns (in its row order) from the test predictions."""
     sub = sample.copy()
     id_col = CFG.get("id")
     if id_col and id_col in test.columns and id_col in sub.columns:
-        pos = pd.Series(np.arange(len(test)), index=id_text(test[id_col]).to_numpy())
-        order = pos.reindex(id_text(sub[id_col]).to_numpy())
+        order = id_order(test[id_col], sub[id_col])
         if order.isna().any():
             if len(test) != len(sub):
                 raise ValueError(

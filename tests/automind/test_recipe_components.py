@@ -2150,6 +2150,10 @@ def test_entities_double_decoding_test_capitals_test_number_text_and_padded_ids_
     rt.write_submission(test, sample, np.array([5.0, 4.0]))
     sub = pd.read_csv(tmp_path / "submission.csv")
     assert sub["key"].tolist() == ["A4", "A5"] and sub["y"].tolist() == [4.0, 5.0]  # by id, not by position
+    # batch 48: a spreadsheet saved the test file and dropped the ids' leading zeros
+    order = rt.id_order(pd.Series([123, 7, 45]), pd.Series(["000045", "000123", "000007"]))
+    assert order.tolist() == [2, 0, 1]
+    assert rt.id_order(pd.Series(["a1", "7"]), pd.Series(["7", "007"])).isna().tolist() == [False, True]
 
 
 def test_german_magnitudes_are_read_scaled():

@@ -306,3 +306,17 @@ def test_single_quoted_fields_are_named_and_a_sample_named_otherwise_is_found(ta
     (pub / "sample_submission.csv").rename(pub / "gender_submission.csv")
     out = _check(task, folder_state, 0)
     assert out.endswith("ok") and "the sample submission is gender_submission.csv" in out, out
+
+
+def test_excels_separator_hint_line_is_named_with_a_command_that_works(task, folder_state):
+    """Batch 48: 'sep=;' above a ';'-split table was 'the file looks separated by ';'', with a pandas line
+    that kept the hint as the header; the command now skips it, and asks for decimal commas only when the
+    numbers have them."""
+    pub = task / "public"
+    train = pd.read_csv(pub / "train.csv")
+    (pub / "train.csv").write_text("sep=;\n" + train.to_csv(sep=";", index=False))
+    out = _check(task, folder_state, 1)
+    assert "its first line 'sep=;' is Excel's hint of the separator" in out, out
+    assert "read_csv(FILE, sep=';', skiprows=1).to_csv(NEW.csv, index=False)" in out, out
+    (pub / "train.csv").write_text("sep=;\n" + train.to_csv(sep=";", decimal=",", index=False))
+    assert "sep=';', skiprows=1, decimal=','" in _check(task, folder_state, 1)
