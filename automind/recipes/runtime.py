@@ -156,8 +156,8 @@ def _text_head(path, encoding):
 
     suffix = os.path.splitext(path.lower())[1]
     if suffix == ".zip":
-        with zipfile.ZipFile(path) as z:
-            raw = z.open(z.namelist()[0]).read(4 * HEAD_CHARS)
+        with zipfile.ZipFile(path) as z, z.open(z.namelist()[0]) as f:
+            raw = f.read(4 * HEAD_CHARS)
     else:
         opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}.get(suffix, open)
         with opener(path, "rb") as f:
