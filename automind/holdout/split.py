@@ -115,12 +115,16 @@ def _time_split(
 def _same_form(train: pd.Series, test: pd.Series) -> tuple[pd.Series, pd.Series]:
     """A column's text in one form on both sides: numbers as numbers, since a file writes 3 as "3.0" when
     the column has a gap (the test file's integers would otherwise share no value with the training
-    file's); "" stays the missing value."""
+    file's); other text as the recipes compare levels, spaces, HTML entities and letter case aside
+    (runtime.respelled, level_spellings: a test file written 'OAK4' names the training rows' 'Oak4');
+    "" stays the missing value."""
     import pandas as pd
+
+    from automind.recipes.runtime import respelled
 
     a, b = (pd.to_numeric(v.where(v != ""), errors="coerce") for v in (train, test))
     if not ((a.notna() | (train == "")).all() and (b.notna() | (test == "")).all()):
-        return train, test
+        return tuple(respelled(v.astype(str)).str.casefold().where(v != "", "") for v in (train, test))
     return a.astype(float).map(repr).where(a.notna(), ""), b.astype(float).map(repr).where(b.notna(), "")
 
 

@@ -296,3 +296,21 @@ def test_the_final_refits_bags_repeat_the_folds_and_the_allowance(monkeypatch):
     assert rt.time_budget() == pytest.approx(120.0)
     monkeypatch.setenv("AUTOMIND_REFIT_BAGS", "many")
     assert len(rt.kfold(y, cfg, 5)) == 5 and rt.time_budget() == pytest.approx(40.0)
+
+
+def test_test_levels_in_other_letter_case_are_no_new_groups():
+    """Batch 43's paired run: a test file writing 'OAK4' for the training 'Oak4' was taken for new groups,
+    so the folds kept each tree whole and the model learned no tree (1.71 for 0.5 noise); once the recipes
+    read 'OAK4' as 'Oak4' (level_spellings), the ensemble fitted on those folds went far off (4.96). The
+    split is judged on levels compared as the recipes compare them."""
+    from automind.holdout.split import group_column
+
+    rng = np.random.default_rng(0)
+    levels = [f"{w}{i}" for i, w in enumerate(["Oak", "Elm", "Ash", "Fir"] * 3)]
+    train = pd.DataFrame(
+        {"tree": rng.choice(levels, 400), "girth": rng.normal(size=400).round(3).astype(str)}
+    )
+    test = pd.DataFrame({"tree": rng.choice(levels, 100), "girth": rng.normal(size=100).round(3).astype(str)})
+    assert group_column(train, test.assign(tree=test["tree"].str.upper()), set()) is None
+    new = test.assign(tree=[f"Yew{i}" for i in rng.integers(0, 12, 100)])
+    assert group_column(train, new, set()) == ("tree", 0.0)
