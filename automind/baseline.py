@@ -19,11 +19,17 @@ if TYPE_CHECKING:
 
 
 def load_public(task: Task, prof: Profile) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The public train (rows with a target) and test tables named by the profile."""
-    from automind.recipes.runtime import read_table
+    """The public train (rows with a target) and test tables named by the profile, each with its parts
+    (rows split over train_1.csv, train_2.csv or a folder's part files)."""
+    from automind.recipes.runtime import read_table, stack_tables
 
-    train = read_table(task.public_dir / prof.train.removeprefix("./input/"))
-    test = read_table(task.public_dir / prof.test.removeprefix("./input/"))
+    def read(first: str, parts: list[str]) -> pd.DataFrame:
+        table = read_table(task.public_dir / first.removeprefix("./input/"))
+        for part in parts:
+            table = stack_tables(table, read_table(task.public_dir / part.removeprefix("./input/")))
+        return table
+
+    train, test = read(prof.train, prof.train_parts), read(prof.test, prof.test_parts)
     return train.dropna(subset=prof.target).reset_index(drop=True), test
 
 
@@ -42,17 +48,21 @@ def fill_submission(
     """Write predictions into the sample submission's shape (labels, P(positive) or class columns; a class
     column the `labelled` training rows never show gets runtime.class_columns' add-one share)."""
     import numpy as np
-    import pandas as pd
 
     from automind.csv_scan import read_csv
     from automind.metrics import get_metric
-    from automind.recipes.runtime import class_columns, ranked_labels
+    from automind.recipes.runtime import class_columns, id_order, ranked_labels
 
     sub = read_csv(task.sample_submission_path)
     cols = [c for c in sub.columns if c != prof.id]
     if prof.id and prof.id in test.columns:
-        pos = pd.Series(np.arange(len(test)), index=test[prof.id].astype(str).to_numpy())
-        pred = np.asarray(pred)[pos.reindex(sub[prof.id].astype(str)).to_numpy(dtype=int)]
+        order = id_order(test[prof.id], sub[prof.id])
+        if order.isna().any():
+            raise ValueError(
+                f"{int(order.isna().sum())} sample-submission ids are not in the test table(s) "
+                f"(e.g. {sub[prof.id][order.isna().to_numpy()].iloc[0]!r})"
+            )
+        pred = np.asarray(pred)[order.to_numpy(dtype=int)]
     if prof.kind == "label":
         sub[cols[0]] = pred if np.ndim(pred) == 1 else np.asarray(classes, dtype=object)[np.argmax(pred, 1)]
     elif prof.kind == "ranking" and np.ndim(pred) == 2:  # the k likeliest classes, best first (MAP@k)

@@ -2190,6 +2190,10 @@ def test_a_folder_of_parts_is_read_whole(tmp_path):
     cfg = profile_task(Task.load(root)).cfg()
     assert cfg["train"].endswith("train/part-00000.csv") and len(cfg["train_parts"]) == 2
     assert [p.rsplit("/", 1)[1] for p in cfg["test_parts"]] == ["part-00001.csv", "part-00002.csv"]
+    from automind.baseline import trivial_submission  # the environment's reward baseline: every part too
+    from automind.grading import grade
+
+    assert grade(Task.load(root), trivial_submission(Task.load(root), tmp_path / "b.csv")).valid
 
 
 def test_comma_scientific_numbers_oracle_times_and_booleans_written_many_ways_are_read():
