@@ -409,12 +409,13 @@ def _apostrophe_quotes(path: Path, head: bytes, sep: str, then: str) -> str | No
     text = _head_text(head)
     if "'" not in text:
         return None
-    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=sep, quotechar="'"))[:-1]
-    widths = {len(r) for r in rows if r}
-    plain = {len(r) for r in list(csv.reader(io.StringIO(text, newline=""), delimiter=sep))[:-1] if r}
-    if len(widths) != 1 or len(plain) == 1 or len(rows) < 2:
+    from automind.recipes.runtime import row_widths  # backslash_quotes' rule: one width only when quoted so
+
+    widths, plain = row_widths(text, sep, quotechar="'"), row_widths(text, sep)
+    if widths is None or len(widths) != 1 or plain is None or len(plain) == 1:
         return None
-    quoted = next((v for r in rows[1:] for v in r if sep in v), None)
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=sep, quotechar="'")
+    quoted = next((v for r in itertools.islice(rows, 1, None) for v in r if sep in v), None)
     if quoted is None:
         return None
     return (f"{path}: its text fields are quoted with single quotes ({quoted[:40]!r} is one value), which pandas "

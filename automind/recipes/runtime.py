@@ -135,16 +135,18 @@ def backslash_quotes(text, sep=","):
     backslash escapes."""
     if '\\"' not in text:
         return False
-
-    def widths(**kw):
-        try:
-            rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=sep, **kw))[:-1]
-        except csv.Error:
-            return None
-        return {len(r) for r in rows if r}
-
-    plain, escaped = widths(), widths(escapechar="\\")
+    plain, escaped = row_widths(text, sep), row_widths(text, sep, escapechar="\\")
     return escaped is not None and len(escaped) == 1 and plain != escaped
+
+
+def row_widths(text, sep=",", **kw):
+    """The field counts of a table's text (its head) as the csv module splits it with `kw` (an escape or a
+    quote character), blank rows and the last row (maybe cut) left out; None when it cannot split it."""
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=sep, **kw))[:-1]
+    except csv.Error:
+        return None
+    return {len(r) for r in rows if r}
 
 
 def _text_head(path, encoding):
